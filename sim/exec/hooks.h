@@ -1,0 +1,115 @@
+/* hooks.h: where the execution engine lets checkers, reports and the timing
+ * model observe a dispatch.
+ *
+ * exec owns the hook table. Providers (sim/check, sim/report, sim/model) add a
+ * tks_hooks struct with tks_hooks_add() before tks_exec_dispatch() runs (the
+ * runtime's launch path calls their setup); exec calls every non-NULL pointer of
+ * every added struct. When no struct is added, exec's inner loop tests one
+ * flag per instruction and nothing else, so the fast path stays fast.
+ *
+ * Threading: a workgroup runs wholly on one worker thread (its waves are
+ * interleaved round-robin on that thread), workgroups are spread over
+ * `nworkers` threads. Every per-wave/per-group callback carries the worker
+ * index, so providers keep per-worker state and need no locks. dispatch_begin
+ * and dispatch_end run on the launching thread with no workers active.
+ *
+ * Hardware facts used by the views: a workgroup's waves are numbered in
+ * work-item order (wave w holds flat work-item ids 64w..64w+63); wave w of a
+ * group is placed on SIMD w % 4 (CDNA3 CU: four SIMDs, ISA guide ch. 2).
+ */
+#ifndef TKS_EXEC_HOOKS_H
+#define TKS_EXEC_HOOKS_H
+
+#include <stdint.h>
+#include "tksim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Instruction classes (the decoder assigns one per instruction). */
+enum tks_inst_class {
+  TKS_CLASS_SALU = 0,  /* SOP1/SOP2/SOPK/SOPC, s_getpc... */
+  TKS_CLASS_SMEM,      /* s_load_*, s_buffer_load_*, s_memtime */
+  TKS_CLASS_VALU,      /* VOP1/VOP2/VOP3/VOPC/VOP3P/DPP/SDWA, v_readlane... */
+  TKS_CLASS_MFMA,      /* v_mfma_* */
+  TKS_CLASS_DS,        /* ds_* (LDS) */
+  TKS_CLASS_VMEM,      /* buffer_* / global_* / flat_* / scratch_* */
+  TKS_CLASS_BRANCH,    /* s_branch, s_cbranch_*, s_setpc/s_swappc */
+  TKS_CLASS_WAITCNT,   /* s_waitcnt */
+  TKS_CLASS_BARRIER,   /* s_barrier */
+  TKS_CLASS_MISC,      /* s_nop, s_setprio, s_sleep, s_endpgm, ... */
+  TKS_CLASS_COUNT
+};
+
+/* The wave that executes the instruction. */
+typedef struct tks_wave_view {
+  uint32_t worker;        /* worker thread index, 0..nworkers-1 */
+  uint32_t wave_id;       /* dispatch-wide wave number: group_linear * waves_per_group + wave_in_group */
+  uint32_t wave_in_group; /* 0..15 */
+  uint32_t simd;          /* wave_in_group % 4 */
+  uint32_t group_id[3];   /* workgroup id x, y, z */
+  uint32_t group_linear;  /* x + y*ngx + z*ngx*ngy */
+  uint32_t waves_per_group;
+  uint64_t exec;          /* EXEC before the instruction */
+} tks_wave_view;
+
+/* The instruction. */
+typedef struct tks_inst_view {
+  uint32_t pc;            /* byte offset from the kernel's first instruction */
+  uint32_t index;         /* index into the decoded program */
+  int cls;                /* enum tks_inst_class */
+  const char *text;       /* disassembly, e.g. "ds_read_b64 v[2:3], v1 offset:8" */
+  const char *kernel;     /* kernel (mangled) name */
+} tks_inst_view;
+
+typedef struct tks_hooks {
+  void *user;
+  /* Once per dispatch, launching thread. */
+  void (*dispatch_begin)(void *user, const tks_dispatch *d, uint32_t nworkers,
+                         uint32_t waves_per_group, uint32_t lds_bytes);
+  /* stats already filled by exec; providers may add (e.g. bank conflicts,
+   * modeled_seconds). Return non-zero to make the dispatch fail (checker found
+   * an error); err may be written with the first problem. */
+  int (*dispatch_end)(void *user, const tks_dispatch *d, tks_launch_stats *stats,
+                      char *err, size_t errlen);
+  /* A workgroup starts/ends on a worker (its LDS is zeroed at start). */
+  void (*group_begin)(void *user, uint32_t worker, const uint32_t group_id[3],
+                      uint32_t group_linear, uint32_t nwaves);
+  void (*group_end)(void *user, uint32_t worker, uint32_t group_linear);
+  /* Every executed instruction, before it executes. */
+  void (*issue)(void *user, const tks_wave_view *w, const tks_inst_view *in);
+  /* An LDS access (ds_*, buffer_load ... lds, flat to the LDS aperture):
+   * addr[lane] is the byte address in the group's LDS for active lanes (bit
+   * lane of exec), bytes the width per lane (per address of ds_read2/write2:
+   * each of the two halves is reported as a separate call). is_write: 1 store,
+   * 0 load, 2 atomic (read-modify-write). */
+  void (*lds_access)(void *user, const tks_wave_view *w, const tks_inst_view *in,
+                     const uint32_t addr[64], uint32_t bytes, uint64_t exec, int is_write);
+  /* A global/flat-global/buffer access: addr[lane] device addresses. */
+  void (*global_access)(void *user, const tks_wave_view *w, const tks_inst_view *in,
+                        const uint64_t addr[64], uint32_t bytes, uint64_t exec, int is_write);
+  /* A wave arrives at s_barrier (arrive), and all waves of the group have
+   * arrived and are released (release, once per barrier instance). */
+  void (*barrier_arrive)(void *user, const tks_wave_view *w, const tks_inst_view *in);
+  void (*barrier_release)(void *user, uint32_t worker, uint32_t group_linear);
+  /* s_waitcnt executed: the counter values encoded in the instruction. */
+  void (*waitcnt)(void *user, const tks_wave_view *w, const tks_inst_view *in,
+                  int vmcnt, int lgkmcnt, int expcnt);
+  /* A wave ends (s_endpgm). */
+  void (*wave_end)(void *user, const tks_wave_view *w);
+} tks_hooks;
+
+#define TKS_MAX_HOOKS 4
+
+/* Adds a provider for the next dispatches (copied). -1 when full. */
+int tks_hooks_add(const tks_hooks *h);
+/* Removes all providers (call after the dispatch if they are per-launch). */
+void tks_hooks_clear(void);
+/* Number of providers added. */
+int tks_hooks_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
