@@ -126,6 +126,13 @@ typedef struct tks_options {
   int quiet;
 } tks_options;
 
+/* Timing-model SKU ids for tks_options.model (tksim --model=NAME). */
+#define TKS_MODEL_MI300X 1
+#define TKS_MODEL_MI325X 2
+/* "mi300x" -> TKS_MODEL_MI300X, "mi325x" -> TKS_MODEL_MI325X, "off"/"" -> 0,
+ * anything else -1. */
+int tks_model_id(const char *name);
+
 /* Filled once from the environment the driver sets (TKSIM_* variables). */
 const tks_options *tks_get_options(void);
 
