@@ -165,6 +165,18 @@ typedef struct tks_dispatch {
 int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
                       tks_launch_stats *stats, char *err, size_t errlen);
 
+/* ---------------------------------------------------------------- runtime hooks */
+/* Optional entry points the HIP runtime (sim/runtime/launch.c) calls around
+ * every dispatch and once at process exit. They are weak references: define
+ * each at most once in tksim_core (sim/check, sim/report or sim/model) to be
+ * called; undefined ones are skipped. tks_launch_begin may add exec hooks
+ * (sim/exec/hooks.h); tks_launch_end sees the final stats (failed: exec
+ * returned -1). tks_process_end runs at exit (reports, timeline files). */
+void tks_launch_begin(const tks_dispatch *d, const tks_options *opt);
+void tks_launch_end(const tks_dispatch *d, const tks_launch_stats *stats,
+                    const tks_options *opt, int failed);
+void tks_process_end(const tks_options *opt);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,9 +21,17 @@
 #include <pthread.h>
 #include "runtime/rt.h"
 
-/* Optional hook for sim/report: called after every dispatch. */
-__attribute__((weak)) void tks_report_launch(const tks_dispatch *d, const tks_launch_stats *s,
-                                             const tks_options *o, int failed);
+/* Optional providers (tksim.h "runtime hooks"): weak, so absent ones are
+ * skipped; tksim_core is linked whole-archive so present ones are found. */
+__attribute__((weak)) void tks_launch_begin(const tks_dispatch *d, const tks_options *opt);
+__attribute__((weak)) void tks_launch_end(const tks_dispatch *d, const tks_launch_stats *stats,
+                                          const tks_options *opt, int failed);
+__attribute__((weak)) void tks_process_end(const tks_options *opt);
+
+__attribute__((destructor)) static void at_exit_hook(void)
+{
+  if (tks_process_end) tks_process_end(tks_get_options());
+}
 
 typedef struct dispatch_packet {
   uint16_t header, setup;
@@ -175,9 +183,10 @@ hipError_t tks_rt_launch(const char *api, tks_kernel *k, const uint32_t blocks[3
   tks_launch_stats stats;
   memset(&stats, 0, sizeof stats);
   char err[1024] = "";
+  if (tks_launch_begin) tks_launch_begin(&d, opt);
   int r = tks_exec_dispatch(&d, opt, &stats, err, sizeof err);
   tks_mem_unregister((uint64_t)(uintptr_t)ka);
-  if (tks_report_launch) tks_report_launch(&d, &stats, opt, r != 0);
+  if (tks_launch_end) tks_launch_end(&d, &stats, opt, r != 0);
   pthread_mutex_unlock(&g_launch_lock);
   free(ka);
   if (r != 0) {
