@@ -1,0 +1,270 @@
+/* race.c: the LDS race checker (tks_options.check_races).
+ *
+ * Two waves of one workgroup that touch the same LDS bytes, at least one of
+ * them writing, with no s_barrier completing between the two accesses, race:
+ * LDS instructions of different waves are not ordered except by s_barrier
+ * (CDNA3 ISA guide, "Data Share Operations" and s_barrier). DS instructions
+ * of one wave are executed in order (LGKM_CNT returns LDS results in order,
+ * ISA guide "s_waitcnt"), so same-wave accesses never race. Atomics of
+ * different waves on the same bytes do not race with each other, but do with
+ * plain reads and writes.
+ *
+ * A per-byte shadow of the group's LDS keeps, per byte, the last writer (wave,
+ * epoch, instruction) and the waves that read it in the current epoch. An
+ * epoch is a per-worker counter bumped at every barrier release and at every
+ * workgroup start, so no shadow is ever cleared: entries from an older epoch
+ * are simply stale. Each race is reported once per pair of instructions.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check/check.h"
+#include "exec/hooks.h"
+
+#define LDS_MAX (64u * 1024u)
+
+typedef struct cell {
+  uint32_t w_epoch, r_epoch; /* 0: never */
+  uint32_t w_inst;
+  uint32_t r_inst[2];
+  uint16_t r_mask;           /* waves that read in r_epoch */
+  uint8_t w_wave, w_atomic;
+  uint8_t r_wave[2], r_n;
+} cell;
+
+typedef struct inst_info { uint32_t pc; const char *text; } inst_info;
+
+typedef struct worker {
+  cell *shadow;
+  uint32_t epoch;
+  uint32_t group_id[3];
+  inst_info *insts;          /* by instruction index, filled as seen */
+  uint32_t ninsts;
+  uint64_t *seen;            /* open-addressed set of reported pair keys (0 = empty) */
+  uint32_t seen_cap, seen_n;
+  uint64_t races;
+} worker;
+
+typedef struct race_state {
+  worker *w;
+  uint32_t nworkers;
+  uint32_t waves_per_group;
+  const char *kernel;
+  pthread_mutex_t lock;      /* guards the global set, first message and printing */
+  uint64_t *gseen;
+  uint32_t gseen_cap, gseen_n;
+  char first[1024];
+  int quiet;
+} race_state;
+
+static race_state g_rs = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static int set_insert(uint64_t **tab, uint32_t *cap, uint32_t *n, uint64_t key)
+{
+  if (*n * 2 + 2 > *cap) {
+    uint32_t nc = *cap ? *cap * 2 : 64;
+    uint64_t *nt = calloc(nc, sizeof *nt);
+    if (!nt) return 0;
+    for (uint32_t i = 0; i < *cap; i++) {
+      uint64_t k = (*tab)[i];
+      if (!k) continue;
+      uint32_t h = (uint32_t)((k * 0x9e3779b97f4a7c15ull) >> 40) & (nc - 1);
+      while (nt[h]) h = (h + 1) & (nc - 1);
+      nt[h] = k;
+    }
+    free(*tab);
+    *tab = nt;
+    *cap = nc;
+  }
+  uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (*cap - 1);
+  while ((*tab)[h]) {
+    if ((*tab)[h] == key) return 0;
+    h = (h + 1) & (*cap - 1);
+  }
+  (*tab)[h] = key;
+  (*n)++;
+  return 1;
+}
+
+static void note_inst(worker *w, const tks_inst_view *in)
+{
+  if (in->index >= w->ninsts) {
+    uint32_t n = w->ninsts ? w->ninsts : 256;
+    while (n <= in->index) n *= 2;
+    inst_info *t = realloc(w->insts, n * sizeof *t);
+    if (!t) return;
+    memset(t + w->ninsts, 0, (n - w->ninsts) * sizeof *t);
+    w->insts = t;
+    w->ninsts = n;
+  }
+  w->insts[in->index].pc = in->pc;
+  w->insts[in->index].text = in->text;
+}
+
+static const char *verb(int kind, int it)
+{
+  if (kind == 2) return it ? "atomically updates it" : "atomically updates";
+  if (kind == 1) return it ? "writes it" : "writes";
+  return it ? "reads it" : "reads";
+}
+
+/* kind_a/kind_b: 0 read, 1 write, 2 atomic; a is the earlier access. */
+static void report(worker *w, uint32_t wave_a, uint32_t inst_a, int kind_a, uint32_t wave_b,
+                   const tks_inst_view *in_b, int kind_b, uint32_t addr, uint32_t bytes)
+{
+  uint32_t lo = inst_a < in_b->index ? inst_a : in_b->index;
+  uint32_t hi = inst_a < in_b->index ? in_b->index : inst_a;
+  uint64_t key = ((uint64_t)lo << 32 | hi) + 1;
+  w->races++;
+  if (!set_insert(&w->seen, &w->seen_cap, &w->seen_n, key)) return;
+  const inst_info *ia = inst_a < w->ninsts ? &w->insts[inst_a] : NULL;
+  char msg[1024];
+  snprintf(msg, sizeof msg,
+           "tksim: LDS race: kernel %s, workgroup (%u,%u,%u): wave %u PC 0x%x '%s' %s [0x%x,+%u) "
+           "and wave %u PC 0x%x '%s' %s with no s_barrier between",
+           in_b->kernel, w->group_id[0], w->group_id[1], w->group_id[2], wave_a,
+           ia ? ia->pc : 0, ia && ia->text ? ia->text : "?", verb(kind_a, 0), addr, bytes,
+           wave_b, in_b->pc, in_b->text ? in_b->text : "?", verb(kind_b, 1));
+  pthread_mutex_lock(&g_rs.lock);
+  if (set_insert(&g_rs.gseen, &g_rs.gseen_cap, &g_rs.gseen_n, key)) {
+    if (!g_rs.first[0]) snprintf(g_rs.first, sizeof g_rs.first, "%s", msg);
+    fprintf(stderr, "%s\n", msg);
+  }
+  pthread_mutex_unlock(&g_rs.lock);
+}
+
+static void on_dispatch_begin(void *user, const tks_dispatch *d, uint32_t nworkers,
+                              uint32_t waves_per_group, uint32_t lds_bytes)
+{
+  race_state *rs = user;
+  if (nworkers > rs->nworkers) {
+    worker *nw = realloc(rs->w, nworkers * sizeof *nw);
+    if (!nw) { rs->nworkers = 0; return; }
+    memset(nw + rs->nworkers, 0, (nworkers - rs->nworkers) * sizeof *nw);
+    rs->w = nw;
+    rs->nworkers = nworkers;
+  }
+  rs->waves_per_group = waves_per_group;
+  rs->kernel = d->k ? d->k->name : "?";
+  rs->first[0] = 0;
+  rs->gseen_n = 0;
+  if (rs->gseen) memset(rs->gseen, 0, rs->gseen_cap * sizeof *rs->gseen);
+  for (uint32_t i = 0; i < rs->nworkers; i++) {
+    worker *w = &rs->w[i];
+    w->races = 0;
+    w->seen_n = 0;
+    if (w->seen) memset(w->seen, 0, w->seen_cap * sizeof *w->seen);
+    if (waves_per_group > 1 && lds_bytes > 0 && !w->shadow) {
+      /* 64 KiB of cells, allocated once: no group can address more LDS */
+      w->shadow = calloc(LDS_MAX, sizeof *w->shadow);
+      w->epoch = 0;
+    }
+  }
+}
+
+static void on_group_begin(void *user, uint32_t worker_id, const uint32_t group_id[3],
+                           uint32_t group_linear, uint32_t nwaves)
+{
+  race_state *rs = user;
+  if (worker_id >= rs->nworkers) return;
+  worker *w = &rs->w[worker_id];
+  w->epoch++;
+  if (w->epoch == 0) { /* wrapped: old entries could look current */
+    if (w->shadow) memset(w->shadow, 0, LDS_MAX * sizeof *w->shadow);
+    w->epoch = 1;
+  }
+  memcpy(w->group_id, group_id, sizeof w->group_id);
+}
+
+static void on_barrier_release(void *user, uint32_t worker_id, uint32_t group_linear)
+{
+  race_state *rs = user;
+  if (worker_id >= rs->nworkers) return;
+  worker *w = &rs->w[worker_id];
+  w->epoch++;
+  if (w->epoch == 0) {
+    if (w->shadow) memset(w->shadow, 0, LDS_MAX * sizeof *w->shadow);
+    w->epoch = 1;
+  }
+}
+
+static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_view *in,
+                          const uint32_t addr[64], uint32_t bytes, uint64_t exec, int is_write)
+{
+  race_state *rs = user;
+  if (wv->waves_per_group < 2 || wv->worker >= rs->nworkers) return;
+  worker *w = &rs->w[wv->worker];
+  if (!w->shadow) return;
+  note_inst(w, in);
+  const uint32_t me = wv->wave_in_group, ep = w->epoch;
+  const uint16_t mybit = (uint16_t)(1u << (me & 15));
+  const int atomic = is_write == 2, writes = is_write != 0;
+  for (uint64_t m = exec; m; m &= m - 1) {
+    int lane = __builtin_ctzll(m);
+    uint32_t a = addr[lane];
+    for (uint32_t b = 0; b < bytes; b++) {
+      uint32_t x = a + b;
+      if (x >= LDS_MAX) break; /* out of range: exec reports it */
+      cell *c = &w->shadow[x];
+      if (c->w_epoch == ep && c->w_wave != me && !(atomic && c->w_atomic)) {
+        report(w, c->w_wave, c->w_inst, c->w_atomic ? 2 : 1, me, in, is_write, x, bytes - b);
+      }
+      if (writes) {
+        if (c->r_epoch == ep && (c->r_mask & ~mybit)) {
+          int k = (c->r_n > 0 && c->r_wave[0] != me) ? 0 : 1;
+          report(w, c->r_wave[k], c->r_inst[k], 0, me, in, is_write, x, bytes - b);
+        }
+        c->w_epoch = ep;
+        c->w_wave = (uint8_t)me;
+        c->w_inst = in->index;
+        c->w_atomic = (uint8_t)atomic;
+      } else {
+        if (c->r_epoch != ep) {
+          c->r_epoch = ep;
+          c->r_mask = 0;
+          c->r_n = 0;
+        }
+        if (!(c->r_mask & mybit)) {
+          c->r_mask |= mybit;
+          if (c->r_n < 2) {
+            c->r_wave[c->r_n] = (uint8_t)me;
+            c->r_inst[c->r_n] = in->index;
+            c->r_n++;
+          }
+        }
+      }
+    }
+  }
+}
+
+static int on_dispatch_end(void *user, const tks_dispatch *d, tks_launch_stats *stats, char *err,
+                           size_t errlen)
+{
+  race_state *rs = user;
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < rs->nworkers; i++) n += rs->w[i].races;
+  if (!n) return 0;
+  stats->errors_reported += rs->gseen_n;
+  if (err && errlen) {
+    if (rs->gseen_n > 1)
+      snprintf(err, errlen, "%s (and %u more racing instruction pairs)", rs->first, rs->gseen_n - 1);
+    else
+      snprintf(err, errlen, "%s", rs->first);
+  }
+  return (int)(rs->gseen_n ? rs->gseen_n : 1);
+}
+
+int tks_check_setup(const tks_options *opt)
+{
+  if (!opt || !opt->check_races) return 0;
+  tks_hooks h;
+  memset(&h, 0, sizeof h);
+  h.user = &g_rs;
+  h.dispatch_begin = on_dispatch_begin;
+  h.dispatch_end = on_dispatch_end;
+  h.group_begin = on_group_begin;
+  h.barrier_release = on_barrier_release;
+  h.lds_access = on_lds_access;
+  return tks_hooks_add(&h);
+}
