@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "loader/loader.h"
 #include "loader/msgpack.h"
 
@@ -256,9 +257,11 @@ static int load(elf_in *f, tks_code_object *co)
   lo &= ~(uint64_t)4095;
   co->vaddr_base = lo;
   co->image_size = (hi - lo + 4095) & ~(uint64_t)4095;
-  co->image = aligned_alloc(4096, co->image_size);
-  if (!co->image) return fail(f, "out of memory for a %llu-byte image", (unsigned long long)co->image_size);
-  memset(co->image, 0, co->image_size);
+  /* mmap: page-aligned, zero-filled, and untouched pages of a large (maybe
+   * corrupt) p_memsz cost nothing. */
+  void *img = mmap(NULL, co->image_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (img == MAP_FAILED) return fail(f, "out of memory for a %llu-byte image", (unsigned long long)co->image_size);
+  co->image = img;
   for (uint16_t i = 0; i < phnum; i++) {
     const uint8_t *p = d + phoff + (uint64_t)i * phentsize;
     if (rd32(p) != PT_LOAD) continue;
@@ -458,7 +461,7 @@ void tks_free_code_object(tks_code_object *co)
   for (int i = 0; i < co->nkernels; i++) free(co->kernels[i].args);
   free(co->kernels);
   free(co->globals);
-  free(co->image);
+  if (co->image) munmap(co->image, co->image_size);
   memset(co, 0, sizeof *co);
 }
 
