@@ -5,6 +5,7 @@
  * by tks_get_options in sim/common/options.c) and execv's the program, so its
  * stdout, stderr and exit status pass through unchanged.
  */
+#define _DEFAULT_SOURCE /* mmap flags, readlink, realpath under -std=c11 */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

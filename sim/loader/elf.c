@@ -10,6 +10,7 @@
  * segment's address is image + (vaddr - vaddr_base). Every offset read from
  * the file is bounds-checked: corrupt input gets an error, never a crash.
  */
+#define _DEFAULT_SOURCE /* mmap flags, readlink, realpath under -std=c11 */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

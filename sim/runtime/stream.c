@@ -6,6 +6,7 @@
  * model (sim/model) gave every launch between two events a modeled duration,
  * hipEventElapsedTime reports the modeled sum instead.
  */
+#define _DEFAULT_SOURCE /* mmap flags, readlink, realpath under -std=c11 */
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>

@@ -3,6 +3,7 @@
  * LD_LIBRARY_PATH starting with its lib/tksim, arguments and exit status
  * unchanged; bad options and missing programs give usage and exit 2. Also
  * checks tks_get_options' decoding of those variables (sim/common). */
+#define _DEFAULT_SOURCE /* mmap flags, readlink, realpath under -std=c11 */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>

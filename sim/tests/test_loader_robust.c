@@ -3,6 +3,7 @@
  * corpus (sim/tests/corpus), (2) every truncation of real code objects and
  * bundles, (3) single-bit flips of every header byte, and (4) a fixed-seed
  * series of random byte mutations anywhere in the file. */
+#define _DEFAULT_SOURCE /* mmap flags, readlink, realpath under -std=c11 */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
