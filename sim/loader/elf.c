@@ -173,6 +173,7 @@ static int read_kernel(tks_mp *r, tks_kernel *k, char *sym_name, size_t symcap, 
       k->uses_dynamic_stack = (int)b.u;
     } else if (tks_mp_streq(&key, ".args")) {
       tks_mp_obj arr;
+      if (k->args) return fail(f, "metadata: kernel %s has .args twice", k->name);
       if (tks_mp_read(r, &arr) || arr.type != TKS_MP_ARRAY || arr.u > MAX_ARGS)
         return fail(f, "metadata: bad .args");
       k->args = arr.u ? calloc(arr.u, sizeof *k->args) : NULL;

@@ -58,10 +58,8 @@ with open(os.path.join(here, "unsupported.c"), "w") as f:
             "  fprintf(stderr, \"tksim: %s is not supported by tksim\\n\", name);\n"
             "  tks_rt_ret(hipErrorNotSupported);\n  return ret;\n}\n\n")
     for n in missing:
-        mm = re.match(r"_ZN?\d*?(?:hip_impl)?(\d+)(\w+)", n)
-        base = n
+        base = n  # for mangled names, the plain function name
         if n.startswith("_Z"):
-            mm = re.match(r"_Z(?:N\d+\w+?)?(\d+)", n)
             m2 = re.match(r"_Z(\d+)", n)
             if m2:
                 L = int(m2.group(1)); base = n[len(m2.group(0)):len(m2.group(0)) + L]
