@@ -28,7 +28,7 @@ static const char usage_text[] =
   "  --threads=N         worker threads for workgroups (default: all cores)\n"
   "  --budget=N          instruction budget per dispatch (hang guard)\n"
   "  --model=mi300x|mi325x  estimate kernel time with the timing model\n"
-  "  --model-sample=N    timing model: simulate N workgroups per CU sample\n"
+  "  --model-sample=N    timing-model sampling parameter N\n"
   "  --timeline=FILE.json  write a Chrome-trace timeline of the launches\n"
   "  --quiet             suppress tksim's own messages except errors\n"
   "  --help              show this text\n";
