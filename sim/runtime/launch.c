@@ -20,6 +20,7 @@
 #include <string.h>
 #include <pthread.h>
 #include "runtime/rt.h"
+#include "runtime/hostcall.h"
 
 /* Optional providers (tksim.h "runtime hooks"): weak, so absent ones are
  * skipped; tksim_core is linked whole-archive so present ones are found. */
@@ -72,8 +73,10 @@ static int hidden_value(const char *kind, const tks_dispatch *d, const uint32_t 
   }
   if (!strcmp(kind, "hidden_dynamic_lds_size")) { *v = d->dynamic_lds; return 1; }
   if (!strcmp(kind, "hidden_queue_ptr")) { *v = (uint64_t)(uintptr_t)d->queue; return 1; }
-  /* printf/hostcall buffers, multigrid sync, heap, default queue, completion
-   * action, apertures: no service behind them yet, so null. */
+  if (!strcmp(kind, "hidden_hostcall_buffer")) { *v = tks_hostcall_buffer(); return 1; }
+  /* printf buffer (buffered printf does not link with Debian's device
+   * libraries), multigrid sync, heap, default queue, completion action,
+   * apertures: no service behind them, so null. */
   *v = 0;
   return 1;
 }
@@ -183,8 +186,15 @@ hipError_t tks_rt_launch(const char *api, tks_kernel *k, const uint32_t blocks[3
   tks_launch_stats stats;
   memset(&stats, 0, sizeof stats);
   char err[1024] = "";
+  /* Device printf goes through hostcall: serve it while the kernel runs. */
+  int hostcall = 0;
+  for (int i = 0; i < k->nargs; i++)
+    if (!strcmp(k->args[i].value_kind, "hidden_hostcall_buffer")) hostcall = 1;
+  if (hostcall && tks_hostcall_start())
+    fprintf(stderr, "tksim: could not start the hostcall service; device printf will hang\n");
   if (tks_launch_begin) tks_launch_begin(&d, opt);
   int r = tks_exec_dispatch(&d, opt, &stats, err, sizeof err);
+  if (hostcall) tks_hostcall_stop();
   tks_mem_unregister((uint64_t)(uintptr_t)ka);
   if (tks_launch_end) tks_launch_end(&d, &stats, opt, r != 0);
   pthread_mutex_unlock(&g_launch_lock);

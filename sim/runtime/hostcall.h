@@ -1,0 +1,11 @@
+/* hostcall.h: host side of the hostcall protocol (device printf); see hostcall.c. */
+#ifndef TKS_HOSTCALL_H
+#define TKS_HOSTCALL_H
+#include <stdint.h>
+/* The device address of the hostcall buffer (allocated on first use), or 0. */
+uint64_t tks_hostcall_buffer(void);
+/* Starts / stops the service thread around one dispatch. stop drains every
+ * pending request first. */
+int tks_hostcall_start(void);
+void tks_hostcall_stop(void);
+#endif
