@@ -1,0 +1,137 @@
+// broken_kernels.hip: one HIP program per checker case, selected by argv:
+//   broken_kernels CASE good|bad
+// `good` is the correct kernel (tksim must stay quiet and the program checks
+// its result), `bad` the broken one that tksim's checker must flag:
+//   oob      out-of-bounds global store            (memory checker)
+//   wait     inline-asm ds_read_b64 used before s_waitcnt lgkmcnt (wait checker)
+//   race     LDS written by wave 0, read by wave 1 without s_barrier (race checker)
+//   deadlock wave 0 waits at a second s_barrier while wave 1, past its only
+//            barrier, spins on a flag wave 0 sets after that barrier: neither
+//            can proceed (barrier deadlock / budget)
+//   loop     a loop whose exit condition never becomes true (budget)
+// The bad variants are meaningful only under tksim (on a GPU they corrupt
+// memory or hang), so ctest registers them only with tksim.
+#include "../isa/vtest.h"
+
+__global__ void k_oob(int *out, int n, int extra)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = i * 2;
+  /* bad: one lane also stores 4 MiB past the end of the allocation */
+  if (extra && i == 5) out[n + (1 << 20)] = 1;
+}
+
+__global__ void k_wait(unsigned long long *out, int bad)
+{
+  __shared__ unsigned long long lds[64];
+  int t = threadIdx.x;
+  lds[t] = (unsigned long long)t * 3 + 1;
+  __syncthreads();
+  uint32_t addr = (uint32_t)(uintptr_t)&lds[(t + 1) % 64];
+  unsigned long long v;
+  /* the compiler does not track inline asm's LDS access, so it inserts no
+   * s_waitcnt of its own between the read and the use of v */
+  if (bad) asm volatile("ds_read_b64 %0, %1" : "=v"(v) : "v"(addr) : "memory");
+  else asm volatile("ds_read_b64 %0, %1\n\ts_waitcnt lgkmcnt(0)" : "=v"(v) : "v"(addr) : "memory");
+  out[t] = v + 5;
+}
+
+__global__ void k_race(int *out, int bad)
+{
+  __shared__ int lds[64];
+  int t = threadIdx.x;
+  if (t < 64) lds[t] = t * 7 + 1;
+  if (!bad) __syncthreads();
+  if (t >= 64) out[t - 64] = lds[t - 64];
+}
+
+__global__ void k_deadlock(int *out, int bad)
+{
+  __shared__ volatile int flag;
+  int t = threadIdx.x, w = t / 64;
+  if (t == 0) flag = 0;
+  __syncthreads();
+  if (bad) {
+    if (w == 0) {
+      asm volatile("s_barrier" ::: "memory"); /* wave 1 never reaches a second barrier */
+      if (t == 0) flag = 1;
+    } else {
+      while (flag == 0) { } /* waits for wave 0, which waits for wave 1 */
+    }
+  } else {
+    if (w == 0 && t == 0) flag = 1;
+    __syncthreads();
+    while (flag == 0) { }
+  }
+  out[t] = flag;
+}
+
+__global__ void k_loop(const volatile int *stop, int *out)
+{
+  int n = 0;
+  while (*stop == 0) n++;
+  out[threadIdx.x] = n + 1;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
+    fprintf(stderr, "usage: %s oob|wait|race|deadlock|loop good|bad\n", argv[0]);
+    return 2;
+  }
+  const char *c = argv[1];
+  int bad = !strcmp(argv[2], "bad");
+  hipError_t e = hipSuccess;
+  if (!strcmp(c, "oob")) {
+    const int n = 1024;
+    vt_buf<int> out(n);
+    k_oob<<<n / 256, 256>>>(out.d, n, bad);
+    e = hipDeviceSynchronize();
+    if (e == hipSuccess) {
+      auto h = out.get();
+      for (int i = 0; i < n; i++) vt_check_u32("out[i] = 2i", i, (uint32_t)h[i], (uint32_t)(2 * i));
+    }
+  } else if (!strcmp(c, "wait")) {
+    vt_buf<unsigned long long> out(64);
+    k_wait<<<1, 64>>>(out.d, bad);
+    e = hipDeviceSynchronize();
+    if (e == hipSuccess) {
+      auto h = out.get();
+      for (int t = 0; t < 64; t++) vt_check_u64("lds neighbour + 5", t, h[t], (uint64_t)((t + 1) % 64) * 3 + 1 + 5);
+    }
+  } else if (!strcmp(c, "race")) {
+    vt_buf<int> out(64);
+    k_race<<<1, 128>>>(out.d, bad);
+    e = hipDeviceSynchronize();
+    if (e == hipSuccess) {
+      auto h = out.get();
+      for (int t = 0; t < 64; t++) vt_check_u32("wave 1 reads wave 0's value", t, (uint32_t)h[t], (uint32_t)(t * 7 + 1));
+    }
+  } else if (!strcmp(c, "deadlock")) {
+    vt_buf<int> out(128);
+    k_deadlock<<<1, 128>>>(out.d, bad);
+    e = hipDeviceSynchronize();
+    if (e == hipSuccess) {
+      auto h = out.get();
+      for (int t = 0; t < 128; t++) vt_check_u32("flag seen", t, (uint32_t)h[t], 1);
+    }
+  } else if (!strcmp(c, "loop")) {
+    vt_buf<int> stop(std::vector<int>(1, bad ? 0 : 1)), out(64);
+    k_loop<<<1, 64>>>(stop.d, out.d);
+    e = hipDeviceSynchronize();
+    if (e == hipSuccess) {
+      auto h = out.get();
+      for (int t = 0; t < 64; t++) vt_check_u32("loop exits at once", t, (uint32_t)h[t], 1);
+    }
+  } else {
+    fprintf(stderr, "unknown case %s\n", c);
+    return 2;
+  }
+  if (e != hipSuccess) {
+    printf("%s %s: kernel failed: %s\n", c, argv[2], hipGetErrorString(e));
+    return 1;
+  }
+  char name[64];
+  snprintf(name, sizeof name, "%s %s", c, argv[2]);
+  return vt_finish(name);
+}
