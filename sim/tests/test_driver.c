@@ -95,7 +95,7 @@ int main(int argc, char **argv)
   CHECK(run(out, sizeof out, b2) == 2, "no program");
   const char *b3[] = { "/nonexistent/program", NULL };
   CHECK(run(out, sizeof out, b3) == 2, "missing program");
-  const char *b4[] = { "/etc/hostname", NULL };
+  const char *b4[] = { "/etc/passwd", NULL };
   CHECK(run(out, sizeof out, b4) == 2, "non-executable program");
   const char *b5[] = { "/tmp", NULL };
   CHECK(run(out, sizeof out, b5) == 2, "a directory");
