@@ -521,6 +521,8 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   if (op < 0) return -1;
   in->op = (uint16_t)op;
   in->cls = (uint8_t)op_info[op].cls;
+  /* VOP3P: LLVM omits op_sel_hi when it is the default (all ones; zero for fma_mix) */
+  if (!strncmp(m, "v_pk_", 5) || !strncmp(m, "v_dot", 5)) in->op_sel_hi = 0x7;
   for (int i = 0; i < nmods; i++) parse_modifier(in, mods[i]);
   uint32_t w0 = rd32(bytes);
   /* encoding-derived fields */

@@ -1,11 +1,743 @@
-/* Placeholder until the execution engine lands: every dispatch fails loudly. */
+/* exec.c: tksim's dispatch engine: workgroups over worker threads, waves of a
+ * workgroup interleaved round-robin on one thread, the initial wave state,
+ * scalar ALU, control flow, s_waitcnt and s_barrier.
+ *
+ * Hardware facts relied on:
+ *  - initial SGPR/VGPR state from the kernel descriptor (LLVM AMDGPUUsage,
+ *    "Kernel Descriptor" and "Initial Kernel Execution State"): user SGPRs in
+ *    the order private segment buffer, dispatch ptr, queue ptr, kernarg ptr,
+ *    dispatch id, flat scratch init, private segment size, then preloaded
+ *    kernargs (gfx940+), then from USER_SGPR_COUNT the workgroup ids x/y/z,
+ *    workgroup info and private segment wave offset as enabled in rsrc2;
+ *    v0 = x | y << 10 | z << 20 (packed work-item ids, gfx90a+).
+ *  - s_barrier waits for the waves of the group that have not ended (CDNA3
+ *    ISA guide, S_BARRIER: terminated waves are not waited for).
+ *  - scalar semantics: CDNA3 ISA guide ch. 4 (SOP1/SOP2/SOPK/SOPC/SOPP).
+ */
+#include <stdarg.h>
 #include <stdio.h>
-#include "tksim.h"
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec/exec_internal.h"
+
+#define TKS_QUANTUM 64
+
+/* ------------------------------------------------------------------ errors */
+void tks_fail(tks_ctx *c, const char *fmt, ...)
+{
+  pthread_mutex_lock(&c->err_lock);
+  if (!c->failed && !c->err[0]) {
+    va_list ap; va_start(ap, fmt);
+    vsnprintf(c->err, sizeof c->err, fmt, ap);
+    va_end(ap);
+  }
+  __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&c->err_lock);
+}
+
+void tks_soft_error(tks_ctx *c, const char *fmt, ...)
+{
+  pthread_mutex_lock(&c->err_lock);
+  if (!c->err[0]) {
+    va_list ap; va_start(ap, fmt);
+    vsnprintf(c->err, sizeof c->err, fmt, ap);
+    va_end(ap);
+  }
+  __atomic_store_n(&c->error_flag, 1, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&c->err_lock);
+}
+
+const char *tks_text(const tks_wave *w, const tks_inst *in) { return tks_inst_text(w->c->p, in); }
+
+void tks_unimpl(tks_wave *w, const tks_inst *in)
+{
+  tks_fail(w->c, "unimplemented instruction '%s' in kernel %s at PC 0x%x", tks_text(w, in),
+           w->c->k->name, in->pc);
+  w->state = TKS_WS_DONE;
+}
+
+/* ------------------------------------------------------------------ scalar ALU */
+static inline void s_dst32(tks_wave *w, const tks_inst *in, uint32_t v) { tks_swrite32(w, in->dst[0].reg, v); }
+static inline void s_dst64(tks_wave *w, const tks_inst *in, uint64_t v)
+{
+  if (in->dst[0].reg == 126 || in->dst[0].reg < 126) tks_swrite64(w, in->dst[0].reg, v);
+}
+
+static uint32_t hwreg_read(tks_wave *w, uint32_t simm)
+{
+  uint32_t id = simm & 63, off = (simm >> 6) & 31, size = ((simm >> 11) & 31) + 1;
+  uint32_t v = 0;
+  if (id == 1) v = w->mode;                       /* HW_REG_MODE */
+  else if (id == 4) v = (w->id & 15) | ((w->id & 3) << 8) | ((w->g->worker & 15) << 4); /* HW_REG_HW_ID (approx.) */
+  uint32_t mask = size >= 32 ? 0xffffffffu : ((1u << size) - 1);
+  return (v >> off) & mask;
+}
+
+static void hwreg_write(tks_wave *w, uint32_t simm, uint32_t val)
+{
+  uint32_t id = simm & 63, off = (simm >> 6) & 31, size = ((simm >> 11) & 31) + 1;
+  uint32_t mask = size >= 32 ? 0xffffffffu : ((1u << size) - 1);
+  if (id == 1) {
+    w->mode = (w->mode & ~(mask << off)) | ((val & mask) << off);
+    w->ftz32 = ((w->mode >> 4) & 3) != 3;
+    w->ftz16 = ((w->mode >> 6) & 3) != 3;
+  }
+}
+
+static int exec_salu(tks_wave *w, const tks_inst *in)
+{
+  const tks_operand *s0 = &in->src[0], *s1 = &in->src[1];
+  uint32_t a, b, r;
+  uint64_t A, B, R;
+  switch (in->op) {
+#define A32 a = tks_op32(w, s0)
+#define B32 b = tks_op32(w, s1)
+#define A64 A = tks_op64(w, s0)
+#define B64 B = tks_op64(w, s1)
+  case TKS_OP_S_MOV_B32: case TKS_OP_S_MOVK_I32: A32; s_dst32(w, in, a); break;
+  case TKS_OP_S_MOV_B64: A64; s_dst64(w, in, A); break;
+  case TKS_OP_S_CMOV_B32: case TKS_OP_S_CMOVK_I32: A32; if (w->scc) s_dst32(w, in, a); break;
+  case TKS_OP_S_CMOV_B64: A64; if (w->scc) s_dst64(w, in, A); break;
+  case TKS_OP_S_CSELECT_B32: A32; B32; s_dst32(w, in, w->scc ? a : b); break;
+  case TKS_OP_S_CSELECT_B64: A64; B64; s_dst64(w, in, w->scc ? A : B); break;
+  case TKS_OP_S_NOT_B32: A32; r = ~a; w->scc = r != 0; s_dst32(w, in, r); break;
+  case TKS_OP_S_NOT_B64: A64; R = ~A; w->scc = R != 0; s_dst64(w, in, R); break;
+  case TKS_OP_S_BREV_B32: A32; r = 0; for (int i = 0; i < 32; i++) r |= ((a >> i) & 1u) << (31 - i); s_dst32(w, in, r); break;
+#define LOG32(e) A32; B32; r = (e); w->scc = r != 0; s_dst32(w, in, r); break;
+#define LOG64(e) A64; B64; R = (e); w->scc = R != 0; s_dst64(w, in, R); break;
+  case TKS_OP_S_AND_B32: LOG32(a & b)
+  case TKS_OP_S_OR_B32: LOG32(a | b)
+  case TKS_OP_S_XOR_B32: LOG32(a ^ b)
+  case TKS_OP_S_ANDN2_B32: LOG32(a & ~b)
+  case TKS_OP_S_ORN2_B32: LOG32(a | ~b)
+  case TKS_OP_S_AND_B64: LOG64(A & B)
+  case TKS_OP_S_OR_B64: LOG64(A | B)
+  case TKS_OP_S_XOR_B64: LOG64(A ^ B)
+  case TKS_OP_S_ANDN2_B64: LOG64(A & ~B)
+  case TKS_OP_S_ORN2_B64: LOG64(A | ~B)
+  case TKS_OP_S_NAND_B64: LOG64(~(A & B))
+  case TKS_OP_S_NOR_B64: LOG64(~(A | B))
+  case TKS_OP_S_XNOR_B64: LOG64(~(A ^ B))
+  case TKS_OP_S_AND_SAVEEXEC_B64: case TKS_OP_S_OR_SAVEEXEC_B64: case TKS_OP_S_XOR_SAVEEXEC_B64:
+  case TKS_OP_S_ANDN2_SAVEEXEC_B64: case TKS_OP_S_ORN2_SAVEEXEC_B64: case TKS_OP_S_ANDN1_SAVEEXEC_B64: {
+    A64;
+    uint64_t e = tks_exec_mask(w);
+    s_dst64(w, in, e);
+    switch (in->op) {
+    case TKS_OP_S_AND_SAVEEXEC_B64: R = A & e; break;
+    case TKS_OP_S_OR_SAVEEXEC_B64: R = A | e; break;
+    case TKS_OP_S_XOR_SAVEEXEC_B64: R = A ^ e; break;
+    case TKS_OP_S_ANDN2_SAVEEXEC_B64: R = A & ~e; break;
+    case TKS_OP_S_ORN2_SAVEEXEC_B64: R = A | ~e; break;
+    default: R = ~A & e; break;
+    }
+    tks_set_exec(w, R);
+    w->scc = R != 0;
+    break;
+  }
+  case TKS_OP_S_ADD_U32: A32; B32; R = (uint64_t)a + b; w->scc = (R >> 32) != 0; s_dst32(w, in, (uint32_t)R); break;
+  case TKS_OP_S_ADDC_U32: A32; B32; R = (uint64_t)a + b + w->scc; w->scc = (R >> 32) != 0; s_dst32(w, in, (uint32_t)R); break;
+  case TKS_OP_S_SUB_U32: A32; B32; w->scc = b > a; s_dst32(w, in, a - b); break;
+  case TKS_OP_S_SUBB_U32: A32; B32; { uint64_t t = (uint64_t)b + w->scc; w->scc = t > a; s_dst32(w, in, (uint32_t)(a - t)); } break;
+  case TKS_OP_S_ADD_I32: A32; B32; r = a + b; w->scc = ((~(a ^ b) & (a ^ r)) >> 31) & 1; s_dst32(w, in, r); break;
+  case TKS_OP_S_SUB_I32: A32; B32; r = a - b; w->scc = (((a ^ b) & (a ^ r)) >> 31) & 1; s_dst32(w, in, r); break;
+  case TKS_OP_S_ADDK_I32: a = tks_op32(w, &in->dst[0]); b = (uint32_t)(int32_t)(int16_t)in->offset; r = a + b;
+    w->scc = ((~(a ^ b) & (a ^ r)) >> 31) & 1; s_dst32(w, in, r); break;
+  case TKS_OP_S_MULK_I32: a = tks_op32(w, &in->dst[0]); s_dst32(w, in, a * (uint32_t)(int32_t)(int16_t)in->offset); break;
+  case TKS_OP_S_MUL_I32: A32; B32; s_dst32(w, in, a * b); break;
+  case TKS_OP_S_MUL_HI_U32: A32; B32; s_dst32(w, in, (uint32_t)(((uint64_t)a * b) >> 32)); break;
+  case TKS_OP_S_MUL_HI_I32: A32; B32; s_dst32(w, in, (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int32_t)b) >> 32)); break;
+  case TKS_OP_S_LSHL_B32: LOG32(a << (b & 31))
+  case TKS_OP_S_LSHR_B32: LOG32(a >> (b & 31))
+  case TKS_OP_S_ASHR_I32: LOG32((uint32_t)((int32_t)a >> (b & 31)))
+  case TKS_OP_S_LSHL_B64: A64; b = tks_op32(w, s1); R = A << (b & 63); w->scc = R != 0; s_dst64(w, in, R); break;
+  case TKS_OP_S_LSHR_B64: A64; b = tks_op32(w, s1); R = A >> (b & 63); w->scc = R != 0; s_dst64(w, in, R); break;
+  case TKS_OP_S_ASHR_I64: A64; b = tks_op32(w, s1); R = (uint64_t)((int64_t)A >> (b & 63)); w->scc = R != 0; s_dst64(w, in, R); break;
+  case TKS_OP_S_LSHL1_ADD_U32: case TKS_OP_S_LSHL2_ADD_U32: case TKS_OP_S_LSHL3_ADD_U32: case TKS_OP_S_LSHL4_ADD_U32: {
+    A32; B32;
+    int sh = 1 + (in->op - TKS_OP_S_LSHL1_ADD_U32);
+    R = ((uint64_t)a << sh) + b;
+    w->scc = (R >> 32) != 0;
+    s_dst32(w, in, (uint32_t)R);
+    break;
+  }
+  case TKS_OP_S_BFE_U32: case TKS_OP_S_BFE_I32: {
+    A32; B32;
+    uint32_t off = b & 31, wd = (b >> 16) & 127;
+    if (wd == 0) r = 0;
+    else {
+      if (wd > 32) wd = 32;
+      uint64_t v = (uint64_t)a >> off;
+      v &= wd >= 32 ? 0xffffffffull : ((1ull << wd) - 1);
+      if (in->op == TKS_OP_S_BFE_I32 && wd < 32 && (v >> (wd - 1) & 1)) v |= ~((1ull << wd) - 1);
+      r = (uint32_t)v;
+    }
+    w->scc = r != 0; s_dst32(w, in, r);
+    break;
+  }
+  case TKS_OP_S_BFE_U64: case TKS_OP_S_BFE_I64: {
+    A64; b = tks_op32(w, s1);
+    uint32_t off = b & 63, wd = (b >> 16) & 127;
+    if (wd == 0) R = 0;
+    else {
+      if (wd > 64) wd = 64;
+      R = A >> off;
+      if (wd < 64) {
+        R &= (1ull << wd) - 1;
+        if (in->op == TKS_OP_S_BFE_I64 && (R >> (wd - 1) & 1)) R |= ~((1ull << wd) - 1);
+      }
+    }
+    w->scc = R != 0; s_dst64(w, in, R);
+    break;
+  }
+  case TKS_OP_S_BFM_B32: A32; B32; s_dst32(w, in, (uint32_t)(((1ull << (a & 31)) - 1) << (b & 31))); break;
+  case TKS_OP_S_BFM_B64: A32; B32; s_dst64(w, in, ((a & 63) == 0 ? 0 : ((a & 63) >= 64 ? ~0ull : ((1ull << (a & 63)) - 1))) << (b & 63)); break;
+  case TKS_OP_S_MIN_I32: A32; B32; w->scc = (int32_t)a < (int32_t)b; s_dst32(w, in, w->scc ? a : b); break;
+  case TKS_OP_S_MIN_U32: A32; B32; w->scc = a < b; s_dst32(w, in, w->scc ? a : b); break;
+  case TKS_OP_S_MAX_I32: A32; B32; w->scc = (int32_t)a > (int32_t)b; s_dst32(w, in, w->scc ? a : b); break;
+  case TKS_OP_S_MAX_U32: A32; B32; w->scc = a > b; s_dst32(w, in, w->scc ? a : b); break;
+  case TKS_OP_S_ABS_I32: A32; r = (int32_t)a < 0 ? 0u - a : a; w->scc = r != 0; s_dst32(w, in, r); break;
+  case TKS_OP_S_ABSDIFF_I32: A32; B32; r = (uint32_t)((int32_t)a - (int32_t)b); if ((int32_t)r < 0) r = 0u - r; w->scc = r != 0; s_dst32(w, in, r); break;
+  case TKS_OP_S_SEXT_I32_I8: A32; s_dst32(w, in, (uint32_t)(int32_t)(int8_t)a); break;
+  case TKS_OP_S_SEXT_I32_I16: A32; s_dst32(w, in, (uint32_t)(int32_t)(int16_t)a); break;
+  case TKS_OP_S_FF1_I32_B32: A32; s_dst32(w, in, a ? (uint32_t)__builtin_ctz(a) : 0xffffffffu); break;
+  case TKS_OP_S_FF1_I32_B64: A64; s_dst32(w, in, A ? (uint32_t)__builtin_ctzll(A) : 0xffffffffu); break;
+  case TKS_OP_S_FLBIT_I32_B32: A32; s_dst32(w, in, a ? (uint32_t)__builtin_clz(a) : 0xffffffffu); break;
+  case TKS_OP_S_FLBIT_I32_B64: A64; s_dst32(w, in, A ? (uint32_t)__builtin_clzll(A) : 0xffffffffu); break;
+  case TKS_OP_S_BCNT1_I32_B32: A32; r = (uint32_t)__builtin_popcount(a); w->scc = r != 0; s_dst32(w, in, r); break;
+  case TKS_OP_S_BCNT1_I32_B64: A64; r = (uint32_t)__builtin_popcountll(A); w->scc = r != 0; s_dst32(w, in, r); break;
+  case TKS_OP_S_BCNT0_I32_B64: A64; r = 64u - (uint32_t)__builtin_popcountll(A); w->scc = r != 0; s_dst32(w, in, r); break;
+  case TKS_OP_S_BITSET0_B32: A32; r = tks_op32(w, &in->dst[0]) & ~(1u << (a & 31)); s_dst32(w, in, r); break;
+  case TKS_OP_S_BITSET1_B32: A32; r = tks_op32(w, &in->dst[0]) | (1u << (a & 31)); s_dst32(w, in, r); break;
+  case TKS_OP_S_PACK_LL_B32_B16: A32; B32; s_dst32(w, in, (a & 0xffff) | (b << 16)); break;
+  case TKS_OP_S_PACK_LH_B32_B16: A32; B32; s_dst32(w, in, (a & 0xffff) | (b & 0xffff0000u)); break;
+  case TKS_OP_S_PACK_HH_B32_B16: A32; B32; s_dst32(w, in, (a >> 16) | (b & 0xffff0000u)); break;
+  case TKS_OP_S_BITCMP0_B32: A32; B32; w->scc = ((a >> (b & 31)) & 1) == 0; break;
+  case TKS_OP_S_BITCMP1_B32: A32; B32; w->scc = ((a >> (b & 31)) & 1) == 1; break;
+  case TKS_OP_S_BITCMP0_B64: A64; b = tks_op32(w, s1); w->scc = ((A >> (b & 63)) & 1) == 0; break;
+  case TKS_OP_S_BITCMP1_B64: A64; b = tks_op32(w, s1); w->scc = ((A >> (b & 63)) & 1) == 1; break;
+  case TKS_OP_S_CMP: {
+    int64_t x, y;
+    if (in->cmpx == 2) { /* s_cmpk: SSRC is the register, simm16 the constant */
+      a = tks_op32(w, s0);
+      b = in->sub_ty == TKS_CT_I32 ? (uint32_t)(int32_t)(int16_t)in->offset : (uint32_t)(in->offset & 0xffff);
+    } else if (in->sub_ty >= TKS_CT_I64) {
+      A64; B64;
+      x = (int64_t)A; y = (int64_t)B;
+      w->scc = in->sub == TKS_CMP_EQ ? A == B : A != B;
+      break;
+    } else { A32; B32; }
+    if (in->sub_ty == TKS_CT_I32) { x = (int32_t)a; y = (int32_t)b; } else { x = a; y = b; }
+    switch (in->sub) {
+    case TKS_CMP_EQ: w->scc = x == y; break;
+    case TKS_CMP_LG: w->scc = x != y; break;
+    case TKS_CMP_GT: w->scc = x > y; break;
+    case TKS_CMP_GE: w->scc = x >= y; break;
+    case TKS_CMP_LT: w->scc = x < y; break;
+    case TKS_CMP_LE: w->scc = x <= y; break;
+    default: return -1;
+    }
+    break;
+  }
+  case TKS_OP_S_GETPC_B64:
+    s_dst64(w, in, w->c->k->code_addr + in->pc + in->len);
+    break;
+  case TKS_OP_S_GETREG_B32: s_dst32(w, in, hwreg_read(w, (uint32_t)in->offset)); break;
+  case TKS_OP_S_SETREG_B32: hwreg_write(w, (uint32_t)in->offset, tks_op32(w, s0)); break;
+  case TKS_OP_S_SETREG_IMM32_B32: hwreg_write(w, (uint32_t)in->offset, tks_op32(w, s0)); break;
+  default: return -1;
+#undef A32
+#undef B32
+#undef A64
+#undef B64
+#undef LOG32
+#undef LOG64
+  }
+  return 0;
+}
+
+/* Jumps to a device address (s_setpc/s_swappc). */
+static int jump_to(tks_wave *w, const tks_inst *in, uint64_t addr)
+{
+  tks_program *p = w->c->p;
+  uint64_t base = w->c->k->code_addr;
+  if (addr < base || addr >= base + p->code_size || (addr & 3) || p->pc_to_index[(addr - base) / 4] < 0) {
+    tks_fail(w->c, "kernel %s: '%s' at PC 0x%x jumps to 0x%llx outside the kernel's code "
+             "(calls to separate functions are not supported)", w->c->k->name, tks_text(w, in),
+             in->pc, (unsigned long long)addr);
+    w->state = TKS_WS_DONE;
+    return -1;
+  }
+  w->pc = (uint32_t)p->pc_to_index[(addr - base) / 4];
+  return 0;
+}
+
+/* ------------------------------------------------------------------ waves */
+static void fill_view(tks_wave *w)
+{
+  tks_group *g = w->g;
+  w->view.worker = g->worker;
+  w->view.wave_in_group = w->id;
+  w->view.simd = w->id & 3;
+  w->view.group_id[0] = g->id[0]; w->view.group_id[1] = g->id[1]; w->view.group_id[2] = g->id[2];
+  w->view.group_linear = g->linear;
+  w->view.waves_per_group = w->c->waves_per_group;
+  w->view.wave_id = g->linear * w->c->waves_per_group + w->id;
+}
+
+static void init_wave(tks_ctx *c, tks_group *g, tks_wave *w, uint32_t id)
+{
+  const tks_dispatch *d = c->d;
+  const tks_kernel *k = c->k;
+  memset(w->s, 0, sizeof w->s);
+  w->scc = 0; w->pc = 0; w->state = TKS_WS_RUN; w->id = id; w->g = g; w->c = c;
+  w->icount = 0; w->cache_lo = w->cache_hi = 0;
+  w->vm_seq = w->vm_done = w->lds_seq = w->lds_done = w->sm_seq = w->sm_done = 0;
+  memset(w->vtag_dom, 0, sizeof w->vtag_dom);
+  memset(w->stag_dom, 0, sizeof w->stag_dom);
+  uint32_t rsrc1 = k->kd.compute_pgm_rsrc1, rsrc2 = k->kd.compute_pgm_rsrc2;
+  /* MODE: round nearest, denorm fields from rsrc1 [19:16] */
+  w->mode = ((rsrc1 >> 12) & 0xff);
+  w->ftz32 = ((w->mode >> 4) & 3) != 3;
+  w->ftz16 = ((w->mode >> 6) & 3) != 3;
+  w->s[235] = (uint32_t)(TKS_SHARED_BASE >> 32);
+  w->s[236] = (uint32_t)((TKS_SHARED_BASE + TKS_APERTURE_SIZE - 1) >> 32);
+  w->s[237] = (uint32_t)(TKS_PRIVATE_BASE >> 32);
+  w->s[238] = (uint32_t)((TKS_PRIVATE_BASE + TKS_APERTURE_SIZE - 1) >> 32);
+  uint32_t props = k->kd.kernel_code_properties;
+  uint32_t sg = 0;
+  if (props & 1) { /* private segment buffer: a V# nobody should use on gfx942 */
+    w->s[sg] = 0; w->s[sg + 1] = 0; w->s[sg + 2] = c->priv_size * 64; w->s[sg + 3] = 0x00027000; sg += 4;
+  }
+  if (props & 2) { uint64_t p = (uint64_t)(uintptr_t)d->dispatch_packet; w->s[sg] = (uint32_t)p; w->s[sg + 1] = (uint32_t)(p >> 32); sg += 2; }
+  if (props & 4) { uint64_t p = (uint64_t)(uintptr_t)d->queue; w->s[sg] = (uint32_t)p; w->s[sg + 1] = (uint32_t)(p >> 32); sg += 2; }
+  if (props & 8) { uint64_t p = (uint64_t)(uintptr_t)d->kernarg; w->s[sg] = (uint32_t)p; w->s[sg + 1] = (uint32_t)(p >> 32); sg += 2; }
+  if (props & 16) { w->s[sg] = 0; w->s[sg + 1] = 0; sg += 2; }
+  if (props & 32) { w->s[sg] = 0; w->s[sg + 1] = c->priv_size; sg += 2; }
+  if (props & 64) { w->s[sg] = c->priv_size; sg += 1; }
+  uint32_t preload_len = k->kd.kernarg_preload & 0x7f, preload_off = (k->kd.kernarg_preload >> 7) & 0x1ff;
+  for (uint32_t i = 0; i < preload_len && sg < 102; i++) {
+    uint32_t off = (preload_off + i) * 4;
+    if (d->kernarg && off + 4 <= k->kernarg_segment_size + 256) memcpy(&w->s[sg], d->kernarg + off, 4);
+    sg++;
+  }
+  sg = (rsrc2 >> 1) & 31; /* USER_SGPR_COUNT */
+  if (rsrc2 & (1u << 7)) w->s[sg++] = g->id[0];
+  if (rsrc2 & (1u << 8)) w->s[sg++] = g->id[1];
+  if (rsrc2 & (1u << 9)) w->s[sg++] = g->id[2];
+  if (rsrc2 & (1u << 10)) w->s[sg++] = 0;  /* workgroup info */
+  if (rsrc2 & 1) w->s[sg++] = 0;           /* private segment wave offset */
+  /* work-item ids and EXEC */
+  uint32_t bx = g->size[0], by = g->size[1], bz = g->size[2];
+  uint32_t nthreads = bx * by * bz;
+  uint64_t exec = 0;
+  for (uint32_t l = 0; l < 64; l++) {
+    uint32_t f = id * 64 + l;
+    uint32_t x = 0, y = 0, z = 0;
+    if (f < nthreads) {
+      exec |= 1ull << l;
+      x = f % bx; y = (f / bx) % by; z = f / (bx * by);
+    }
+    w->v[0][l] = x | (y << 10) | (z << 20);
+  }
+  tks_set_exec(w, exec);
+  fill_view(w);
+}
+
+/* ------------------------------------------------------------------ stepping */
+static void do_waitcnt(tks_wave *w, const tks_inst *in)
+{
+  uint32_t simm = (uint32_t)in->offset & 0xffff;
+  int vm = (int)((simm & 15) | ((simm >> 14) & 3) << 4);
+  int exp = (int)((simm >> 4) & 7);
+  int lgkm = (int)((simm >> 8) & 15);
+  if (w->c->opt->check_waits) tks_wait_retire(w, vm, lgkm);
+  if (w->c->hooks)
+    for (int h = 0; h < tks_hook_n; h++)
+      if (tks_hook_table[h].waitcnt) {
+        tks_inst_view iv; tks_fill_inst_view(w, in, &iv);
+        w->view.exec = tks_exec_mask(w);
+        tks_hook_table[h].waitcnt(tks_hook_table[h].user, &w->view, &iv, vm, lgkm, exp);
+      }
+}
+
+/* Runs up to n instructions of w. Returns instructions executed. */
+static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
+{
+  tks_ctx *c = w->c;
+  const tks_program *p = c->p;
+  const int check_waits = c->opt->check_waits;
+  const int hooks = c->hooks;
+  uint64_t done = 0;
+  while (done < n && w->state == TKS_WS_RUN) {
+    if (w->pc >= p->n) {
+      tks_fail(c, "kernel %s: execution ran past the end of the code (PC 0x%x)", c->k->name, p->code_size);
+      w->state = TKS_WS_DONE;
+      break;
+    }
+    const tks_inst *in = &p->inst[w->pc];
+    done++;
+    if (hooks) {
+      tks_inst_view iv; tks_fill_inst_view(w, in, &iv);
+      w->view.exec = tks_exec_mask(w);
+      for (int h = 0; h < tks_hook_n; h++)
+        if (tks_hook_table[h].issue) tks_hook_table[h].issue(tks_hook_table[h].user, &w->view, &iv);
+    }
+    if (check_waits && tks_wait_pending(w)) tks_wait_check(w, in);
+    uint32_t next = w->pc + 1;
+    int rc = 0;
+    switch (in->cls) {
+    case TKS_CLASS_SALU:
+      st->salu++;
+      rc = exec_salu(w, in);
+      break;
+    case TKS_CLASS_VALU:
+      st->valu++;
+      st->lane_instructions += (uint64_t)__builtin_popcountll(tks_exec_mask(w));
+      rc = tks_exec_valu(w, in);
+      break;
+    case TKS_CLASS_MFMA:
+      st->mfma++;
+      st->lane_instructions += 64;
+      rc = tks_exec_mfma(w, in);
+      break;
+    case TKS_CLASS_SMEM: case TKS_CLASS_DS: case TKS_CLASS_VMEM:
+      if (in->cls == TKS_CLASS_SMEM) st->smem++;
+      rc = tks_exec_mem(w, in);
+      break;
+    case TKS_CLASS_WAITCNT:
+      st->waitcnt++;
+      do_waitcnt(w, in);
+      break;
+    case TKS_CLASS_BARRIER:
+      st->barrier++;
+      if (hooks) {
+        tks_inst_view iv; tks_fill_inst_view(w, in, &iv);
+        for (int h = 0; h < tks_hook_n; h++)
+          if (tks_hook_table[h].barrier_arrive) tks_hook_table[h].barrier_arrive(tks_hook_table[h].user, &w->view, &iv);
+      }
+      w->state = TKS_WS_BARRIER;
+      break;
+    case TKS_CLASS_BRANCH: {
+      st->branch++;
+      int take = 0;
+      switch (in->op) {
+      case TKS_OP_S_BRANCH: take = 1; break;
+      case TKS_OP_S_CBRANCH_SCC0: take = w->scc == 0; break;
+      case TKS_OP_S_CBRANCH_SCC1: take = w->scc != 0; break;
+      case TKS_OP_S_CBRANCH_VCCZ: take = tks_vcc(w) == 0; break;
+      case TKS_OP_S_CBRANCH_VCCNZ: take = tks_vcc(w) != 0; break;
+      case TKS_OP_S_CBRANCH_EXECZ: take = tks_exec_mask(w) == 0; break;
+      case TKS_OP_S_CBRANCH_EXECNZ: take = tks_exec_mask(w) != 0; break;
+      case TKS_OP_S_SETPC_B64: {
+        uint64_t a = tks_op64(w, &in->src[0]);
+        if (jump_to(w, in, a) == 0) next = w->pc;
+        else return done;
+        break;
+      }
+      case TKS_OP_S_SWAPPC_B64: {
+        uint64_t a = tks_op64(w, &in->src[0]);
+        tks_swrite64(w, in->dst[0].reg, c->k->code_addr + in->pc + in->len);
+        if (jump_to(w, in, a) == 0) next = w->pc;
+        else return done;
+        break;
+      }
+      default: rc = -1;
+      }
+      if (take) {
+        if (in->target < 0) {
+          tks_fail(c, "kernel %s: branch '%s' at PC 0x%x leaves the kernel's code", c->k->name,
+                   tks_text(w, in), in->pc);
+          w->state = TKS_WS_DONE;
+          return done;
+        }
+        next = (uint32_t)in->target;
+      }
+      break;
+    }
+    case TKS_CLASS_MISC:
+      switch (in->op) {
+      case TKS_OP_S_ENDPGM:
+        w->state = TKS_WS_DONE;
+        if (hooks)
+          for (int h = 0; h < tks_hook_n; h++)
+            if (tks_hook_table[h].wave_end) tks_hook_table[h].wave_end(tks_hook_table[h].user, &w->view);
+        break;
+      case TKS_OP_S_NOP: case TKS_OP_S_SETPRIO: case TKS_OP_S_ICACHE_INV: case TKS_OP_S_DCACHE_INV:
+      case TKS_OP_S_DCACHE_WB: case TKS_OP_S_TTRACEDATA: case TKS_OP_BUFFER_WBL2: case TKS_OP_BUFFER_INV:
+      case TKS_OP_BUFFER_WBINVL1: case TKS_OP_BUFFER_WBINVL1_VOL: case TKS_OP_S_SENDMSG:
+        break;
+      case TKS_OP_S_SLEEP:
+        /* let the other waves (and, for cooperative launches, groups) run */
+        w->pc = next;
+        return done;
+      case TKS_OP_S_SETHALT: case TKS_OP_S_TRAP:
+        tks_fail(c, "kernel %s: '%s' at PC 0x%x (wave %u of workgroup (%u,%u,%u)): the kernel "
+                 "trapped or halted (assert/abort/__trap?)", c->k->name, tks_text(w, in), in->pc,
+                 w->id, w->g->id[0], w->g->id[1], w->g->id[2]);
+        w->state = TKS_WS_DONE;
+        return done;
+      case TKS_OP_S_CODE_END:
+        tks_fail(c, "kernel %s: executed s_code_end padding at PC 0x%x", c->k->name, in->pc);
+        w->state = TKS_WS_DONE;
+        return done;
+      default:
+        rc = -1;
+      }
+      break;
+    default:
+      rc = -1;
+    }
+    if (rc) { tks_unimpl(w, in); return done; }
+    w->pc = next;
+  }
+  return done;
+}
+
+/* ------------------------------------------------------------------ groups */
+typedef struct worker_ctx {
+  tks_ctx *c;
+  uint32_t index;
+  tks_launch_stats *st;
+} worker_ctx;
+
+static void group_setup(tks_ctx *c, tks_group *g, uint64_t gl, uint32_t worker)
+{
+  uint32_t gx = (uint32_t)(gl % c->ngroups[0]);
+  uint32_t gy = (uint32_t)((gl / c->ngroups[0]) % c->ngroups[1]);
+  uint32_t gz = (uint32_t)(gl / ((uint64_t)c->ngroups[0] * c->ngroups[1]));
+  g->id[0] = gx; g->id[1] = gy; g->id[2] = gz;
+  g->linear = (uint32_t)gl;
+  g->worker = worker;
+  for (int dmn = 0; dmn < 3; dmn++) {
+    uint32_t gid = g->id[dmn];
+    uint64_t start = (uint64_t)gid * c->d->block[dmn];
+    uint64_t rem = c->d->grid[dmn] - start;
+    g->size[dmn] = (uint32_t)(rem < c->d->block[dmn] ? rem : c->d->block[dmn]);
+  }
+  uint32_t nthreads = g->size[0] * g->size[1] * g->size[2];
+  g->nwaves = (nthreads + 63) / 64;
+  memset(g->lds, 0, g->lds_size);
+  g->done = 0;
+  for (uint32_t i = 0; i < g->nwaves; i++) init_wave(c, g, &g->waves[i], i);
+  if (c->hooks)
+    for (int h = 0; h < tks_hook_n; h++)
+      if (tks_hook_table[h].group_begin) tks_hook_table[h].group_begin(tks_hook_table[h].user, worker, g->id, g->linear, g->nwaves);
+}
+
+/* Runs g for about `slice` instructions; returns 1 when the group finished. */
+static int group_slice(tks_ctx *c, tks_group *g, uint64_t slice, tks_launch_stats *st)
+{
+  uint64_t ran = 0;
+  while (ran < slice) {
+    if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) return 1;
+    uint64_t pass = 0;
+    uint32_t alive = 0, at_barrier = 0;
+    for (uint32_t i = 0; i < g->nwaves; i++) {
+      tks_wave *w = &g->waves[i];
+      if (w->state == TKS_WS_RUN) pass += run_wave(w, TKS_QUANTUM, st);
+      if (w->state != TKS_WS_DONE) alive++;
+      if (w->state == TKS_WS_BARRIER) at_barrier++;
+    }
+    ran += pass;
+    st->instructions += pass;
+    if (alive == 0) {
+      if (c->hooks)
+        for (int h = 0; h < tks_hook_n; h++)
+          if (tks_hook_table[h].group_end) tks_hook_table[h].group_end(tks_hook_table[h].user, g->worker, g->linear);
+      return 1;
+    }
+    if (at_barrier == alive) {
+      for (uint32_t i = 0; i < g->nwaves; i++)
+        if (g->waves[i].state == TKS_WS_BARRIER) g->waves[i].state = TKS_WS_RUN;
+      if (c->hooks)
+        for (int h = 0; h < tks_hook_n; h++)
+          if (tks_hook_table[h].barrier_release) tks_hook_table[h].barrier_release(tks_hook_table[h].user, g->worker, g->linear);
+    }
+    uint64_t total = __atomic_add_fetch(&c->insts_done, pass, __ATOMIC_RELAXED);
+    if (total > c->budget) {
+      tks_fail(c, "kernel %s: instruction budget of %llu wave-instructions exceeded (infinite loop or "
+               "spin-wait that cannot finish? raise it with TKSIM_INST_BUDGET / --inst-budget)",
+               c->k->name, (unsigned long long)c->budget);
+      return 1;
+    }
+    if (pass == 0 && at_barrier != alive) {
+      /* only sleeping waves would remain; cannot happen: s_sleep advances the PC */
+      return 0;
+    }
+  }
+  return 0;
+}
+
+static tks_group *alloc_group(tks_ctx *c)
+{
+  tks_group *g = calloc(1, sizeof *g);
+  if (!g) return NULL;
+  g->lds_size = c->lds_size;
+  g->lds = calloc(1, c->lds_size ? c->lds_size : 4);
+  g->waves = calloc(c->waves_per_group, sizeof(tks_wave));
+  if (!g->lds || !g->waves) return NULL;
+  for (uint32_t i = 0; i < c->waves_per_group; i++) {
+    g->waves[i].v = malloc(sizeof(uint32_t) * 64 * TKS_NVGPR);
+    g->waves[i].priv_size = c->priv_size;
+    g->waves[i].priv = c->priv_size ? calloc(64, c->priv_size) : NULL;
+    if (!g->waves[i].v || (c->priv_size && !g->waves[i].priv)) return NULL;
+    memset(g->waves[i].v, 0, sizeof(uint32_t) * 64 * TKS_NVGPR);
+  }
+  return g;
+}
+
+static void free_group(tks_ctx *c, tks_group *g)
+{
+  if (!g) return;
+  if (g->waves)
+    for (uint32_t i = 0; i < c->waves_per_group; i++) { free(g->waves[i].v); free(g->waves[i].priv); }
+  free(g->waves); free(g->lds); free(g);
+}
+
+static void *worker_main(void *arg)
+{
+  worker_ctx *wc = arg;
+  tks_ctx *c = wc->c;
+  if (!c->d->cooperative) {
+    tks_group *g = alloc_group(c);
+    if (!g) { tks_fail(c, "tksim: out of memory for a workgroup"); free_group(c, g); return NULL; }
+    for (;;) {
+      uint64_t gl = __atomic_fetch_add(&c->next_group, 1, __ATOMIC_RELAXED);
+      if (gl >= c->total_groups || __atomic_load_n(&c->failed, __ATOMIC_RELAXED)) break;
+      group_setup(c, g, gl, wc->index);
+      wc->st->waves += g->nwaves;
+      while (!group_slice(c, g, ~0ull >> 1, wc->st)) {}
+    }
+    free_group(c, g);
+    return NULL;
+  }
+  /* cooperative: every group resident at once; this worker owns gl = index mod nworkers
+   * and round-robins them so spin-waits on other groups make progress */
+  uint64_t mine = 0;
+  for (uint64_t gl = wc->index; gl < c->total_groups; gl += c->nworkers) mine++;
+  tks_group **gs = calloc(mine ? mine : 1, sizeof *gs);
+  uint64_t i = 0;
+  for (uint64_t gl = wc->index; gl < c->total_groups; gl += c->nworkers, i++) {
+    gs[i] = alloc_group(c);
+    if (!gs[i]) { tks_fail(c, "tksim: out of memory for %llu resident workgroups of a cooperative launch", (unsigned long long)c->total_groups); break; }
+    group_setup(c, gs[i], gl, wc->index);
+    wc->st->waves += gs[i]->nwaves;
+  }
+  uint64_t left = mine;
+  while (left && !__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) {
+    for (i = 0; i < mine; i++) {
+      if (!gs[i] || gs[i]->done) continue;
+      if (group_slice(c, gs[i], 4096, wc->st)) { gs[i]->done = 1; left--; }
+    }
+  }
+  for (i = 0; i < mine; i++) free_group(c, gs[i]);
+  free(gs);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ dispatch */
+static pthread_mutex_t decode_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
                       tks_launch_stats *stats, char *err, size_t errlen)
 {
-  (void)opt; (void)stats;
-  snprintf(err, errlen, "tksim: kernel %s: execution engine not built yet", d->k->name);
-  return -1;
+  tks_kernel *k = d->k;
+  if (stats) memset(stats, 0, sizeof *stats);
+  pthread_mutex_lock(&decode_lock);
+  if (!k->prog) {
+    k->prog = tks_decode_kernel(k, err, errlen);
+    if (!k->prog) { pthread_mutex_unlock(&decode_lock); return -1; }
+  }
+  pthread_mutex_unlock(&decode_lock);
+  for (int dmn = 0; dmn < 3; dmn++)
+    if (d->block[dmn] == 0 || d->grid[dmn] == 0) {
+      snprintf(err, errlen, "tksim: kernel %s: empty grid or block (%u,%u,%u)/(%u,%u,%u)", k->name,
+               d->grid[0], d->grid[1], d->grid[2], d->block[0], d->block[1], d->block[2]);
+      return -1;
+    }
+  uint64_t bthreads = (uint64_t)d->block[0] * d->block[1] * d->block[2];
+  if (bthreads > 1024) {
+    snprintf(err, errlen, "tksim: kernel %s: workgroup of %llu work-items exceeds 1024", k->name,
+             (unsigned long long)bthreads);
+    return -1;
+  }
+  tks_ctx *c = calloc(1, sizeof *c);
+  c->d = d; c->opt = opt; c->k = k; c->p = k->prog;
+  pthread_mutex_init(&c->err_lock, NULL);
+  for (int dmn = 0; dmn < 3; dmn++) c->ngroups[dmn] = (d->grid[dmn] + d->block[dmn] - 1) / d->block[dmn];
+  c->total_groups = (uint64_t)c->ngroups[0] * c->ngroups[1] * c->ngroups[2];
+  c->waves_per_group = (uint32_t)((bthreads + 63) / 64);
+  uint32_t lds_static = k->kd.group_segment_fixed_size > k->group_segment_fixed_size ?
+                        k->kd.group_segment_fixed_size : k->group_segment_fixed_size;
+  c->lds_size = lds_static + d->dynamic_lds;
+  if (c->lds_size > 65536) {
+    snprintf(err, errlen, "tksim: kernel %s: %u bytes of LDS requested (static %u + dynamic %u), "
+             "gfx942 has 64 KiB per workgroup", k->name, c->lds_size, lds_static, d->dynamic_lds);
+    pthread_mutex_destroy(&c->err_lock); free(c);
+    return -1;
+  }
+  uint32_t priv = k->kd.private_segment_fixed_size > k->private_segment_fixed_size ?
+                  k->kd.private_segment_fixed_size : k->private_segment_fixed_size;
+  if (k->uses_dynamic_stack || (k->kd.kernel_code_properties & (1u << 11))) priv += 16384;
+  c->priv_size = (priv + 15) & ~15u;
+  c->budget = opt && opt->inst_budget ? opt->inst_budget : (1ull << 34);
+  c->wait_reported = calloc(c->p->n + 1, 1);
+  c->hooks = tks_hook_n > 0;
+  uint32_t nw = opt && opt->threads > 0 ? (uint32_t)opt->threads : (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+  if (nw < 1) nw = 1;
+  if (nw > 256) nw = 256;
+  if (!d->cooperative && nw > c->total_groups) nw = (uint32_t)c->total_groups;
+  if (d->cooperative && nw > c->total_groups) nw = (uint32_t)c->total_groups;
+  c->nworkers = nw;
+  if (c->hooks)
+    for (int h = 0; h < tks_hook_n; h++)
+      if (tks_hook_table[h].dispatch_begin)
+        tks_hook_table[h].dispatch_begin(tks_hook_table[h].user, d, nw, c->waves_per_group, c->lds_size);
+  c->wstats = calloc(nw, sizeof(tks_launch_stats));
+  worker_ctx *wcs = calloc(nw, sizeof *wcs);
+  pthread_t *th = calloc(nw, sizeof *th);
+  for (uint32_t i = 0; i < nw; i++) { wcs[i].c = c; wcs[i].index = i; wcs[i].st = &c->wstats[i]; }
+  if (nw == 1) worker_main(&wcs[0]);
+  else {
+    uint32_t started = 0;
+    for (uint32_t i = 0; i < nw; i++) {
+      if (pthread_create(&th[i], NULL, worker_main, &wcs[i])) break;
+      started++;
+    }
+    if (started == 0) worker_main(&wcs[0]);
+    for (uint32_t i = 0; i < started; i++) pthread_join(th[i], NULL);
+    if (started && started < nw && d->cooperative)
+      tks_fail(c, "tksim: could not start worker threads for a cooperative launch");
+  }
+  tks_launch_stats sum;
+  memset(&sum, 0, sizeof sum);
+  for (uint32_t i = 0; i < nw; i++) {
+    tks_launch_stats *s = &c->wstats[i];
+    sum.waves += s->waves; sum.instructions += s->instructions; sum.lane_instructions += s->lane_instructions;
+    sum.salu += s->salu; sum.valu += s->valu; sum.smem += s->smem; sum.vmem_load += s->vmem_load;
+    sum.vmem_store += s->vmem_store; sum.lds_read += s->lds_read; sum.lds_write += s->lds_write;
+    sum.mfma += s->mfma; sum.branch += s->branch; sum.waitcnt += s->waitcnt; sum.barrier += s->barrier;
+    sum.mfma_flops += s->mfma_flops; sum.lds_accesses += s->lds_accesses;
+    sum.global_bytes_read += s->global_bytes_read; sum.global_bytes_written += s->global_bytes_written;
+    sum.errors_reported += s->errors_reported;
+  }
+  int rc = (c->failed || c->error_flag) ? -1 : 0;
+  if (c->hooks)
+    for (int h = 0; h < tks_hook_n; h++)
+      if (tks_hook_table[h].dispatch_end) {
+        char herr[512] = "";
+        if (tks_hook_table[h].dispatch_end(tks_hook_table[h].user, d, &sum, herr, sizeof herr)) {
+          if (!rc && herr[0]) snprintf(c->err, sizeof c->err, "%s", herr);
+          rc = -1;
+        }
+      }
+  if (stats) *stats = sum;
+  if (rc) snprintf(err, errlen, "%s", c->err[0] ? c->err : "tksim: dispatch failed");
+  free(wcs); free(th); free(c->wstats); free(c->wait_reported);
+  pthread_mutex_destroy(&c->err_lock);
+  free(c);
+  return rc;
 }

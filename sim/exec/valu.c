@@ -1,0 +1,997 @@
+/* valu.c: vector ALU instructions (VOP1/VOP2/VOP3/VOPC/VOP3P, DPP and SDWA
+ * forms).
+ *
+ * Hardware facts relied on (CDNA3 ISA guide, "Vector ALU Operations",
+ * "DPP", "SDWA" and the per-opcode descriptions):
+ *  - carry-out and compare results are 64-bit lane masks; lanes disabled in
+ *    EXEC write 0 bits; v_cmpx also writes EXEC.
+ *  - DPP: quad_perm, row_shl/shr/ror, wave_shl/rol/shr/ror, row_mirror,
+ *    row_half_mirror, row_bcast:15/31; rows are 16 lanes, banks 4 lanes of a
+ *    row; an invalid or EXEC-disabled source lane reads 0 with bound_ctrl,
+ *    otherwise the destination lane is not written.
+ *  - 16-bit results of non-SDWA VOP1/VOP2/VOP3 ops zero the upper half
+ *    unless op_sel[3] selects the high half (then the low half is kept).
+ * Floating point is IEEE round-to-nearest-even (host float/double/_Float16
+ * arithmetic; fma via fmaf/fma). Denormals are flushed when the kernel's MODE
+ * says so. Transcendentals (exp, log, rcp, rsq, sqrt, sin, cos) are computed
+ * exactly rounded from the host libm rather than with the hardware's ~1 ulp
+ * approximations; v_div_scale/v_div_fmas do no scaling and v_div_fixup returns
+ * the correctly rounded quotient numerator/denominator, i.e. the result the
+ * compiler's division sequence is designed to produce.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "exec/exec_internal.h"
+
+#define LOOP for (int l = 0; l < 64; l++) if (m >> l & 1)
+
+static inline float ftz_f(float x) { return (fpclassify(x) == FP_SUBNORMAL) ? copysignf(0.0f, x) : x; }
+static inline double ftz_d(double x) { return (fpclassify(x) == FP_SUBNORMAL) ? copysign(0.0, x) : x; }
+
+/* ---------------------------------------------------------------- DPP */
+static int dpp_src_lane(uint32_t ctrl, int l)
+{
+  if (ctrl <= 0xff) return (l & ~3) | (int)((ctrl >> (2 * (l & 3))) & 3);
+  if (ctrl >= 0x101 && ctrl <= 0x10f) { int n = (int)(ctrl & 15); return (l & 15) + n < 16 ? l + n : -1; }
+  if (ctrl >= 0x111 && ctrl <= 0x11f) { int n = (int)(ctrl & 15); return (l & 15) >= n ? l - n : -1; }
+  if (ctrl >= 0x121 && ctrl <= 0x12f) { int n = (int)(ctrl & 15); return (l & ~15) | (((l & 15) - n) & 15); }
+  switch (ctrl) {
+  case 0x130: return l < 63 ? l + 1 : -1;
+  case 0x134: return (l + 1) & 63;
+  case 0x138: return l > 0 ? l - 1 : -1;
+  case 0x13c: return (l - 1) & 63;
+  case 0x140: return (l & ~15) | (15 - (l & 15));
+  case 0x141: return (l & ~7) | (7 - (l & 7));
+  case 0x142: return l >= 16 ? (l & ~15) - 1 : -1;
+  case 0x143: return l >= 32 ? 31 : -1;
+  default: return -2;
+  }
+}
+
+/* Stages DPP src0 into w->tmp[7] and returns the lanes that are written. */
+static int dpp_setup(tks_wave *w, const tks_inst *in, uint64_t *mask)
+{
+  uint64_t exec = *mask, m = 0;
+  const tks_operand *o = &in->src[0];
+  if (o->kind != TKS_OPK_VGPR) return -1;
+  const uint32_t *s = w->v[o->reg];
+  uint32_t *t = w->tmp[7];
+  for (int l = 0; l < 64; l++) {
+    if (!(exec >> l & 1)) continue;
+    if (!(in->dpp_row_mask >> (l >> 4) & 1) || !(in->dpp_bank_mask >> ((l >> 2) & 3) & 1)) continue;
+    int sl = dpp_src_lane(in->dpp_ctrl, l);
+    if (sl == -2) return -1;
+    if (sl < 0 || !(exec >> sl & 1)) {
+      if (in->flags & TKS_F_BOUND_CTRL) { t[l] = 0; m |= 1ull << l; }
+      continue;
+    }
+    t[l] = s[sl];
+    m |= 1ull << l;
+  }
+  *mask = m;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- sources */
+static inline uint32_t sdwa_extract(uint32_t x, int sel, int sext)
+{
+  switch (sel) {
+  case 0: case 1: case 2: case 3: {
+    uint32_t b = (x >> (8 * sel)) & 0xff;
+    return sext ? (uint32_t)(int32_t)(int8_t)b : b;
+  }
+  case 4: case 5: {
+    uint32_t h = (x >> (16 * (sel - 4))) & 0xffff;
+    return sext ? (uint32_t)(int32_t)(int16_t)h : h;
+  }
+  default: return x;
+  }
+}
+
+static const uint32_t *src32(tks_wave *w, const tks_inst *in, int i)
+{
+  const tks_operand *o = &in->src[i];
+  const uint32_t *p;
+  if (i == 0 && (in->flags & TKS_F_DPP)) p = w->tmp[7];
+  else if (o->kind == TKS_OPK_VGPR) p = w->v[o->reg];
+  else {
+    uint32_t x = tks_op32(w, o), *t = w->tmp[i];
+    for (int l = 0; l < 64; l++) t[l] = x;
+    p = t;
+  }
+  if ((in->flags & TKS_F_SDWA) && i < 2 && (in->sdwa_src_sel[i] != 6 || (o->abs & 2))) {
+    uint32_t *t = w->tmp[i];
+    int sel = in->sdwa_src_sel[i], sx = (o->abs & 2) != 0;
+    for (int l = 0; l < 64; l++) t[l] = sdwa_extract(p[l], sel, sx);
+    p = t;
+  }
+  return p;
+}
+
+/* f32 sources with abs/neg */
+static const uint32_t *fsrc32(tks_wave *w, const tks_inst *in, int i)
+{
+  const uint32_t *p = src32(w, in, i);
+  const tks_operand *o = &in->src[i];
+  if (!(o->abs & 1) && !o->neg && !w->ftz32) return p;
+  uint32_t *t = w->tmp[i];
+  uint32_t andm = (o->abs & 1) ? 0x7fffffffu : 0xffffffffu, xorm = o->neg ? 0x80000000u : 0;
+  for (int l = 0; l < 64; l++) {
+    uint32_t x = (p[l] & andm) ^ xorm;
+    if (w->ftz32 && (x & 0x7f800000u) == 0) x &= 0x80000000u;
+    t[l] = x;
+  }
+  return t;
+}
+
+/* f16 source: half selected by op_sel bit i, abs/neg on bit 15 */
+static const uint32_t *hsrc(tks_wave *w, const tks_inst *in, int i)
+{
+  const uint32_t *p = src32(w, in, i);
+  const tks_operand *o = &in->src[i];
+  int hi = (in->op_sel >> i) & 1;
+  if (!hi && !(o->abs & 1) && !o->neg) return p;
+  uint32_t *t = w->tmp[i];
+  for (int l = 0; l < 64; l++) {
+    uint32_t x = hi ? p[l] >> 16 : p[l];
+    if (o->abs & 1) x &= 0x7fff;
+    if (o->neg) x ^= 0x8000;
+    t[l] = x & 0xffff;
+  }
+  return t;
+}
+
+static void src64(tks_wave *w, const tks_inst *in, int i, uint64_t *out, int fmods)
+{
+  const tks_operand *o = &in->src[i];
+  if (o->kind == TKS_OPK_VGPR) {
+    const uint32_t *lo = w->v[o->reg], *hi = w->v[(o->reg + 1) & (TKS_NVGPR - 1)];
+    for (int l = 0; l < 64; l++) out[l] = (uint64_t)lo[l] | ((uint64_t)hi[l] << 32);
+  } else {
+    uint64_t x = tks_op64(w, o);
+    for (int l = 0; l < 64; l++) out[l] = x;
+  }
+  if (fmods && ((o->abs & 1) || o->neg)) {
+    uint64_t andm = (o->abs & 1) ? 0x7fffffffffffffffull : ~0ull, xorm = o->neg ? 0x8000000000000000ull : 0;
+    for (int l = 0; l < 64; l++) out[l] = (out[l] & andm) ^ xorm;
+  }
+  if (fmods && w->ftz16)
+    for (int l = 0; l < 64; l++) if ((out[l] & 0x7ff0000000000000ull) == 0) out[l] &= 0x8000000000000000ull;
+}
+
+static inline uint32_t *dst32(tks_wave *w, const tks_inst *in)
+{
+  if ((in->flags & TKS_F_SDWA) && in->sdwa_dst_sel != 6) return w->tmp[6];
+  return w->v[in->dst[0].reg];
+}
+
+static void sdwa_finish(tks_wave *w, const tks_inst *in, uint64_t m)
+{
+  if (!(in->flags & TKS_F_SDWA) || in->sdwa_dst_sel == 6) return;
+  uint32_t *d = w->v[in->dst[0].reg];
+  const uint32_t *r = w->tmp[6];
+  int sel = in->sdwa_dst_sel, un = in->sdwa_dst_unused;
+  uint32_t shift = sel < 4 ? 8u * (uint32_t)sel : 16u * (uint32_t)(sel - 4);
+  uint32_t width = sel < 4 ? 8 : 16;
+  uint32_t fm = ((1u << width) - 1) << shift;
+  LOOP {
+    uint32_t v = (r[l] << shift) & fm;
+    if (un == 2) v |= d[l] & ~fm;
+    else if (un == 1) {
+      uint32_t top = (v >> (shift + width - 1)) & 1;
+      if (top) v |= ~((1u << (shift + width)) - 1);
+    }
+    d[l] = v;
+  }
+}
+
+static void write_mask(tks_wave *w, const tks_operand *o, uint64_t bits)
+{
+  if (o->kind != TKS_OPK_SGPR) return;
+  if (o->n >= 2) tks_swrite64(w, o->reg, bits);
+  else tks_swrite32(w, o->reg, (uint32_t)bits);
+}
+
+static inline uint64_t mask_of(const tks_wave *w, const tks_operand *o)
+{
+  return tks_op64(w, o);
+}
+
+/* float32 output modifiers */
+static void f32_post(tks_wave *w, const tks_inst *in, uint64_t m, uint32_t *d)
+{
+  if (!(in->flags & TKS_F_CLAMP) && !in->omod && !w->ftz32) return;
+  LOOP {
+    float x = tks_u2f(d[l]);
+    if (in->omod == 1) x *= 2.0f; else if (in->omod == 2) x *= 4.0f; else if (in->omod == 3) x *= 0.5f;
+    if (in->flags & TKS_F_CLAMP) x = isnan(x) ? 0.0f : fminf(fmaxf(x, 0.0f), 1.0f);
+    if (w->ftz32) x = ftz_f(x);
+    d[l] = tks_f2u(x);
+  }
+}
+
+static void f64_store(tks_wave *w, const tks_inst *in, uint64_t m, const double *r)
+{
+  uint32_t *lo = w->v[in->dst[0].reg], *hi = w->v[(in->dst[0].reg + 1) & (TKS_NVGPR - 1)];
+  LOOP {
+    double x = r[l];
+    if (in->omod == 1) x *= 2.0; else if (in->omod == 2) x *= 4.0; else if (in->omod == 3) x *= 0.5;
+    if (in->flags & TKS_F_CLAMP) x = isnan(x) ? 0.0 : fmin(fmax(x, 0.0), 1.0);
+    if (w->ftz16) x = ftz_d(x);
+    uint64_t u = tks_d2u(x);
+    lo[l] = (uint32_t)u; hi[l] = (uint32_t)(u >> 32);
+  }
+}
+
+static inline void h_store(tks_wave *w, const tks_inst *in, uint32_t *d, int l, float x)
+{
+  if (in->flags & TKS_F_CLAMP) x = isnan(x) ? 0.0f : fminf(fmaxf(x, 0.0f), 1.0f);
+  uint16_t h = tks_f2h(x);
+  if ((in->flags & TKS_F_SDWA)) d[l] = h;
+  else if (in->op_sel & 8) d[l] = (d[l] & 0xffffu) | ((uint32_t)h << 16);
+  else d[l] = h;
+}
+
+static int fclass(double x, int is_denorm)
+{
+  int neg = signbit(x) != 0;
+  if (isnan(x)) return 1; /* quiet NaN (signaling NaNs are not distinguished) */
+  if (isinf(x)) return neg ? 2 : 9;
+  if (x == 0) return neg ? 5 : 6;
+  if (is_denorm) return neg ? 4 : 7;
+  return neg ? 3 : 8;
+}
+
+static int fcmp(int c, double a, double b)
+{
+  switch (c) {
+  case TKS_CMP_F: return 0;
+  case TKS_CMP_LT: return a < b;
+  case TKS_CMP_EQ: return a == b;
+  case TKS_CMP_LE: return a <= b;
+  case TKS_CMP_GT: return a > b;
+  case TKS_CMP_LG: return a < b || a > b;
+  case TKS_CMP_GE: return a >= b;
+  case TKS_CMP_O: return !isnan(a) && !isnan(b);
+  case TKS_CMP_U: return isnan(a) || isnan(b);
+  case TKS_CMP_NGE: return !(a >= b);
+  case TKS_CMP_NLG: return !(a < b || a > b);
+  case TKS_CMP_NGT: return !(a > b);
+  case TKS_CMP_NLE: return !(a <= b);
+  case TKS_CMP_NEQ: return !(a == b);
+  case TKS_CMP_NLT: return !(a < b);
+  default: return 1;
+  }
+}
+
+static int icmp(int c, int64_t a, int64_t b)
+{
+  switch (c) {
+  case TKS_CMP_F: return 0;
+  case TKS_CMP_LT: return a < b;
+  case TKS_CMP_EQ: return a == b;
+  case TKS_CMP_LE: return a <= b;
+  case TKS_CMP_GT: return a > b;
+  case TKS_CMP_LG: return a != b;
+  case TKS_CMP_GE: return a >= b;
+  case TKS_CMP_TRU: return 1;
+  default: return -1;
+  }
+}
+
+static int icmpu(int c, uint64_t a, uint64_t b)
+{
+  switch (c) {
+  case TKS_CMP_F: return 0;
+  case TKS_CMP_LT: return a < b;
+  case TKS_CMP_EQ: return a == b;
+  case TKS_CMP_LE: return a <= b;
+  case TKS_CMP_GT: return a > b;
+  case TKS_CMP_LG: return a != b;
+  case TKS_CMP_GE: return a >= b;
+  case TKS_CMP_TRU: return 1;
+  default: return -1;
+  }
+}
+
+static int exec_cmp(tks_wave *w, const tks_inst *in, uint64_t m)
+{
+  uint64_t bits = 0;
+  int t = in->sub_ty, c = in->sub;
+  if (t == TKS_CT_F64 || t == TKS_CT_I64 || t == TKS_CT_U64) {
+    uint64_t *a = w->tmp64[0], *b = w->tmp64[1];
+    src64(w, in, 0, a, t == TKS_CT_F64);
+    if (c == TKS_CMP_CLASS) { const uint32_t *bb = src32(w, in, 1); LOOP b[l] = bb[l]; }
+    else src64(w, in, 1, b, t == TKS_CT_F64);
+    LOOP {
+      int r;
+      if (c == TKS_CMP_CLASS) {
+        double x = tks_u2d(a[l]);
+        r = (int)((b[l] >> fclass(x, fpclassify(x) == FP_SUBNORMAL)) & 1);
+        if (isnan(x)) r = (int)((b[l] >> ((a[l] >> 51) & 1 ? 1 : 0)) & 1);
+      } else if (t == TKS_CT_F64) r = fcmp(c, tks_u2d(a[l]), tks_u2d(b[l]));
+      else if (t == TKS_CT_I64) r = icmp(c, (int64_t)a[l], (int64_t)b[l]);
+      else r = icmpu(c, a[l], b[l]);
+      if (r < 0) return -1;
+      if (r) bits |= 1ull << l;
+    }
+  } else {
+    const uint32_t *a, *b;
+    if (t == TKS_CT_F32) { a = fsrc32(w, in, 0); b = c == TKS_CMP_CLASS ? src32(w, in, 1) : fsrc32(w, in, 1); }
+    else if (t == TKS_CT_F16) { a = hsrc(w, in, 0); b = c == TKS_CMP_CLASS ? src32(w, in, 1) : hsrc(w, in, 1); }
+    else { a = src32(w, in, 0); b = src32(w, in, 1); }
+    LOOP {
+      int r;
+      if (c == TKS_CMP_CLASS) {
+        if (t == TKS_CT_F32) {
+          float x = tks_u2f(a[l]);
+          r = (int)((b[l] >> fclass(x, fpclassify(x) == FP_SUBNORMAL)) & 1);
+          if (isnan(x)) r = (int)((b[l] >> ((a[l] >> 22) & 1 ? 1 : 0)) & 1);
+        } else {
+          float x = tks_h2f((uint16_t)a[l]);
+          r = (int)((b[l] >> fclass(x, (a[l] & 0x7c00) == 0 && (a[l] & 0x3ff))) & 1);
+          if (isnan(x)) r = (int)((b[l] >> ((a[l] >> 9) & 1 ? 1 : 0)) & 1);
+        }
+      } else if (t == TKS_CT_F32) r = fcmp(c, tks_u2f(a[l]), tks_u2f(b[l]));
+      else if (t == TKS_CT_F16) r = fcmp(c, tks_h2f((uint16_t)a[l]), tks_h2f((uint16_t)b[l]));
+      else if (t == TKS_CT_I32) r = icmp(c, (int32_t)a[l], (int32_t)b[l]);
+      else if (t == TKS_CT_U32) r = icmpu(c, a[l], b[l]);
+      else if (t == TKS_CT_I16) r = icmp(c, (int16_t)a[l], (int16_t)b[l]);
+      else r = icmpu(c, a[l] & 0xffff, b[l] & 0xffff);
+      if (r < 0) return -1;
+      if (r) bits |= 1ull << l;
+    }
+  }
+  if (in->flags & TKS_F_SDWA) {
+    /* VOPC SDWA: the text names the mask destination like e64 */
+  }
+  write_mask(w, &in->dst[0], bits);
+  if (in->cmpx) tks_set_exec(w, bits);
+  return 0;
+}
+
+static float fract_f(float x)
+{
+  if (isinf(x)) return NAN;
+  float r = x - floorf(x);
+  return fminf(r, 0x1.fffffep-1f);
+}
+
+static uint32_t cvt_f32_i32(float x)
+{
+  if (isnan(x)) return 0;
+  if (x >= 2147483647.0f) return 0x7fffffff;
+  if (x <= -2147483648.0f) return 0x80000000u;
+  return (uint32_t)(int32_t)x;
+}
+
+static uint32_t cvt_f32_u32(float x)
+{
+  if (isnan(x) || x <= 0) return 0;
+  if (x >= 4294967295.0f) return 0xffffffffu;
+  return (uint32_t)x;
+}
+
+static uint16_t f2h_rtz(float x)
+{
+  uint16_t h = tks_f2h(x);
+  if (isnan(x)) return h;
+  if (isinf(x)) return h;
+  float back = tks_h2f(h);
+  if (fabsf(back) > fabsf(x)) h = (uint16_t)(h - 1);
+  return h;
+}
+
+/* ---- fp8 / bf8 (FNUZ, as on gfx942): NaN is 0x80, no infinities, no -0 */
+static float fp8_to_f32(uint32_t b, int bf8)
+{
+  b &= 0xff;
+  if (b == 0x80) return NAN;
+  int sign = b >> 7;
+  int eb = bf8 ? 5 : 4, mb = bf8 ? 2 : 3, bias = bf8 ? 16 : 8;
+  int e = (int)((b >> mb) & ((1u << eb) - 1)), mant = (int)(b & ((1u << mb) - 1));
+  float v;
+  if (e == 0) v = ldexpf((float)mant, 1 - bias - mb);
+  else v = ldexpf(1.0f + (float)mant / (float)(1 << mb), e - bias);
+  return sign ? -v : v;
+}
+
+static uint32_t f32_to_fp8(float x, int bf8, int sat)
+{
+  if (isnan(x)) return 0x80;
+  int mb = bf8 ? 2 : 3, bias = bf8 ? 16 : 8;
+  float maxv = bf8 ? 57344.0f : 240.0f;
+  uint32_t sign = signbit(x) ? 0x80 : 0;
+  float a = fabsf(x);
+  if (isinf(x)) return sat ? (sign | (bf8 ? 0x7f : 0x7f)) : 0x80;
+  /* round to nearest even on the fp8 grid */
+  int e;
+  frexpf(a, &e);           /* a = f * 2^e, f in [0.5,1) -> exponent of leading bit is e-1 */
+  int lead = e - 1;
+  int minexp = 1 - bias;
+  if (lead < minexp) lead = minexp;
+  float q = ldexpf(1.0f, lead - mb);
+  float r = rintf(a / q) * q;
+  if (r > maxv) return sat ? (sign | 0x7f) : 0x80;
+  if (r == 0) return 0; /* no negative zero */
+  int re;
+  frexpf(r, &re);
+  int rl = re - 1;
+  uint32_t code;
+  if (rl < minexp) code = (uint32_t)(r / ldexpf(1.0f, minexp - mb));
+  else {
+    uint32_t ebits = (uint32_t)(rl + bias);
+    uint32_t mant = (uint32_t)((r / ldexpf(1.0f, rl) - 1.0f) * (float)(1 << mb) + 0.5f);
+    code = (ebits << mb) | mant;
+  }
+  return sign | code;
+}
+
+static inline float bf16f(uint32_t x) { return tks_u2f(x << 16); }
+
+int tks_exec_valu(tks_wave *w, const tks_inst *in)
+{
+  uint64_t m = tks_exec_mask(w);
+  if ((in->flags & TKS_F_DPP) && dpp_setup(w, in, &m)) return -1;
+  const int ftz = w->ftz32;
+  (void)ftz;
+  switch (in->op) {
+  case TKS_OP_V_NOP: return 0;
+  case TKS_OP_V_CMP: return exec_cmp(w, in, m);
+  case TKS_OP_V_READFIRSTLANE_B32: {
+    uint64_t e = tks_exec_mask(w);
+    int l = e ? __builtin_ctzll(e) : 0;
+    const tks_operand *o = &in->src[0];
+    uint32_t v = o->kind == TKS_OPK_VGPR ? w->v[o->reg][l] : tks_op32(w, o);
+    tks_swrite32(w, in->dst[0].reg, v);
+    return 0;
+  }
+  case TKS_OP_V_READLANE_B32: {
+    uint32_t l = tks_op32(w, &in->src[1]) & 63;
+    const tks_operand *o = &in->src[0];
+    tks_swrite32(w, in->dst[0].reg, o->kind == TKS_OPK_VGPR ? w->v[o->reg][l] : tks_op32(w, o));
+    return 0;
+  }
+  case TKS_OP_V_WRITELANE_B32: {
+    uint32_t l = tks_op32(w, &in->src[1]) & 63;
+    w->v[in->dst[0].reg][l] = tks_op32(w, &in->src[0]);
+    return 0;
+  }
+  default: break;
+  }
+
+  const tks_operand *d0 = &in->dst[0];
+  if (in->ndst >= 1 && d0->kind != TKS_OPK_VGPR) return -1;
+
+#define U(i) src32(w, in, i)
+#define IBIN(expr) { const uint32_t *a = U(0), *b = U(1); uint32_t *D = dst32(w, in); LOOP { uint32_t x = a[l], y = b[l]; D[l] = (expr); } } break;
+#define ITRI(expr) { const uint32_t *a = U(0), *b = U(1), *c = U(2); uint32_t *D = dst32(w, in); LOOP { uint32_t x = a[l], y = b[l], z = c[l]; D[l] = (expr); } } break;
+#define IUN(expr) { const uint32_t *a = U(0); uint32_t *D = dst32(w, in); LOOP { uint32_t x = a[l]; D[l] = (expr); } } break;
+#define FUN(expr) { const uint32_t *a = fsrc32(w, in, 0); uint32_t *D = dst32(w, in); LOOP { float x = tks_u2f(a[l]); D[l] = tks_f2u(expr); } f32_post(w, in, m, D); } break;
+#define FBIN(expr) { const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1); uint32_t *D = dst32(w, in); LOOP { float x = tks_u2f(a[l]), y = tks_u2f(b[l]); D[l] = tks_f2u(expr); } f32_post(w, in, m, D); } break;
+#define FTRI(expr) { const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1), *c = fsrc32(w, in, 2); uint32_t *D = dst32(w, in); LOOP { float x = tks_u2f(a[l]), y = tks_u2f(b[l]), z = tks_u2f(c[l]); D[l] = tks_f2u(expr); } f32_post(w, in, m, D); } break;
+#define F2I(expr) { const uint32_t *a = fsrc32(w, in, 0); uint32_t *D = dst32(w, in); LOOP { float x = tks_u2f(a[l]); D[l] = (expr); } } break;
+#define DUN(expr) { uint64_t *A = w->tmp64[0]; double *R = (double *)w->tmp64[3]; src64(w, in, 0, A, 1); LOOP { double x = tks_u2d(A[l]); R[l] = (expr); } f64_store(w, in, m, R); } break;
+#define DBIN(expr) { uint64_t *A = w->tmp64[0], *B = w->tmp64[1]; double *R = (double *)w->tmp64[3]; src64(w, in, 0, A, 1); src64(w, in, 1, B, 1); LOOP { double x = tks_u2d(A[l]), y = tks_u2d(B[l]); R[l] = (expr); } f64_store(w, in, m, R); } break;
+#define DTRI(expr) { uint64_t *A = w->tmp64[0], *B = w->tmp64[1], *C = w->tmp64[2]; double *R = (double *)w->tmp64[3]; src64(w, in, 0, A, 1); src64(w, in, 1, B, 1); src64(w, in, 2, C, 1); LOOP { double x = tks_u2d(A[l]), y = tks_u2d(B[l]), z = tks_u2d(C[l]); R[l] = (expr); } f64_store(w, in, m, R); } break;
+#define HUN(expr) { const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in); LOOP { float x = tks_h2f((uint16_t)a[l]); h_store(w, in, D, l, (expr)); } } break;
+#define HBIN(expr) { const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1); uint32_t *D = dst32(w, in); LOOP { float x = tks_h2f((uint16_t)a[l]), y = tks_h2f((uint16_t)b[l]); h_store(w, in, D, l, (expr)); } } break;
+#define I16BIN(expr) { const uint32_t *a = U(0), *b = U(1); uint32_t *D = dst32(w, in); LOOP { uint32_t x = a[l] & 0xffff, y = b[l] & 0xffff; D[l] = (uint32_t)(expr) & 0xffff; } } break;
+
+  switch (in->op) {
+  case TKS_OP_V_MOV_B32: case TKS_OP_V_ACCVGPR_READ_B32: case TKS_OP_V_ACCVGPR_WRITE_B32:
+  case TKS_OP_V_ACCVGPR_MOV_B32:
+    IUN(x)
+  case TKS_OP_V_MOV_B64: {
+    uint64_t *A = w->tmp64[0];
+    src64(w, in, 0, A, 0);
+    uint32_t *lo = w->v[d0->reg], *hi = w->v[d0->reg + 1];
+    LOOP { lo[l] = (uint32_t)A[l]; hi[l] = (uint32_t)(A[l] >> 32); }
+    break;
+  }
+  case TKS_OP_V_NOT_B32: IUN(~x)
+  case TKS_OP_V_BFREV_B32: IUN(({ uint32_t r = 0; for (int i = 0; i < 32; i++) r |= ((x >> i) & 1u) << (31 - i); r; }))
+  case TKS_OP_V_FFBH_U32: IUN(x ? (uint32_t)__builtin_clz(x) : 0xffffffffu)
+  case TKS_OP_V_FFBL_B32: IUN(x ? (uint32_t)__builtin_ctz(x) : 0xffffffffu)
+  case TKS_OP_V_FFBH_I32: IUN(({ uint32_t t = ((int32_t)x < 0) ? ~x : x; t ? (uint32_t)__builtin_clz(t) - 1u : 0xffffffffu; }))
+  case TKS_OP_V_CVT_F32_I32: IUN(tks_f2u((float)(int32_t)x))
+  case TKS_OP_V_CVT_F32_U32: IUN(tks_f2u((float)x))
+  case TKS_OP_V_CVT_I32_F32: F2I(cvt_f32_i32(x))
+  case TKS_OP_V_CVT_U32_F32: F2I(cvt_f32_u32(x))
+  case TKS_OP_V_CVT_RPI_I32_F32: F2I(cvt_f32_i32(floorf(x + 0.5f)))
+  case TKS_OP_V_CVT_FLR_I32_F32: F2I(cvt_f32_i32(floorf(x)))
+  case TKS_OP_V_CVT_F32_UBYTE0: IUN(tks_f2u((float)(x & 0xff)))
+  case TKS_OP_V_CVT_F32_UBYTE1: IUN(tks_f2u((float)((x >> 8) & 0xff)))
+  case TKS_OP_V_CVT_F32_UBYTE2: IUN(tks_f2u((float)((x >> 16) & 0xff)))
+  case TKS_OP_V_CVT_F32_UBYTE3: IUN(tks_f2u((float)(x >> 24)))
+  case TKS_OP_V_CVT_F16_F32: {
+    const uint32_t *a = fsrc32(w, in, 0); uint32_t *D = dst32(w, in);
+    LOOP h_store(w, in, D, l, tks_u2f(a[l]));
+    break;
+  }
+  case TKS_OP_V_CVT_F32_F16: { const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in); LOOP D[l] = tks_f2u(tks_h2f((uint16_t)a[l])); f32_post(w, in, m, D); break; }
+  case TKS_OP_V_CVT_F16_U16: { const uint32_t *a = U(0); uint32_t *D = dst32(w, in); LOOP h_store(w, in, D, l, (float)(a[l] & 0xffff)); break; }
+  case TKS_OP_V_CVT_F16_I16: { const uint32_t *a = U(0); uint32_t *D = dst32(w, in); LOOP h_store(w, in, D, l, (float)(int16_t)a[l]); break; }
+  case TKS_OP_V_CVT_U16_F16: { const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in); LOOP { float x = tks_h2f((uint16_t)a[l]); D[l] = isnan(x) || x <= 0 ? 0 : x >= 65535.0f ? 65535u : (uint32_t)x; } break; }
+  case TKS_OP_V_CVT_I16_F16: { const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in); LOOP { float x = tks_h2f((uint16_t)a[l]); int32_t v = isnan(x) ? 0 : x >= 32767.0f ? 32767 : x <= -32768.0f ? -32768 : (int32_t)x; D[l] = (uint32_t)v & 0xffff; } break; }
+  case TKS_OP_V_CVT_F64_F32: {
+    const uint32_t *a = fsrc32(w, in, 0); double *R = (double *)w->tmp64[3];
+    LOOP R[l] = (double)tks_u2f(a[l]);
+    f64_store(w, in, m, R);
+    break;
+  }
+  case TKS_OP_V_CVT_F64_I32: { const uint32_t *a = U(0); double *R = (double *)w->tmp64[3]; LOOP R[l] = (double)(int32_t)a[l]; f64_store(w, in, m, R); break; }
+  case TKS_OP_V_CVT_F64_U32: { const uint32_t *a = U(0); double *R = (double *)w->tmp64[3]; LOOP R[l] = (double)a[l]; f64_store(w, in, m, R); break; }
+  case TKS_OP_V_CVT_F32_F64: {
+    uint64_t *A = w->tmp64[0]; src64(w, in, 0, A, 1); uint32_t *D = dst32(w, in);
+    LOOP D[l] = tks_f2u((float)tks_u2d(A[l]));
+    f32_post(w, in, m, D);
+    break;
+  }
+  case TKS_OP_V_CVT_I32_F64: case TKS_OP_V_CVT_U32_F64: {
+    uint64_t *A = w->tmp64[0]; src64(w, in, 0, A, 1); uint32_t *D = dst32(w, in);
+    LOOP {
+      double x = tks_u2d(A[l]);
+      if (in->op == TKS_OP_V_CVT_I32_F64) D[l] = isnan(x) ? 0 : x >= 2147483647.0 ? 0x7fffffffu : x <= -2147483648.0 ? 0x80000000u : (uint32_t)(int32_t)x;
+      else D[l] = isnan(x) || x <= 0 ? 0 : x >= 4294967295.0 ? 0xffffffffu : (uint32_t)x;
+    }
+    break;
+  }
+  case TKS_OP_V_FRACT_F32: FUN(fract_f(x))
+  case TKS_OP_V_TRUNC_F32: FUN(truncf(x))
+  case TKS_OP_V_CEIL_F32: FUN(ceilf(x))
+  case TKS_OP_V_FLOOR_F32: FUN(floorf(x))
+  case TKS_OP_V_RNDNE_F32: FUN(rintf(x))
+  case TKS_OP_V_EXP_F32: FUN(exp2f(x))
+  case TKS_OP_V_LOG_F32: FUN(log2f(x))
+  case TKS_OP_V_RCP_F32: case TKS_OP_V_RCP_IFLAG_F32: FUN(1.0f / x)
+  case TKS_OP_V_RSQ_F32: FUN(1.0f / sqrtf(x))
+  case TKS_OP_V_SQRT_F32: FUN(sqrtf(x))
+  case TKS_OP_V_SIN_F32: FUN((float)sin((double)x * 6.283185307179586))
+  case TKS_OP_V_COS_F32: FUN((float)cos((double)x * 6.283185307179586))
+  case TKS_OP_V_FREXP_MANT_F32: FUN((isinf(x) || isnan(x)) ? x : ({ int e_; frexpf(x, &e_); }))
+  case TKS_OP_V_FREXP_EXP_I32_F32: F2I((isinf(x) || isnan(x) || x == 0) ? 0u : ({ int e_; frexpf(x, &e_); (uint32_t)e_; }))
+  case TKS_OP_V_FRACT_F64: DUN(isinf(x) ? NAN : fmin(x - floor(x), 0x1.fffffffffffffp-1))
+  case TKS_OP_V_TRUNC_F64: DUN(trunc(x))
+  case TKS_OP_V_CEIL_F64: DUN(ceil(x))
+  case TKS_OP_V_FLOOR_F64: DUN(floor(x))
+  case TKS_OP_V_RNDNE_F64: DUN(rint(x))
+  case TKS_OP_V_RCP_F64: DUN(1.0 / x)
+  case TKS_OP_V_RSQ_F64: DUN(1.0 / sqrt(x))
+  case TKS_OP_V_SQRT_F64: DUN(sqrt(x))
+  case TKS_OP_V_FREXP_MANT_F64: DUN((isinf(x) || isnan(x)) ? x : ({ int e_; frexp(x, &e_); }))
+  case TKS_OP_V_FREXP_EXP_I32_F64: {
+    uint64_t *A = w->tmp64[0]; src64(w, in, 0, A, 1); uint32_t *D = dst32(w, in);
+    LOOP { double x = tks_u2d(A[l]); int e = 0; if (!isinf(x) && !isnan(x) && x != 0) frexp(x, &e); D[l] = (uint32_t)e; }
+    break;
+  }
+  case TKS_OP_V_RCP_F16: HUN(1.0f / x)
+  case TKS_OP_V_SQRT_F16: HUN(sqrtf(x))
+  case TKS_OP_V_RSQ_F16: HUN(1.0f / sqrtf(x))
+  case TKS_OP_V_EXP_F16: HUN(exp2f(x))
+  case TKS_OP_V_LOG_F16: HUN(log2f(x))
+  case TKS_OP_V_CVT_PK_FP8_F32: case TKS_OP_V_CVT_PK_BF8_F32: {
+    int bf8 = in->op == TKS_OP_V_CVT_PK_BF8_F32, sat = (in->flags & TKS_F_CLAMP) != 0;
+    const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1);
+    uint32_t *D = w->v[d0->reg];
+    int hi = (in->op_sel >> 3) & 1;
+    LOOP {
+      uint32_t p = f32_to_fp8(tks_u2f(a[l]), bf8, sat) | (f32_to_fp8(tks_u2f(b[l]), bf8, sat) << 8);
+      D[l] = hi ? (D[l] & 0xffffu) | (p << 16) : (D[l] & 0xffff0000u) | p;
+    }
+    break;
+  }
+  case TKS_OP_V_CVT_SR_FP8_F32: case TKS_OP_V_CVT_SR_BF8_F32: {
+    /* stochastic rounding: src1 supplies the random bits; we add them below the
+     * kept mantissa by rounding with the random value as threshold */
+    int bf8 = in->op == TKS_OP_V_CVT_SR_BF8_F32, sat = (in->flags & TKS_F_CLAMP) != 0;
+    const uint32_t *a = fsrc32(w, in, 0), *b = U(1);
+    uint32_t *D = w->v[d0->reg];
+    int byte = (in->op_sel >> 2) & 3;
+    LOOP {
+      float x = tks_u2f(a[l]);
+      uint32_t u = tks_f2u(x);
+      int drop = 23 - (bf8 ? 2 : 3);
+      if (!isnan(x) && !isinf(x)) {
+        uint32_t r = b[l] & ((1u << drop) - 1);
+        u = (u + r) & ~((1u << drop) - 1);
+      }
+      uint32_t v = f32_to_fp8(tks_u2f(u), bf8, sat);
+      D[l] = (D[l] & ~(0xffu << (8 * byte))) | (v << (8 * byte));
+    }
+    break;
+  }
+  case TKS_OP_V_CVT_F32_FP8: case TKS_OP_V_CVT_F32_BF8: {
+    int bf8 = in->op == TKS_OP_V_CVT_F32_BF8;
+    const uint32_t *a = src32(w, in, 0);
+    uint32_t *D = dst32(w, in);
+    int byte = (in->flags & TKS_F_SDWA) ? 0 : (in->op_sel & 3);
+    LOOP D[l] = tks_f2u(fp8_to_f32(a[l] >> (8 * byte), bf8));
+    break;
+  }
+  case TKS_OP_V_CVT_PK_F32_FP8: case TKS_OP_V_CVT_PK_F32_BF8: {
+    int bf8 = in->op == TKS_OP_V_CVT_PK_F32_BF8;
+    const uint32_t *a = src32(w, in, 0);
+    uint32_t *lo = w->v[d0->reg], *hi = w->v[d0->reg + 1];
+    int word = (in->flags & TKS_F_SDWA) ? 0 : (in->op_sel & 1);
+    LOOP {
+      uint32_t x = a[l] >> (16 * word);
+      lo[l] = tks_f2u(fp8_to_f32(x, bf8));
+      hi[l] = tks_f2u(fp8_to_f32(x >> 8, bf8));
+    }
+    break;
+  }
+  /* ---- VOP2 */
+  case TKS_OP_V_CNDMASK_B32: {
+    uint64_t cm = mask_of(w, &in->src[2]);
+    const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1);
+    if (!(in->src[0].abs & 1) && !in->src[0].neg && !(in->src[1].abs & 1) && !in->src[1].neg) { a = U(0); b = U(1); }
+    uint32_t *D = dst32(w, in);
+    LOOP D[l] = (cm >> l & 1) ? b[l] : a[l];
+    break;
+  }
+  case TKS_OP_V_ADD_F32: FBIN(x + y)
+  case TKS_OP_V_SUB_F32: FBIN(x - y)
+  case TKS_OP_V_SUBREV_F32: FBIN(y - x)
+  case TKS_OP_V_MUL_F32: FBIN(x * y)
+  case TKS_OP_V_MUL_LEGACY_F32: FBIN((x == 0 || y == 0) ? 0.0f : x * y)
+  case TKS_OP_V_MIN_F32: FBIN(fminf(x, y))
+  case TKS_OP_V_MAX_F32: FBIN(fmaxf(x, y))
+  case TKS_OP_V_MIN_I32: IBIN((int32_t)x < (int32_t)y ? x : y)
+  case TKS_OP_V_MAX_I32: IBIN((int32_t)x > (int32_t)y ? x : y)
+  case TKS_OP_V_MIN_U32: IBIN(x < y ? x : y)
+  case TKS_OP_V_MAX_U32: IBIN(x > y ? x : y)
+  case TKS_OP_V_LSHRREV_B32: IBIN(y >> (x & 31))
+  case TKS_OP_V_ASHRREV_I32: IBIN((uint32_t)((int32_t)y >> (x & 31)))
+  case TKS_OP_V_LSHLREV_B32: IBIN(y << (x & 31))
+  case TKS_OP_V_AND_B32: IBIN(x & y)
+  case TKS_OP_V_OR_B32: IBIN(x | y)
+  case TKS_OP_V_XOR_B32: IBIN(x ^ y)
+  case TKS_OP_V_XNOR_B32: IBIN(~(x ^ y))
+  case TKS_OP_V_ADD_U32: IBIN(x + y)
+  case TKS_OP_V_SUB_U32: IBIN(x - y)
+  case TKS_OP_V_SUBREV_U32: IBIN(y - x)
+  case TKS_OP_V_ADD_CO_U32: case TKS_OP_V_SUB_CO_U32: case TKS_OP_V_SUBREV_CO_U32:
+  case TKS_OP_V_ADDC_CO_U32: case TKS_OP_V_SUBB_CO_U32: case TKS_OP_V_SUBBREV_CO_U32: {
+    const uint32_t *a = U(0), *b = U(1);
+    uint64_t cin = in->nsrc > 2 ? mask_of(w, &in->src[2]) : 0, cout = 0;
+    uint32_t *D = dst32(w, in);
+    LOOP {
+      uint64_t x = a[l], y = b[l], ci = (cin >> l) & 1, r;
+      int c;
+      switch (in->op) {
+      case TKS_OP_V_ADD_CO_U32: r = x + y; c = r >> 32 != 0; break;
+      case TKS_OP_V_ADDC_CO_U32: r = x + y + ci; c = r >> 32 != 0; break;
+      case TKS_OP_V_SUB_CO_U32: r = x - y; c = y > x; break;
+      case TKS_OP_V_SUBREV_CO_U32: r = y - x; c = x > y; break;
+      case TKS_OP_V_SUBB_CO_U32: r = x - y - ci; c = y + ci > x; break;
+      default: r = y - x - ci; c = x + ci > y; break;
+      }
+      D[l] = (uint32_t)r;
+      if (c) cout |= 1ull << l;
+    }
+    if (in->ndst > 1) write_mask(w, &in->dst[1], cout);
+    break;
+  }
+  case TKS_OP_V_FMAC_F32: { const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1); uint32_t *D = w->v[d0->reg]; LOOP D[l] = tks_f2u(fmaf(tks_u2f(a[l]), tks_u2f(b[l]), tks_u2f(D[l]))); f32_post(w, in, m, D); break; }
+  case TKS_OP_V_FMAMK_F32: FTRI(fmaf(x, y, z)) /* text order: src0, K, src1 */
+  case TKS_OP_V_FMAAK_F32: FTRI(fmaf(x, y, z))
+  case TKS_OP_V_FMAC_F64: {
+    uint64_t *A = w->tmp64[0], *B = w->tmp64[1], *C = w->tmp64[2]; double *R = (double *)w->tmp64[3];
+    src64(w, in, 0, A, 1); src64(w, in, 1, B, 1);
+    tks_operand dd = *d0; dd.neg = dd.abs = 0;
+    tks_inst t2 = *in; t2.src[2] = dd; src64(w, &t2, 2, C, 0);
+    LOOP R[l] = fma(tks_u2d(A[l]), tks_u2d(B[l]), tks_u2d(C[l]));
+    f64_store(w, in, m, R);
+    break;
+  }
+  case TKS_OP_V_MUL_U32_U24: IBIN((x & 0xffffff) * (y & 0xffffff))
+  case TKS_OP_V_MUL_HI_U32_U24: IBIN((uint32_t)(((uint64_t)(x & 0xffffff) * (y & 0xffffff)) >> 32))
+  case TKS_OP_V_MUL_I32_I24: IBIN((uint32_t)((int32_t)(x << 8) >> 8) * (uint32_t)((int32_t)(y << 8) >> 8))
+  case TKS_OP_V_MUL_HI_I32_I24: IBIN((uint32_t)((uint64_t)((int64_t)((int32_t)(x << 8) >> 8) * ((int32_t)(y << 8) >> 8)) >> 32))
+  case TKS_OP_V_LDEXP_F32: { const uint32_t *a = fsrc32(w, in, 0), *b = U(1); uint32_t *D = dst32(w, in); LOOP D[l] = tks_f2u(ldexpf(tks_u2f(a[l]), (int32_t)b[l] < -300 ? -300 : (int32_t)b[l] > 300 ? 300 : (int32_t)b[l])); f32_post(w, in, m, D); break; }
+  case TKS_OP_V_ADD_F64: DBIN(x + y)
+  case TKS_OP_V_MUL_F64: DBIN(x * y)
+  case TKS_OP_V_MIN_F64: DBIN(fmin(x, y))
+  case TKS_OP_V_MAX_F64: DBIN(fmax(x, y))
+  case TKS_OP_V_LDEXP_F64: {
+    uint64_t *A = w->tmp64[0]; double *R = (double *)w->tmp64[3];
+    src64(w, in, 0, A, 1);
+    const uint32_t *b = U(1);
+    LOOP { int32_t e = (int32_t)b[l]; R[l] = ldexp(tks_u2d(A[l]), e < -3000 ? -3000 : e > 3000 ? 3000 : e); }
+    f64_store(w, in, m, R);
+    break;
+  }
+  case TKS_OP_V_ADD_F16: HBIN(x + y)
+  case TKS_OP_V_SUB_F16: HBIN(x - y)
+  case TKS_OP_V_SUBREV_F16: HBIN(y - x)
+  case TKS_OP_V_MUL_F16: HBIN(x * y)
+  case TKS_OP_V_MAX_F16: HBIN(fmaxf(x, y))
+  case TKS_OP_V_MIN_F16: HBIN(fminf(x, y))
+  case TKS_OP_V_LDEXP_F16: { const uint32_t *a = hsrc(w, in, 0), *b = U(1); uint32_t *D = dst32(w, in); LOOP { int32_t e = (int16_t)b[l]; h_store(w, in, D, l, ldexpf(tks_h2f((uint16_t)a[l]), e)); } break; }
+  case TKS_OP_V_LSHLREV_B16: I16BIN(y << (x & 15))
+  case TKS_OP_V_LSHRREV_B16: I16BIN(y >> (x & 15))
+  case TKS_OP_V_ASHRREV_I16: I16BIN((int16_t)y >> (x & 15))
+  case TKS_OP_V_ADD_U16: I16BIN(x + y)
+  case TKS_OP_V_SUB_U16: I16BIN(x - y)
+  case TKS_OP_V_MUL_LO_U16: I16BIN(x * y)
+  case TKS_OP_V_MAX_U16: I16BIN(x > y ? x : y)
+  case TKS_OP_V_MIN_U16: I16BIN(x < y ? x : y)
+  case TKS_OP_V_MAX_I16: I16BIN((int16_t)x > (int16_t)y ? x : y)
+  case TKS_OP_V_MIN_I16: I16BIN((int16_t)x < (int16_t)y ? x : y)
+  case TKS_OP_V_DOT2C_F32_F16: { const uint32_t *a = U(0), *b = U(1); uint32_t *D = w->v[d0->reg]; LOOP { float acc = tks_u2f(D[l]); acc = fmaf(tks_h2f((uint16_t)a[l]), tks_h2f((uint16_t)b[l]), acc); acc = fmaf(tks_h2f((uint16_t)(a[l] >> 16)), tks_h2f((uint16_t)(b[l] >> 16)), acc); D[l] = tks_f2u(acc); } break; }
+  case TKS_OP_V_DOT2C_F32_BF16: { const uint32_t *a = U(0), *b = U(1); uint32_t *D = w->v[d0->reg]; LOOP { float acc = tks_u2f(D[l]); acc = fmaf(bf16f(a[l] & 0xffff), bf16f(b[l] & 0xffff), acc); acc = fmaf(bf16f(a[l] >> 16), bf16f(b[l] >> 16), acc); D[l] = tks_f2u(acc); } break; }
+  /* ---- VOP3 */
+  case TKS_OP_V_MAD_U64_U32: case TKS_OP_V_MAD_I64_I32: {
+    const uint32_t *a = U(0), *b = U(1);
+    uint64_t *C = w->tmp64[2];
+    src64(w, in, 2, C, 0);
+    uint32_t *lo = w->v[d0->reg], *hi = w->v[d0->reg + 1];
+    uint64_t cout = 0;
+    LOOP {
+      if (in->op == TKS_OP_V_MAD_U64_U32) {
+        unsigned __int128 r = (unsigned __int128)((uint64_t)a[l] * b[l]) + C[l];
+        if (r >> 64) cout |= 1ull << l;
+        lo[l] = (uint32_t)r; hi[l] = (uint32_t)((uint64_t)r >> 32);
+      } else {
+        __int128 r = (__int128)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + (int64_t)C[l];
+        if (r > INT64_MAX || r < INT64_MIN) cout |= 1ull << l;
+        lo[l] = (uint32_t)r; hi[l] = (uint32_t)((uint64_t)r >> 32);
+      }
+    }
+    if (in->ndst > 1) write_mask(w, &in->dst[1], cout);
+    break;
+  }
+  case TKS_OP_V_LSHL_ADD_U64: {
+    uint64_t *A = w->tmp64[0], *C = w->tmp64[2];
+    src64(w, in, 0, A, 0); src64(w, in, 2, C, 0);
+    const uint32_t *b = U(1);
+    uint32_t *lo = w->v[d0->reg], *hi = w->v[d0->reg + 1];
+    LOOP { uint64_t r = (A[l] << (b[l] & 7)) + C[l]; lo[l] = (uint32_t)r; hi[l] = (uint32_t)(r >> 32); }
+    break;
+  }
+  case TKS_OP_V_LSHLREV_B64: case TKS_OP_V_LSHRREV_B64: case TKS_OP_V_ASHRREV_I64: {
+    const uint32_t *a = U(0);
+    uint64_t *B = w->tmp64[1];
+    src64(w, in, 1, B, 0);
+    uint32_t *lo = w->v[d0->reg], *hi = w->v[d0->reg + 1];
+    LOOP {
+      uint32_t s = a[l] & 63;
+      uint64_t r = in->op == TKS_OP_V_LSHLREV_B64 ? B[l] << s : in->op == TKS_OP_V_LSHRREV_B64 ? B[l] >> s : (uint64_t)((int64_t)B[l] >> s);
+      lo[l] = (uint32_t)r; hi[l] = (uint32_t)(r >> 32);
+    }
+    break;
+  }
+  case TKS_OP_V_MUL_LO_U32: IBIN(x * y)
+  case TKS_OP_V_MUL_HI_U32: IBIN((uint32_t)(((uint64_t)x * y) >> 32))
+  case TKS_OP_V_MUL_HI_I32: IBIN((uint32_t)((uint64_t)((int64_t)(int32_t)x * (int32_t)y) >> 32))
+  case TKS_OP_V_MAD_U32_U24: ITRI((x & 0xffffff) * (y & 0xffffff) + z)
+  case TKS_OP_V_MAD_I32_I24: ITRI((uint32_t)((int32_t)(x << 8) >> 8) * (uint32_t)((int32_t)(y << 8) >> 8) + z)
+  case TKS_OP_V_ADD3_U32: ITRI(x + y + z)
+  case TKS_OP_V_LSHL_ADD_U32: ITRI((x << (y & 31)) + z)
+  case TKS_OP_V_ADD_LSHL_U32: ITRI((x + y) << (z & 31))
+  case TKS_OP_V_AND_OR_B32: ITRI((x & y) | z)
+  case TKS_OP_V_OR3_B32: ITRI(x | y | z)
+  case TKS_OP_V_XAD_U32: ITRI((x ^ y) + z)
+  case TKS_OP_V_LSHL_OR_B32: ITRI((x << (y & 31)) | z)
+  case TKS_OP_V_BFE_U32: ITRI((z & 31) == 0 ? 0u : (uint32_t)((x >> (y & 31)) & ((1ull << (z & 31)) - 1)))
+  case TKS_OP_V_BFE_I32: ITRI((z & 31) == 0 ? 0u : (uint32_t)(((int32_t)((x >> (y & 31)) << (32 - (z & 31)))) >> (32 - (z & 31))))
+  case TKS_OP_V_BFI_B32: ITRI((x & y) | (~x & z))
+  case TKS_OP_V_BFM_B32: IBIN((uint32_t)(((1ull << (x & 31)) - 1) << (y & 31)))
+  case TKS_OP_V_ALIGNBIT_B32: ITRI((uint32_t)((((uint64_t)x << 32) | y) >> (z & 31)))
+  case TKS_OP_V_ALIGNBYTE_B32: ITRI((uint32_t)((((uint64_t)x << 32) | y) >> (8 * (z & 3))))
+  case TKS_OP_V_PERM_B32: {
+    const uint32_t *a = U(0), *b = U(1), *c = U(2);
+    uint32_t *D = dst32(w, in);
+    LOOP {
+      uint64_t v = ((uint64_t)a[l] << 32) | b[l];
+      uint32_t r = 0;
+      for (int i = 0; i < 4; i++) {
+        uint32_t sel = (c[l] >> (8 * i)) & 0xff, byte;
+        if (sel <= 7) byte = (uint32_t)(v >> (8 * sel)) & 0xff;
+        else if (sel == 8) byte = (v >> 15 & 1) ? 0xff : 0;
+        else if (sel == 9) byte = (v >> 31 & 1) ? 0xff : 0;
+        else if (sel == 10) byte = (v >> 47 & 1) ? 0xff : 0;
+        else if (sel == 11) byte = (v >> 63 & 1) ? 0xff : 0;
+        else if (sel == 12) byte = 0;
+        else byte = 0xff;
+        r |= byte << (8 * i);
+      }
+      D[l] = r;
+    }
+    break;
+  }
+  case TKS_OP_V_FMA_F32: FTRI(fmaf(x, y, z))
+  case TKS_OP_V_MAD_F32: FTRI(x * y + z)
+  case TKS_OP_V_FMA_F64: DTRI(fma(x, y, z))
+  case TKS_OP_V_FMA_F16: {
+    const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1), *c = hsrc(w, in, 2);
+    uint32_t *D = dst32(w, in);
+    LOOP { double r = (double)tks_h2f((uint16_t)a[l]) * tks_h2f((uint16_t)b[l]) + tks_h2f((uint16_t)c[l]); _Float16 h = (_Float16)r; uint16_t hb; memcpy(&hb, &h, 2); float x = tks_h2f(hb); h_store(w, in, D, l, x); }
+    break;
+  }
+  case TKS_OP_V_MIN3_F32: FTRI(fminf(fminf(x, y), z))
+  case TKS_OP_V_MAX3_F32: FTRI(fmaxf(fmaxf(x, y), z))
+  case TKS_OP_V_MED3_F32: FTRI(isnan(x) || isnan(y) || isnan(z) ? fminf(fminf(x, y), z) : fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))
+  case TKS_OP_V_MIN3_I32: ITRI((uint32_t)({ int32_t p = (int32_t)x < (int32_t)y ? (int32_t)x : (int32_t)y; p < (int32_t)z ? p : (int32_t)z; }))
+  case TKS_OP_V_MAX3_I32: ITRI((uint32_t)({ int32_t p = (int32_t)x > (int32_t)y ? (int32_t)x : (int32_t)y; p > (int32_t)z ? p : (int32_t)z; }))
+  case TKS_OP_V_MED3_I32: ITRI((uint32_t)({ int32_t p = (int32_t)x, q = (int32_t)y, r = (int32_t)z; int32_t lo = p < q ? p : q, hi = p < q ? q : p; hi = hi < r ? hi : r; lo > hi ? lo : hi; }))
+  case TKS_OP_V_MIN3_U32: ITRI(({ uint32_t p = x < y ? x : y; p < z ? p : z; }))
+  case TKS_OP_V_MAX3_U32: ITRI(({ uint32_t p = x > y ? x : y; p > z ? p : z; }))
+  case TKS_OP_V_MED3_U32: ITRI(({ uint32_t lo = x < y ? x : y, hi = x < y ? y : x; hi = hi < z ? hi : z; lo > hi ? lo : hi; }))
+  case TKS_OP_V_DIV_SCALE_F32: {
+    const uint32_t *a = fsrc32(w, in, 0); uint32_t *D = dst32(w, in);
+    LOOP D[l] = a[l];
+    if (in->ndst > 1) write_mask(w, &in->dst[1], 0);
+    break;
+  }
+  case TKS_OP_V_DIV_SCALE_F64: {
+    uint64_t *A = w->tmp64[0]; double *R = (double *)w->tmp64[3];
+    src64(w, in, 0, A, 1);
+    LOOP R[l] = tks_u2d(A[l]);
+    f64_store(w, in, m, R);
+    if (in->ndst > 1) write_mask(w, &in->dst[1], 0);
+    break;
+  }
+  case TKS_OP_V_DIV_FMAS_F32: FTRI(fmaf(x, y, z))
+  case TKS_OP_V_DIV_FMAS_F64: DTRI(fma(x, y, z))
+  case TKS_OP_V_DIV_FIXUP_F32: FTRI(z / y)
+  case TKS_OP_V_DIV_FIXUP_F64: DTRI(z / y)
+  case TKS_OP_V_MBCNT_LO_U32_B32: { const uint32_t *a = U(0), *b = U(1); uint32_t *D = dst32(w, in); LOOP { uint32_t mk = l >= 32 ? 0xffffffffu : (uint32_t)((1ull << l) - 1); D[l] = (uint32_t)__builtin_popcount(a[l] & mk) + b[l]; } break; }
+  case TKS_OP_V_MBCNT_HI_U32_B32: { const uint32_t *a = U(0), *b = U(1); uint32_t *D = dst32(w, in); LOOP { uint32_t mk = l < 32 ? 0 : (uint32_t)((1ull << (l - 32)) - 1); D[l] = (uint32_t)__builtin_popcount(a[l] & mk) + b[l]; } break; }
+  case TKS_OP_V_BCNT_U32_B32: IBIN((uint32_t)__builtin_popcount(x) + y)
+  case TKS_OP_V_CVT_PKRTZ_F16_F32: { const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1); uint32_t *D = dst32(w, in); LOOP D[l] = (uint32_t)f2h_rtz(tks_u2f(a[l])) | ((uint32_t)f2h_rtz(tks_u2f(b[l])) << 16); break; }
+  case TKS_OP_V_CVT_PK_U8_F32: {
+    const uint32_t *a = fsrc32(w, in, 0), *b = U(1), *c = U(2); uint32_t *D = dst32(w, in);
+    LOOP { float x = rintf(tks_u2f(a[l])); uint32_t v = isnan(x) || x <= 0 ? 0 : x >= 255 ? 255 : (uint32_t)x; uint32_t sh = 8 * (b[l] & 3); D[l] = (c[l] & ~(0xffu << sh)) | (v << sh); }
+    break;
+  }
+  case TKS_OP_V_PACK_B32_F16: { const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1); uint32_t *D = dst32(w, in); LOOP D[l] = (a[l] & 0xffff) | (b[l] << 16); break; }
+  /* ---- VOP3P */
+  case TKS_OP_V_PK_FMA_F16: case TKS_OP_V_PK_MUL_F16: case TKS_OP_V_PK_ADD_F16: case TKS_OP_V_PK_MAX_F16:
+  case TKS_OP_V_PK_MIN_F16: case TKS_OP_V_PK_ADD_U16: case TKS_OP_V_PK_SUB_U16: case TKS_OP_V_PK_ADD_I16:
+  case TKS_OP_V_PK_SUB_I16: case TKS_OP_V_PK_MUL_LO_U16: case TKS_OP_V_PK_LSHLREV_B16: case TKS_OP_V_PK_LSHRREV_B16:
+  case TKS_OP_V_PK_ASHRREV_I16: case TKS_OP_V_PK_MAX_I16: case TKS_OP_V_PK_MIN_I16: case TKS_OP_V_PK_MAX_U16:
+  case TKS_OP_V_PK_MIN_U16: {
+    int ns = in->nsrc;
+    const uint32_t *s[3] = {U(0), ns > 1 ? U(1) : NULL, ns > 2 ? U(2) : NULL};
+    uint32_t *D = w->v[d0->reg];
+    LOOP {
+      uint32_t res = 0;
+      for (int h = 0; h < 2; h++) {
+        uint32_t v[3] = {0, 0, 0};
+        for (int i = 0; i < ns; i++) {
+          int hi = h ? (in->op_sel_hi >> i) & 1 : (in->op_sel >> i) & 1;
+          v[i] = (s[i][l] >> (16 * hi)) & 0xffff;
+          int ng = h ? (in->neg_hi >> i) & 1 : (in->neg_lo >> i) & 1;
+          if (ng && in->op <= TKS_OP_V_PK_MIN_F16) v[i] ^= 0x8000;
+        }
+        uint32_t r;
+        float x = tks_h2f((uint16_t)v[0]), y = tks_h2f((uint16_t)v[1]), z = tks_h2f((uint16_t)v[2]);
+        switch (in->op) {
+        case TKS_OP_V_PK_FMA_F16: { _Float16 t = (_Float16)((double)x * y + z); uint16_t hb; memcpy(&hb, &t, 2); r = hb; break; }
+        case TKS_OP_V_PK_MUL_F16: r = tks_f2h(x * y); break;
+        case TKS_OP_V_PK_ADD_F16: r = tks_f2h(x + y); break;
+        case TKS_OP_V_PK_MAX_F16: r = tks_f2h(fmaxf(x, y)); break;
+        case TKS_OP_V_PK_MIN_F16: r = tks_f2h(fminf(x, y)); break;
+        case TKS_OP_V_PK_ADD_U16: case TKS_OP_V_PK_ADD_I16: r = v[0] + v[1]; break;
+        case TKS_OP_V_PK_SUB_U16: case TKS_OP_V_PK_SUB_I16: r = v[0] - v[1]; break;
+        case TKS_OP_V_PK_MUL_LO_U16: r = v[0] * v[1]; break;
+        case TKS_OP_V_PK_LSHLREV_B16: r = v[1] << (v[0] & 15); break;
+        case TKS_OP_V_PK_LSHRREV_B16: r = v[1] >> (v[0] & 15); break;
+        case TKS_OP_V_PK_ASHRREV_I16: r = (uint32_t)((int16_t)v[1] >> (v[0] & 15)); break;
+        case TKS_OP_V_PK_MAX_I16: r = (int16_t)v[0] > (int16_t)v[1] ? v[0] : v[1]; break;
+        case TKS_OP_V_PK_MIN_I16: r = (int16_t)v[0] < (int16_t)v[1] ? v[0] : v[1]; break;
+        case TKS_OP_V_PK_MAX_U16: r = v[0] > v[1] ? v[0] : v[1]; break;
+        default: r = v[0] < v[1] ? v[0] : v[1]; break;
+        }
+        if ((in->flags & TKS_F_CLAMP) && in->op <= TKS_OP_V_PK_MIN_F16) {
+          float f = tks_h2f((uint16_t)r); f = isnan(f) ? 0.0f : fminf(fmaxf(f, 0.0f), 1.0f); r = tks_f2h(f);
+        }
+        res |= (r & 0xffff) << (16 * h);
+      }
+      D[l] = res;
+    }
+    break;
+  }
+  case TKS_OP_V_PK_FMA_F32: case TKS_OP_V_PK_MUL_F32: case TKS_OP_V_PK_ADD_F32: case TKS_OP_V_PK_MOV_B32: {
+    int ns = in->op == TKS_OP_V_PK_FMA_F32 ? 3 : 2;
+    uint64_t *S[3] = {w->tmp64[0], w->tmp64[1], w->tmp64[2]};
+    for (int i = 0; i < ns; i++) src64(w, in, i, S[i], 0);
+    uint32_t *lo = w->v[d0->reg], *hi = w->v[d0->reg + 1];
+    LOOP {
+      uint32_t out[2];
+      for (int h = 0; h < 2; h++) {
+        float v[3] = {0, 0, 0};
+        uint32_t raw[3] = {0, 0, 0};
+        for (int i = 0; i < ns; i++) {
+          int sel = h ? (in->op_sel_hi >> i) & 1 : (in->op_sel >> i) & 1;
+          raw[i] = (uint32_t)(S[i][l] >> (32 * sel));
+          int ng = h ? (in->neg_hi >> i) & 1 : (in->neg_lo >> i) & 1;
+          if (ng) raw[i] ^= 0x80000000u;
+          v[i] = tks_u2f(raw[i]);
+        }
+        switch (in->op) {
+        case TKS_OP_V_PK_FMA_F32: out[h] = tks_f2u(fmaf(v[0], v[1], v[2])); break;
+        case TKS_OP_V_PK_MUL_F32: out[h] = tks_f2u(v[0] * v[1]); break;
+        case TKS_OP_V_PK_ADD_F32: out[h] = tks_f2u(v[0] + v[1]); break;
+        default: {
+          /* v_pk_mov_b32: D.lo from src0 (op_sel[0] picks its high dword), D.hi from src1 */
+          int i = h;
+          int sel = (in->op_sel >> i) & 1;
+          out[h] = (uint32_t)(S[i][l] >> (32 * sel));
+        }
+        }
+      }
+      lo[l] = out[0]; hi[l] = out[1];
+    }
+    break;
+  }
+  case TKS_OP_V_DOT2_F32_F16: case TKS_OP_V_DOT2_F32_BF16: case TKS_OP_V_DOT2_I32_I16:
+  case TKS_OP_V_DOT4_I32_I8: case TKS_OP_V_DOT4_U32_U8: {
+    const uint32_t *a = U(0), *b = U(1), *c = U(2);
+    uint32_t *D = dst32(w, in);
+    LOOP {
+      uint32_t x = a[l], y = b[l];
+      switch (in->op) {
+      case TKS_OP_V_DOT2_F32_F16: {
+        float p0 = tks_h2f((uint16_t)x), p1 = tks_h2f((uint16_t)(x >> 16)), q0 = tks_h2f((uint16_t)y), q1 = tks_h2f((uint16_t)(y >> 16));
+        if (in->neg_lo & 1) p0 = -p0;
+        if (in->neg_hi & 1) p1 = -p1;
+        if (in->neg_lo & 2) q0 = -q0;
+        if (in->neg_hi & 2) q1 = -q1;
+        float cz = tks_u2f(c[l]);
+        if (in->neg_lo & 4) cz = -cz;
+        D[l] = tks_f2u((float)((double)p0 * q0 + (double)p1 * q1 + cz));
+        break;
+      }
+      case TKS_OP_V_DOT2_F32_BF16:
+        D[l] = tks_f2u((float)((double)bf16f(x & 0xffff) * bf16f(y & 0xffff) + (double)bf16f(x >> 16) * bf16f(y >> 16) + tks_u2f(c[l])));
+        break;
+      case TKS_OP_V_DOT2_I32_I16:
+        D[l] = (uint32_t)((int32_t)(int16_t)x * (int16_t)y + (int32_t)(int16_t)(x >> 16) * (int16_t)(y >> 16) + (int32_t)c[l]);
+        break;
+      case TKS_OP_V_DOT4_I32_I8: {
+        int32_t s = (int32_t)c[l];
+        for (int i = 0; i < 4; i++) s += (int32_t)(int8_t)(x >> (8 * i)) * (int8_t)(y >> (8 * i));
+        D[l] = (uint32_t)s;
+        break;
+      }
+      default: {
+        uint32_t s = c[l];
+        for (int i = 0; i < 4; i++) s += ((x >> (8 * i)) & 0xff) * ((y >> (8 * i)) & 0xff);
+        D[l] = s;
+      }
+      }
+    }
+    break;
+  }
+  case TKS_OP_V_FMA_MIX_F32: case TKS_OP_V_FMA_MIXLO_F16: case TKS_OP_V_FMA_MIXHI_F16: {
+    const uint32_t *s[3] = {U(0), U(1), U(2)};
+    uint32_t *D = w->v[d0->reg];
+    LOOP {
+      double v[3];
+      for (int i = 0; i < 3; i++) {
+        uint32_t x = s[i][l];
+        double f;
+        if ((in->op_sel_hi >> i) & 1) f = tks_h2f((uint16_t)(x >> (16 * ((in->op_sel >> i) & 1))));
+        else f = tks_u2f(x);
+        if ((in->neg_hi >> i) & 1) f = fabs(f);
+        if ((in->neg_lo >> i) & 1) f = -f;
+        v[i] = f;
+      }
+      float r = fmaf((float)v[0], (float)v[1], (float)v[2]);
+      if (in->flags & TKS_F_CLAMP) r = isnan(r) ? 0.0f : fminf(fmaxf(r, 0.0f), 1.0f);
+      if (in->op == TKS_OP_V_FMA_MIX_F32) D[l] = tks_f2u(r);
+      else if (in->op == TKS_OP_V_FMA_MIXLO_F16) D[l] = (D[l] & 0xffff0000u) | tks_f2h(r);
+      else D[l] = (D[l] & 0xffffu) | ((uint32_t)tks_f2h(r) << 16);
+    }
+    break;
+  }
+  default:
+    return -1;
+  }
+  sdwa_finish(w, in, m);
+  return 0;
+}
