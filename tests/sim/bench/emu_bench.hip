@@ -1,0 +1,104 @@
+// emu_bench.hip: tksim's speed. Run as `tksim --report emu_bench [SCALE]`:
+// for each kernel it measures the wall time of launch + synchronize and reads
+// that launch's figures from tksim's report (redirected to a temporary file
+// through TKSIM_REPORT_FILE), then prints emulated wave-instructions,
+// lane-instructions and MFMAs per second. Kernels: an MFMA chain
+// (v_mfma_f32_32x32x8_f16), a VALU FMA loop, and an LDS read/write loop.
+// Without tksim --report it prints wall times only. Built, not registered as
+// a ctest (timings depend on the machine).
+#include "../isa/vtest.h"
+#include <chrono>
+#include <string>
+#include <unistd.h>
+
+typedef _Float16 h4 __attribute__((ext_vector_type(4)));
+typedef float f16v __attribute__((ext_vector_type(16)));
+
+__global__ void k_mfma(float *out, int iters)
+{
+  int l = threadIdx.x % 64;
+  h4 a = { (_Float16)(l % 3), (_Float16)1, (_Float16)0.5f, (_Float16)(l % 5) };
+  h4 b = { (_Float16)1, (_Float16)(l % 7), (_Float16)2, (_Float16)0.25f };
+  f16v c = {};
+  for (int i = 0; i < iters; i++) c = __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, 0, 0, 0);
+  float s = 0;
+  for (int r = 0; r < 16; r++) s += c[r];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+__global__ void k_valu(float *out, int iters)
+{
+  float x = (float)threadIdx.x * 1e-3f, y = 1.0001f, z = 0.5f;
+  for (int i = 0; i < iters; i++) { x = fmaf(x, y, z); z = fmaf(z, 0.999f, x * 1e-6f); }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x + z;
+}
+
+__global__ void k_lds(float *out, int iters)
+{
+  __shared__ float s[1024];
+  int t = threadIdx.x;
+  s[t] = (float)t;
+  __syncthreads();
+  float acc = 0;
+  for (int i = 0; i < iters; i++) {
+    acc += s[(t * 33 + i) % 1024];
+    __syncthreads(); /* reads of this round before anyone overwrites */
+    s[(t + i) % 1024] = acc;
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + t] = acc;
+}
+
+static std::string g_report;
+
+static bool figures(uint64_t *insts, uint64_t *lanes, uint64_t *mfma)
+{
+  if (g_report.empty()) return false;
+  FILE *f = fopen(g_report.c_str(), "r");
+  if (!f) return false;
+  char line[1024];
+  bool got = false;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long a, b;
+    if (sscanf(line, "  instructions %llu (lane-instructions %llu)", &a, &b) == 2) { *insts = a; *lanes = b; got = true; }
+    if (sscanf(line, "  mfma %llu,", &a) == 1) *mfma = a;
+  }
+  fclose(f);
+  remove(g_report.c_str()); /* the next launch starts a fresh file */
+  return got;
+}
+
+template <typename F> static void bench(const char *name, F launch)
+{
+  auto t0 = std::chrono::steady_clock::now();
+  launch();
+  VT_HIP(hipGetLastError());
+  VT_HIP(hipDeviceSynchronize());
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  uint64_t insts = 0, lanes = 0, mfma = 0;
+  if (figures(&insts, &lanes, &mfma))
+    printf("%-6s wall %8.3f s  %12llu wave-insts (%7.2f M/s)  %14llu lane-insts (%8.2f M/s)  %10llu MFMAs (%8.3f M/s)\n",
+           name, s, (unsigned long long)insts, insts / s / 1e6, (unsigned long long)lanes, lanes / s / 1e6,
+           (unsigned long long)mfma, mfma / s / 1e6);
+  else
+    printf("%-6s wall %8.3f s  (no tksim report: run as `tksim --report emu_bench`)\n", name, s);
+}
+
+int main(int argc, char **argv)
+{
+  int scale = argc > 1 ? atoi(argv[1]) : 1;
+  if (scale < 1) scale = 1;
+  const char *rep = getenv("TKSIM_REPORT");
+  if (rep && atoi(rep) > 0 && !getenv("TKSIM_REPORT_FILE")) {
+    g_report = "/tmp/tksim_bench_report_" + std::to_string(getpid());
+    setenv("TKSIM_REPORT_FILE", g_report.c_str(), 1);
+    remove(g_report.c_str());
+  }
+  const int blocks = 64 * scale, threads = 256;
+  vt_buf<float> out((size_t)blocks * threads);
+  setvbuf(stdout, nullptr, _IOLBF, 0);
+  bench("mfma", [&] { k_mfma<<<blocks, threads>>>(out.d, 256); });
+  bench("valu", [&] { k_valu<<<blocks, threads>>>(out.d, 512); });
+  bench("lds", [&] { k_lds<<<blocks, threads>>>(out.d, 128); });
+  return 0;
+}
