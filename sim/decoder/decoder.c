@@ -442,7 +442,7 @@ static int ndst_of(int op, const tks_inst *in, int nops)
   case TKS_OP_S_BITCMP0_B64: case TKS_OP_S_BITCMP1_B64: case TKS_OP_S_SETPC_B64:
   case TKS_OP_S_SETREG_B32: case TKS_OP_S_SETREG_IMM32_B32: case TKS_OP_V_NOP:
     return 0;
-  case TKS_OP_S_GETREG_B32:
+  case TKS_OP_S_GETREG_B32: case TKS_OP_S_SWAPPC_B64:
     return 1;
   default: break;
   }
@@ -634,6 +634,91 @@ static int is_branch_op(int op)
   return op >= TKS_OP_S_BRANCH && op <= TKS_OP_S_CBRANCH_EXECNZ;
 }
 
+/* Decodes [host, host+size) at device address addr as a new region. */
+static int decode_range(tks_program *p, LLVMDisasmContextRef dc, const tks_kernel *k,
+                        const uint8_t *host, uint64_t addr, uint64_t size, int stop_at_end,
+                        uint32_t *cap, uint32_t *tcap, uint32_t *tlen)
+{
+  tks_region *rg;
+  p->regions = realloc(p->regions, (p->nregions + 1) * sizeof *p->regions);
+  rg = &p->regions[p->nregions++];
+  rg->addr = addr;
+  rg->size = (uint32_t)size;
+  rg->map = malloc(sizeof(int32_t) * (size / 4 + 1));
+  for (uint64_t i = 0; i <= size / 4; i++) rg->map[i] = -1;
+  uint64_t pc = 0;
+  char text[512];
+  while (pc + 4 <= size) {
+    if (p->n == *cap) { *cap *= 2; p->inst = realloc(p->inst, *cap * sizeof(tks_inst)); }
+    tks_inst *in = &p->inst[p->n];
+    memset(in, 0, sizeof *in);
+    size_t len = LLVMDisasmInstruction(dc, (uint8_t *)host + pc, size - pc, addr + pc, text, sizeof text);
+    const char *t = text;
+    while (*t == '\t' || *t == ' ') t++;
+    int bad = len == 0;
+    if (bad) { len = 4; snprintf(text, sizeof text, ".long 0x%08x", rd32(host + pc)); t = text; }
+    in->pc = (uint32_t)(addr + pc - k->code_addr);
+    in->len = (uint32_t)len;
+    in->target = -1;
+    char clean[512]; size_t ci = 0;
+    for (const char *q = t; *q && ci < sizeof clean - 1; q++) clean[ci++] = (*q == '\t') ? ' ' : *q;
+    clean[ci] = 0;
+    size_t tl = strlen(clean) + 1;
+    while (*tlen + tl > *tcap) { *tcap *= 2; p->text = realloc(p->text, *tcap); }
+    memcpy(p->text + *tlen, clean, tl);
+    in->text = *tlen;
+    *tlen += (uint32_t)tl;
+    if (bad || decode_one(in, clean, host + pc, k)) {
+      uint32_t keep_pc = in->pc, keep_len = in->len, keep_text = in->text;
+      memset(in, 0, sizeof *in);
+      in->pc = keep_pc; in->len = keep_len; in->text = keep_text;
+      in->op = TKS_OP_UNIMPL; in->cls = TKS_CLASS_MISC; in->target = -1;
+      p->n_unimpl++;
+    }
+    rg->map[pc / 4] = (int32_t)p->n;
+    p->n++;
+    pc += len;
+    if (stop_at_end && (bad || in->op == TKS_OP_S_CODE_END)) break;
+  }
+  rg->size = (uint32_t)pc;
+  return 0;
+}
+
+int32_t tks_program_index(const tks_program *p, uint64_t addr)
+{
+  for (uint32_t r = 0; r < p->nregions; r++) {
+    const tks_region *rg = &p->regions[r];
+    if (addr >= rg->addr && addr < rg->addr + rg->size && !((addr - rg->addr) & 3))
+      return rg->map[(addr - rg->addr) / 4];
+  }
+  return -1;
+}
+
+/* Static call targets: s_getpc_b64 s[a:b]; s_add_u32 sa, sa, lo; s_addc_u32 sb, sb, hi
+ * (PC-relative, resolved by the linker), optionally followed by a GOT load. */
+static int call_target(const tks_program *p, uint32_t i, const tks_kernel *k, uint64_t *out)
+{
+  const tks_inst *g = &p->inst[i];
+  if (g->op != TKS_OP_S_GETPC_B64 || i + 2 >= p->n) return 0;
+  const tks_inst *a = &p->inst[i + 1], *c = &p->inst[i + 2];
+  uint32_t r = g->dst[0].reg;
+  if (a->op != TKS_OP_S_ADD_U32 || c->op != TKS_OP_S_ADDC_U32 || a->dst[0].reg != r || c->dst[0].reg != r + 1 ||
+      a->src[1].kind != TKS_OPK_IMM || c->src[1].kind != TKS_OPK_IMM)
+    return 0;
+  uint64_t base = k->code_addr + (uint64_t)(int64_t)(int32_t)g->pc + g->len;
+  uint64_t t = base + ((uint64_t)(uint32_t)a->src[1].imm | ((uint64_t)(uint32_t)c->src[1].imm << 32));
+  const tks_code_object *co = k->co;
+  if (i + 3 < p->n && p->inst[i + 3].op == TKS_OP_S_LOAD && p->inst[i + 3].src[0].reg == r && p->inst[i + 3].mem_bytes == 8) {
+    /* GOT entry: the loader applied the code object's relocations */
+    if (!co) return 0;
+    const uint8_t *h = k->code + (t - k->code_addr);
+    if (h < co->image || h + 8 > co->image + co->image_size) return 0;
+    memcpy(&t, h, 8);
+  }
+  *out = t;
+  return 1;
+}
+
 tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)
 {
   pthread_once(&init_once, init_tables);
@@ -650,47 +735,25 @@ tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)
   p->inst = calloc(cap, sizeof(tks_inst));
   p->text = malloc(tcap);
   p->code_size = (uint32_t)size;
-  p->pc_to_index = malloc(sizeof(int32_t) * (size / 4 + 1));
-  for (uint64_t i = 0; i <= size / 4; i++) p->pc_to_index[i] = -1;
-  uint64_t pc = 0;
-  char text[512];
-  while (pc + 4 <= size) {
-    if (p->n == cap) { cap *= 2; p->inst = realloc(p->inst, cap * sizeof(tks_inst)); }
-    tks_inst *in = &p->inst[p->n];
-    memset(in, 0, sizeof *in);
-    size_t len = LLVMDisasmInstruction(dc, (uint8_t *)k->code + pc, size - pc, pc, text, sizeof text);
-    const char *t = text;
-    while (*t == '\t' || *t == ' ') t++;
-    if (len == 0) { len = 4; snprintf(text, sizeof text, ".long 0x%08x", rd32(k->code + pc)); t = text; }
-    in->pc = (uint32_t)pc;
-    in->len = (uint32_t)len;
-    in->target = -1;
-    /* keep the text without LLVM's tab between mnemonic and operands */
-    char clean[512]; size_t ci = 0;
-    for (const char *s = t; *s && ci < sizeof clean - 1; s++) clean[ci++] = (*s == '\t') ? ' ' : *s;
-    clean[ci] = 0;
-    size_t tl = strlen(clean) + 1;
-    while (tlen + tl > tcap) { tcap *= 2; p->text = realloc(p->text, tcap); }
-    memcpy(p->text + tlen, clean, tl);
-    in->text = tlen;
-    tlen += (uint32_t)tl;
-    if (decode_one(in, clean, k->code + pc, k)) {
-      uint32_t keep_pc = in->pc, keep_len = in->len, keep_text = in->text;
-      memset(in, 0, sizeof *in);
-      in->pc = keep_pc; in->len = keep_len; in->text = keep_text;
-      in->op = TKS_OP_UNIMPL; in->cls = TKS_CLASS_MISC; in->target = -1;
-      p->n_unimpl++;
-    }
-    p->pc_to_index[pc / 4] = (int32_t)p->n;
-    p->n++;
-    pc += len;
+  decode_range(p, dc, k, k->code, k->code_addr, size, 0, &cap, &tcap, &tlen);
+  /* functions reached through static calls, transitively */
+  for (uint32_t i = 0; i < p->n && p->nregions < 256; i++) {
+    uint64_t t;
+    if (!call_target(p, i, k, &t) || tks_program_index(p, t) >= 0) continue;
+    const tks_code_object *co = k->co;
+    const uint8_t *h = k->code + (t - k->code_addr);
+    if (!co || h < co->image || h >= co->image + co->image_size) continue;
+    uint64_t avail = (uint64_t)(co->image + co->image_size - h);
+    if (avail > (1u << 20)) avail = 1u << 20;
+    decode_range(p, dc, k, h, t, avail, 1, &cap, &tcap, &tlen);
   }
+  p->pc_to_index = p->regions[0].map;
   /* resolve branch targets: simm16 counts dwords from the next instruction */
   for (uint32_t i = 0; i < p->n; i++) {
     tks_inst *in = &p->inst[i];
     if (!is_branch_op(in->op)) continue;
-    int64_t tgt = (int64_t)in->pc + 4 + (int64_t)in->offset * 4;
-    if (tgt >= 0 && tgt < (int64_t)size && p->pc_to_index[tgt / 4] >= 0) in->target = p->pc_to_index[tgt / 4];
+    uint64_t a = k->code_addr + (uint64_t)(int64_t)(int32_t)in->pc + 4 + (uint64_t)((int64_t)in->offset * 4);
+    in->target = tks_program_index(p, a);
   }
   LLVMDisasmDispose(dc);
   return p;
@@ -699,5 +762,6 @@ tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)
 void tks_program_free(tks_program *p)
 {
   if (!p) return;
-  free(p->inst); free(p->text); free(p->pc_to_index); free(p);
+  for (uint32_t r = 0; r < p->nregions; r++) free(p->regions[r].map);
+  free(p->regions); free(p->inst); free(p->text); free(p);
 }

@@ -87,11 +87,20 @@ typedef struct tks_inst {
   tks_operand src[4];
 } tks_inst;
 
+/* A decoded address range: the kernel itself, then functions it calls. */
+typedef struct tks_region {
+  uint64_t addr;         /* device address of the first byte */
+  uint32_t size;
+  int32_t *map;          /* ((addr' - addr) / 4) -> instruction index or -1 */
+} tks_region;
+
 typedef struct tks_program {
   tks_inst *inst;
   uint32_t n;
+  tks_region *regions;
+  uint32_t nregions;
   char *text;            /* all instruction texts, NUL separated */
-  int32_t *pc_to_index;  /* (pc/4) -> index or -1 */
+  int32_t *pc_to_index;  /* (pc/4) -> index or -1, for the kernel's own range */
   uint32_t code_size;
   uint32_t n_unimpl;     /* instructions decoded as TKS_OP_UNIMPL */
 } tks_program;
@@ -99,6 +108,8 @@ typedef struct tks_program {
 /* Decodes the kernel's code (k->code, k->code_size). NULL with err on failure
  * (bad bytes are decoded as UNIMPL instructions, not failures). */
 tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen);
+/* Instruction index at device address addr, or -1 (not decoded code). */
+int32_t tks_program_index(const tks_program *p, uint64_t addr);
 void tks_program_free(tks_program *p);
 const char *tks_op_name(int op);
 int tks_op_class(int op);

@@ -242,7 +242,7 @@ static int exec_salu(tks_wave *w, const tks_inst *in)
     break;
   }
   case TKS_OP_S_GETPC_B64:
-    s_dst64(w, in, w->c->k->code_addr + in->pc + in->len);
+    s_dst64(w, in, w->c->k->code_addr + (uint64_t)(int64_t)(int32_t)in->pc + in->len);
     break;
   case TKS_OP_S_GETREG_B32: s_dst32(w, in, hwreg_read(w, (uint32_t)in->offset)); break;
   case TKS_OP_S_SETREG_B32: hwreg_write(w, (uint32_t)in->offset, tks_op32(w, s0)); break;
@@ -261,16 +261,15 @@ static int exec_salu(tks_wave *w, const tks_inst *in)
 /* Jumps to a device address (s_setpc/s_swappc). */
 static int jump_to(tks_wave *w, const tks_inst *in, uint64_t addr)
 {
-  tks_program *p = w->c->p;
-  uint64_t base = w->c->k->code_addr;
-  if (addr < base || addr >= base + p->code_size || (addr & 3) || p->pc_to_index[(addr - base) / 4] < 0) {
-    tks_fail(w->c, "kernel %s: '%s' at PC 0x%x jumps to 0x%llx outside the kernel's code "
-             "(calls to separate functions are not supported)", w->c->k->name, tks_text(w, in),
-             in->pc, (unsigned long long)addr);
+  int32_t idx = tks_program_index(w->c->p, addr);
+  if (idx < 0) {
+    tks_fail(w->c, "kernel %s: '%s' at PC 0x%x jumps to 0x%llx, which is not decoded code of this "
+             "kernel or of a function it calls statically (indirect calls are not supported)",
+             w->c->k->name, tks_text(w, in), in->pc, (unsigned long long)addr);
     w->state = TKS_WS_DONE;
     return -1;
   }
-  w->pc = (uint32_t)p->pc_to_index[(addr - base) / 4];
+  w->pc = (uint32_t)idx;
   return 0;
 }
 
@@ -439,7 +438,7 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
       }
       case TKS_OP_S_SWAPPC_B64: {
         uint64_t a = tks_op64(w, &in->src[0]);
-        tks_swrite64(w, in->dst[0].reg, c->k->code_addr + in->pc + in->len);
+        tks_swrite64(w, in->dst[0].reg, c->k->code_addr + (uint64_t)(int64_t)(int32_t)in->pc + in->len);
         if (jump_to(w, in, a) == 0) next = w->pc;
         else return done;
         break;
