@@ -244,7 +244,7 @@ static int atomic_op(const char *t, uint8_t *at, uint8_t *bytes)
 /* ds_<op>[_rtn]_<type> */
 static int ds_atomic(const char *t, tks_inst *in)
 {
-  char buf[48];
+  char buf[64];
   snprintf(buf, sizeof buf, "%s", t);
   char *ty = strrchr(buf, '_');
   if (!ty) return -1;
@@ -708,15 +708,27 @@ static int call_target(const tks_program *p, uint32_t i, const tks_kernel *k, ui
   uint64_t base = k->code_addr + (uint64_t)(int64_t)(int32_t)g->pc + g->len;
   uint64_t t = base + ((uint64_t)(uint32_t)a->src[1].imm | ((uint64_t)(uint32_t)c->src[1].imm << 32));
   const tks_code_object *co = k->co;
+  uint32_t creg = r, j = i + 3;
   if (i + 3 < p->n && p->inst[i + 3].op == TKS_OP_S_LOAD && p->inst[i + 3].src[0].reg == r && p->inst[i + 3].mem_bytes == 8) {
     /* GOT entry: the loader applied the code object's relocations */
     if (!co) return 0;
     const uint8_t *h = k->code + (t - k->code_addr);
     if (h < co->image || h + 8 > co->image + co->image_size) return 0;
     memcpy(&t, h, 8);
+    creg = p->inst[i + 3].dst[0].reg;
+    j = i + 4;
   }
-  *out = t;
-  return 1;
+  /* only a call or jump through the register makes it code (getpc also
+   * addresses constant data) */
+  for (uint32_t e = j; e < p->n && e < j + 64; e++) {
+    const tks_inst *x = &p->inst[e];
+    if ((x->op == TKS_OP_S_SWAPPC_B64 || x->op == TKS_OP_S_SETPC_B64) && x->src[0].reg == creg) {
+      *out = t;
+      return (t & 3) == 0;
+    }
+    if (x->op == TKS_OP_S_ENDPGM) break;
+  }
+  return 0;
 }
 
 tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)

@@ -35,7 +35,20 @@ int main(int argc, char **argv)
     if (!data) { fprintf(stderr, "tksim-decode: cannot read %s\n", argv[a]); rc = 2; continue; }
     const uint8_t *elf = data; size_t elf_size = size; uint8_t *owned = NULL;
     char err[512];
-    if (size >= 24 && !memcmp(data, "__CLANG_OFFLOAD_BUNDLE__", 24)) {
+    /* a host executable: its .hip_fatbin section holds an offload bundle */
+    const uint8_t *bundle = NULL;
+    for (size_t o = 0; o + 24 <= size; o++)
+      if ((data[o] == '_' && !memcmp(data + o, "__CLANG_OFFLOAD_BUNDLE__", 24)) ||
+          (data[o] == 'C' && !memcmp(data + o, "CCOB", 4) && o > 0)) {
+        if (data[o] == 'C' && (size < 4 || memcmp(data, "\x7f" "ELF", 4) || o < 64)) continue;
+        bundle = data + o;
+        break;
+      }
+    if (bundle && memcmp(data, "\x7f" "ELF", 4) == 0 && data[18] != 0xe0) {
+      if (tks_bundle_find_gfx942(bundle, size - (size_t)(bundle - data), &elf, &elf_size, &owned, err, sizeof err)) {
+        fprintf(stderr, "tksim-decode: %s: %s\n", argv[a], err); rc = 2; free(data); continue;
+      }
+    } else if (size >= 24 && !memcmp(data, "__CLANG_OFFLOAD_BUNDLE__", 24)) {
       if (tks_bundle_find_gfx942(data, size, &elf, &elf_size, &owned, err, sizeof err)) {
         fprintf(stderr, "tksim-decode: %s: %s\n", argv[a], err); rc = 2; free(data); continue;
       }
