@@ -14,9 +14,22 @@
  *
  * A per-byte shadow of the group's LDS keeps, per byte, the last writer (wave,
  * epoch, instruction) and the waves that read it in the current epoch. An
- * epoch is a per-worker counter bumped at every barrier release and at every
- * workgroup start, so no shadow is ever cleared: entries from an older epoch
- * are simply stale. Each race is reported once per pair of instructions.
+ * epoch is a per-worker counter bumped at every barrier release (by 1) and at
+ * every workgroup start (by 2, so a new group's first epoch never follows an
+ * old group's last), so no shadow is ever cleared: entries from an older
+ * epoch are simply stale. Each race is reported once per pair of instructions.
+ *
+ * s_barrier does not wait for the wave's own LDS operations (ISA guide,
+ * S_BARRIER; gfx942 has no automatic wait before barriers, so the compiler's
+ * release fence emits s_waitcnt lgkmcnt). A write still in flight when its
+ * wave reaches the barrier is therefore not ordered before other waves'
+ * accesses after it. DS operations of a wave complete in order and
+ * s_waitcnt lgkmcnt(N) leaves at most N LGKM operations, hence at most the N
+ * newest DS operations, outstanding; counting DS instructions only (scalar
+ * loads complete out of order, so they can only make fewer DS operations
+ * complete) gives the DS operations known complete. A cell written in the
+ * epoch just before the current one, by a write its wave had not completed at
+ * that barrier, races with any later access by another wave.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -30,6 +43,7 @@
 typedef struct cell {
   uint32_t w_epoch, r_epoch; /* 0: never */
   uint32_t w_inst;
+  uint32_t w_seq;            /* the writing wave's DS sequence number of the write */
   uint32_t r_inst[2];
   uint16_t r_mask;           /* waves that read in r_epoch */
   uint8_t w_wave;
@@ -38,9 +52,16 @@ typedef struct cell {
 
 typedef struct inst_info { uint32_t pc; const char *text; } inst_info;
 
+#define MAX_WAVES 16
+
 typedef struct worker {
   cell *shadow;
   uint32_t epoch;
+  /* per wave of the current group: DS instructions issued, the number known
+   * complete, and how many were complete when it last reached s_barrier */
+  uint32_t ds_issued[MAX_WAVES], ds_done[MAX_WAVES], ds_done_at_barrier[MAX_WAVES];
+  uint32_t barrier_inst[MAX_WAVES];
+  uint32_t arrive_epoch[MAX_WAVES]; /* epoch in which the wave last reached s_barrier */
   uint32_t group_id[3];
   inst_info *insts;          /* by instruction index, filled as seen */
   uint32_t ninsts;
@@ -110,23 +131,37 @@ static const char *verb(int kind, int it)
   return it ? "reads it" : "reads";
 }
 
-/* kind_a/kind_b: 0 read, 1 write; a is the earlier access. */
+/* kind_a/kind_b: 0 read, 1 write; a is the earlier access. in_flight: a is
+ * a write its wave had not completed when it reached s_barrier. */
 static void report(worker *w, uint32_t wave_a, uint32_t inst_a, int kind_a, uint32_t wave_b,
-                   const tks_inst_view *in_b, int kind_b, uint32_t addr, uint32_t bytes)
+                   const tks_inst_view *in_b, int kind_b, uint32_t addr, uint32_t bytes,
+                   int in_flight)
 {
   uint32_t lo = inst_a < in_b->index ? inst_a : in_b->index;
   uint32_t hi = inst_a < in_b->index ? in_b->index : inst_a;
-  uint64_t key = ((uint64_t)lo << 32 | hi) + 1;
+  uint64_t key = (((uint64_t)lo << 32 | hi) + 1) ^ ((uint64_t)in_flight << 63);
   w->races++;
   if (!set_insert(&w->seen, &w->seen_cap, &w->seen_n, key)) return;
   const inst_info *ia = inst_a < w->ninsts ? &w->insts[inst_a] : NULL;
   char msg[1024];
-  snprintf(msg, sizeof msg,
-           "tksim: LDS race: kernel %s, workgroup (%u,%u,%u): wave %u PC 0x%x '%s' %s [0x%x,+%u) "
-           "and wave %u PC 0x%x '%s' %s with no s_barrier between",
-           in_b->kernel, w->group_id[0], w->group_id[1], w->group_id[2], wave_a,
-           ia ? ia->pc : 0, ia && ia->text ? ia->text : "?", verb(kind_a, 0), addr, bytes,
-           wave_b, in_b->pc, in_b->text ? in_b->text : "?", verb(kind_b, 1));
+  if (in_flight) {
+    uint32_t bi = wave_a < MAX_WAVES ? w->barrier_inst[wave_a] : 0;
+    const inst_info *ib = bi < w->ninsts ? &w->insts[bi] : NULL;
+    snprintf(msg, sizeof msg,
+             "tksim: LDS race: kernel %s, workgroup (%u,%u,%u): wave %u PC 0x%x '%s' writes [0x%x,+%u) "
+             "and wave %u PC 0x%x '%s' %s after the s_barrier at PC 0x%x, which wave %u reached with "
+             "the write still in flight (no s_waitcnt lgkmcnt before the s_barrier)",
+             in_b->kernel, w->group_id[0], w->group_id[1], w->group_id[2], wave_a,
+             ia ? ia->pc : 0, ia && ia->text ? ia->text : "?", addr, bytes, wave_b, in_b->pc,
+             in_b->text ? in_b->text : "?", verb(kind_b, 1), ib ? ib->pc : 0, wave_a);
+  } else {
+    snprintf(msg, sizeof msg,
+             "tksim: LDS race: kernel %s, workgroup (%u,%u,%u): wave %u PC 0x%x '%s' %s [0x%x,+%u) "
+             "and wave %u PC 0x%x '%s' %s with no s_barrier between",
+             in_b->kernel, w->group_id[0], w->group_id[1], w->group_id[2], wave_a,
+             ia ? ia->pc : 0, ia && ia->text ? ia->text : "?", verb(kind_a, 0), addr, bytes,
+             wave_b, in_b->pc, in_b->text ? in_b->text : "?", verb(kind_b, 1));
+  }
   pthread_mutex_lock(&g_rs.lock);
   if (set_insert(&g_rs.gseen, &g_rs.gseen_cap, &g_rs.gseen_n, key)) {
     fprintf(stderr, "%s\n", msg);
@@ -168,12 +203,16 @@ static void on_group_begin(void *user, uint32_t worker_id, const uint32_t group_
   race_state *rs = user;
   if (worker_id >= rs->nworkers) return;
   worker *w = &rs->w[worker_id];
-  w->epoch++;
-  if (w->epoch == 0) { /* wrapped: old entries could look current */
+  w->epoch += 2;
+  if (w->epoch < 2) { /* wrapped: old entries could look current */
     if (w->shadow) memset(w->shadow, 0, LDS_MAX * sizeof *w->shadow);
-    w->epoch = 1;
+    w->epoch = 2;
   }
   memcpy(w->group_id, group_id, sizeof w->group_id);
+  memset(w->ds_issued, 0, sizeof w->ds_issued);
+  memset(w->ds_done, 0, sizeof w->ds_done);
+  memset(w->ds_done_at_barrier, 0, sizeof w->ds_done_at_barrier);
+  memset(w->arrive_epoch, 0, sizeof w->arrive_epoch);
 }
 
 static void on_barrier_release(void *user, uint32_t worker_id, uint32_t group_linear)
@@ -188,6 +227,37 @@ static void on_barrier_release(void *user, uint32_t worker_id, uint32_t group_li
   }
 }
 
+static void on_issue(void *user, const tks_wave_view *wv, const tks_inst_view *in)
+{
+  race_state *rs = user;
+  if (in->cls != TKS_CLASS_DS || wv->waves_per_group < 2 || wv->worker >= rs->nworkers) return;
+  worker *w = &rs->w[wv->worker];
+  if (wv->wave_in_group < MAX_WAVES) w->ds_issued[wv->wave_in_group]++;
+}
+
+static void on_waitcnt(void *user, const tks_wave_view *wv, const tks_inst_view *in, int vmcnt,
+                       int lgkmcnt, int expcnt)
+{
+  race_state *rs = user;
+  if (wv->waves_per_group < 2 || wv->worker >= rs->nworkers || wv->wave_in_group >= MAX_WAVES) return;
+  if (lgkmcnt < 0 || lgkmcnt >= 15) return; /* 15: the field's "no wait" */
+  worker *w = &rs->w[wv->worker];
+  uint32_t me = wv->wave_in_group;
+  if (w->ds_issued[me] > (uint32_t)lgkmcnt && w->ds_issued[me] - (uint32_t)lgkmcnt > w->ds_done[me])
+    w->ds_done[me] = w->ds_issued[me] - (uint32_t)lgkmcnt;
+}
+
+static void on_barrier_arrive(void *user, const tks_wave_view *wv, const tks_inst_view *in)
+{
+  race_state *rs = user;
+  if (wv->waves_per_group < 2 || wv->worker >= rs->nworkers || wv->wave_in_group >= MAX_WAVES) return;
+  worker *w = &rs->w[wv->worker];
+  note_inst(w, in);
+  w->ds_done_at_barrier[wv->wave_in_group] = w->ds_done[wv->wave_in_group];
+  w->barrier_inst[wv->wave_in_group] = in->index;
+  w->arrive_epoch[wv->wave_in_group] = w->epoch;
+}
+
 static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_view *in,
                           const uint32_t addr[64], uint32_t bytes, uint64_t exec, int is_write)
 {
@@ -199,6 +269,8 @@ static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_vi
   const uint32_t me = wv->wave_in_group, ep = w->epoch;
   const uint16_t mybit = (uint16_t)(1u << (me & 15));
   const int writes = is_write == 1;
+  /* this instruction's DS sequence number: on_issue counted it already */
+  const uint32_t seq = me < MAX_WAVES && w->ds_issued[me] ? w->ds_issued[me] - 1 : 0;
   for (uint64_t m = exec; m; m &= m - 1) {
     int lane = __builtin_ctzll(m);
     uint32_t a = addr[lane];
@@ -207,16 +279,23 @@ static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_vi
       if (x >= LDS_MAX) break; /* out of range: exec reports it */
       cell *c = &w->shadow[x];
       if (c->w_epoch == ep && c->w_wave != me) {
-        report(w, c->w_wave, c->w_inst, 1, me, in, is_write, x, bytes - b);
+        report(w, c->w_wave, c->w_inst, 1, me, in, is_write, x, bytes - b, 0);
+      } else if (c->w_epoch + 1 == ep && c->w_wave != me && c->w_wave < MAX_WAVES &&
+                 w->arrive_epoch[c->w_wave] == c->w_epoch &&
+                 c->w_seq >= w->ds_done_at_barrier[c->w_wave]) {
+        /* (a writer that ended instead of reaching that barrier is given the
+         * benefit of the doubt) */
+        report(w, c->w_wave, c->w_inst, 1, me, in, is_write, x, bytes - b, 1);
       }
       if (writes) {
         if (c->r_epoch == ep && (c->r_mask & ~mybit)) {
           int k = (c->r_n > 0 && c->r_wave[0] != me) ? 0 : 1;
-          report(w, c->r_wave[k], c->r_inst[k], 0, me, in, is_write, x, bytes - b);
+          report(w, c->r_wave[k], c->r_inst[k], 0, me, in, is_write, x, bytes - b, 0);
         }
         c->w_epoch = ep;
         c->w_wave = (uint8_t)me;
         c->w_inst = in->index;
+        c->w_seq = seq;
       } else {
         if (c->r_epoch != ep) {
           c->r_epoch = ep;
@@ -262,5 +341,8 @@ int tks_check_setup(const tks_options *opt)
   h.group_begin = on_group_begin;
   h.barrier_release = on_barrier_release;
   h.lds_access = on_lds_access;
+  h.issue = on_issue;
+  h.waitcnt = on_waitcnt;
+  h.barrier_arrive = on_barrier_arrive;
   return tks_hooks_add(&h);
 }

@@ -8,6 +8,8 @@
 //   deadlock wave 0 waits at a second s_barrier while wave 1, past its only
 //            barrier, spins on a flag wave 0 sets after that barrier: neither
 //            can proceed (barrier deadlock / budget)
+//   inflight wave 0's ds_write_b32 still in flight at s_barrier (no s_waitcnt
+//            lgkmcnt), read by wave 1 after the barrier (race checker)
 //   loop     a loop whose exit condition never becomes true (budget)
 // The bad variants are meaningful only under tksim (on a GPU they corrupt
 // memory or hang), so ctest registers them only with tksim.
@@ -45,6 +47,21 @@ __global__ void k_race(int *out, int bad)
   if (t >= 64) out[t - 64] = lds[t - 64];
 }
 
+__global__ void k_inflight(int *out, int bad)
+{
+  __shared__ int lds[64];
+  int t = threadIdx.x;
+  if (t < 64) {
+    uint32_t a = (uint32_t)(uintptr_t)&lds[t];
+    int v = t * 9 + 2;
+    if (bad) asm volatile("ds_write_b32 %0, %1\n\ts_barrier" : : "v"(a), "v"(v) : "memory");
+    else asm volatile("ds_write_b32 %0, %1\n\ts_waitcnt lgkmcnt(0)\n\ts_barrier" : : "v"(a), "v"(v) : "memory");
+  } else {
+    asm volatile("s_barrier" : : : "memory");
+    out[t - 64] = lds[t - 64];
+  }
+}
+
 __global__ void k_deadlock(int *out, int bad)
 {
   __shared__ volatile int flag;
@@ -76,7 +93,7 @@ __global__ void k_loop(const volatile int *stop, int *out)
 int main(int argc, char **argv)
 {
   if (argc < 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-    fprintf(stderr, "usage: %s oob|wait|race|deadlock|loop good|bad\n", argv[0]);
+    fprintf(stderr, "usage: %s oob|wait|race|inflight|deadlock|loop good|bad\n", argv[0]);
     return 2;
   }
   const char *c = argv[1];
@@ -106,6 +123,14 @@ int main(int argc, char **argv)
     if (e == hipSuccess) {
       auto h = out.get();
       for (int t = 0; t < 64; t++) vt_check_u32("wave 1 reads wave 0's value", t, (uint32_t)h[t], (uint32_t)(t * 7 + 1));
+    }
+  } else if (!strcmp(c, "inflight")) {
+    vt_buf<int> out(64);
+    k_inflight<<<1, 128>>>(out.d, bad);
+    e = hipDeviceSynchronize();
+    if (e == hipSuccess) {
+      auto h = out.get();
+      for (int t = 0; t < 64; t++) vt_check_u32("wave 1 reads wave 0's value", t, (uint32_t)h[t], (uint32_t)(t * 9 + 2));
     }
   } else if (!strcmp(c, "deadlock")) {
     vt_buf<int> out(128);

@@ -8,7 +8,8 @@
 // relaxed by one on each counter it waits for (simm16 on gfx9: vmcnt in
 // [3:0]+[15:14], expcnt [6:4], lgkmcnt [11:8]). Each mutant runs in a child
 // process (this program re-executed under the same tksim environment) twice:
-// with the wait checker on (does tksim report?) and off (do outputs change?).
+// with the wait and race checkers on (does tksim report? the race checker
+// reports LDS writes still in flight at s_barrier) and off (do outputs change?).
 //
 // Whether a report is required is decided independently of tksim, by a
 // linear scan of the mutant's disassembly that tracks outstanding loads per
@@ -150,7 +151,7 @@ static std::vector<std::string> split_ops(const std::string &ops)
 
 static bool starts(const std::string &s, const char *p) { return s.rfind(p, 0) == 0; }
 
-struct pending { int vm, lgkm, smem; std::set<std::string> regs; };
+struct pending { int vm, lgkm, smem, ds_write; std::set<std::string> regs; };
 
 /* simm16 -> counts (gfx9 encoding) */
 static void decode_wait(uint32_t word, int *vm, int *lgkm)
@@ -186,6 +187,15 @@ static std::string scan(const std::vector<inst> &code, const std::vector<uint32_
       continue;
     }
     if ((w & 0xffff0000u) == 0xbf800000u) continue; /* s_nop */
+    if (x.mnem == "s_barrier") { /* s_barrier does not wait for the wave's LDS writes */
+      for (auto &p : out)
+        if (p.ds_write) {
+          char pc[32];
+          snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)x.addr);
+          return std::string(pc) + " s_barrier with an LDS write in flight";
+        }
+      continue;
+    }
     std::vector<std::string> ops = split_ops(x.ops);
     const std::string &m = x.mnem;
     bool vm_load = starts(m, "global_load") || starts(m, "buffer_load") || starts(m, "scratch_load");
@@ -222,6 +232,7 @@ static std::string scan(const std::vector<inst> &code, const std::vector<uint32_
       p.vm = vm_load || vm_store || flat_load || flat_store;
       p.lgkm = ds || smem || flat_load || flat_store;
       p.smem = smem;
+      p.ds_write = ds && !ds_load;
       if (mem_dest) p.regs = writes;
       out.push_back(p);
     }
@@ -241,6 +252,7 @@ static run_result run_child(const char *self, const std::string &elf, const char
     int fd = open(errp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) { dup2(fd, 2); close(fd); }
     setenv("TKSIM_CHECK_WAITS", check_waits ? "1" : "0", 1);
+    setenv("TKSIM_CHECK_RACES", check_waits ? "1" : "0", 1); /* reports LDS writes in flight at s_barrier */
     execl(self, self, "--child", elf.c_str(), kernel, outp.c_str(), (char *)nullptr);
     _exit(127);
   }
@@ -313,7 +325,8 @@ int main(int argc, char **argv)
   run_result base = run_child(self, path, kernel, 1);
   unlink(path.c_str());
   vt_check_u32("unmodified kernel runs", 0, (uint32_t)base.status, 0);
-  vt_check_u32("unmodified kernel draws no wait report", 0, base.err.find("missing s_waitcnt") == std::string::npos, 1);
+  vt_check_u32("unmodified kernel draws no wait/race report", 0,
+               base.err.find("missing s_waitcnt") == std::string::npos && base.err.find("tksim: LDS race") == std::string::npos, 1);
   if (base.out.size() == NT)
     for (int t = 0; t < NT; t++) vt_check_f32("unmodified output vs host", t, base.out[t], want[t]);
   if (base.status) fprintf(stderr, "%s", base.err.c_str());
@@ -347,7 +360,8 @@ int main(int argc, char **argv)
       run_result off = run_child(self, mp, kernel, 0);
       unlink(mp.c_str());
       bool differ = off.status != 0 || off.out.size() != NT || memcmp(off.out.data(), base.out.data(), NT * sizeof(float));
-      bool rep = on.err.find("missing s_waitcnt") != std::string::npos;
+      bool rep = on.err.find("missing s_waitcnt") != std::string::npos ||
+                 on.err.find("still in flight") != std::string::npos;
       bool need = !why.empty() || differ;
       const char *verdict = need ? (rep ? "ok (caught)" : "MISSED") : (rep ? "ok (reported, not required)" : "ok (harmless)");
       total++;
