@@ -133,7 +133,14 @@ static size_t format_message(const message *m, char *out, size_t cap)
       spec[s++] = *p++;
       if (*p == '*') { nstar++; spec[s++] = *p++; } else while (*p >= '0' && *p <= '9' && s < 40) spec[s++] = *p++;
     }
-    while (*p && strchr("hlLqjzt", *p)) p++; /* every argument arrives as 64 bits */
+    /* Every argument arrives as 64 bits, but ints are zero-extended: the
+     * length modifier says how many of them are meaningful. */
+    int lmod = 0; /* 0 int, 1 short (h), 2 char (hh), 8 64-bit (l, ll, j, z, t, q) */
+    while (*p && strchr("hlLqjzt", *p)) {
+      if (*p == 'h') lmod = lmod == 1 ? 2 : 1;
+      else lmod = 8;
+      p++;
+    }
     char conv = *p ? *p++ : 0;
     if (!conv) break;
     int a0 = 0, a1 = 0;
@@ -162,8 +169,14 @@ static size_t format_message(const message *m, char *out, size_t cap)
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #define EMIT_ARG(x) do { if (nstar == 2) EMIT(spec, a0, a1, x); else if (nstar == 1) EMIT(spec, a0, x); else EMIT(spec, x); } while (0)
     switch (conv) {
-    case 'd': case 'i': EMIT_ARG((long long)v); break;
-    case 'u': case 'o': case 'x': case 'X': EMIT_ARG((unsigned long long)v); break;
+    case 'd': case 'i':
+      EMIT_ARG(lmod == 8 ? (long long)v : lmod == 2 ? (long long)(signed char)v :
+               lmod == 1 ? (long long)(short)v : (long long)(int)(uint32_t)v);
+      break;
+    case 'u': case 'o': case 'x': case 'X':
+      EMIT_ARG(lmod == 8 ? (unsigned long long)v : lmod == 2 ? (unsigned long long)(unsigned char)v :
+               lmod == 1 ? (unsigned long long)(unsigned short)v : (unsigned long long)(uint32_t)v);
+      break;
     case 'c': EMIT_ARG((int)(unsigned char)v); break;
     case 's': EMIT_ARG(str); break;
     case 'p': EMIT_ARG((void *)(uintptr_t)v); break;

@@ -94,7 +94,7 @@ static void append_args(uint64_t lanes, uint64_t d[64], int n, uint64_t a[64][7]
   for (int l = 0; l < 64; l++) if ((lanes >> l) & 1) { d[l] = r[l]; if (ret) ret[l] = r[l]; }
 }
 
-static const char *FMT = "lane %d: %5.2f|%-6s|%c|%x|%llu|%e|%s end\n";
+static const char *FMT = "lane %d: %5.2f|%-6s|%c|%x|%llu|%e|%d|%hd|%ld|%s end\n";
 static const char *LONG = "a string longer than fifty-six bytes, so it needs two packets";
 
 static uint64_t dbl(double x) { uint64_t v; memcpy(&v, &x, 8); return v; }
@@ -112,8 +112,12 @@ static void *wave(void *arg)
   for (int l = 0; l < 64; l++) { a[l][0] = (uint64_t)(base + l); a[l][1] = dbl(l * 1.25); }
   append_args(lanes, d, 2, a, 0, NULL);
   append_string(lanes, d, names, 0);
-  for (int l = 0; l < 64; l++) { a[l][0] = 'A' + l % 26; a[l][1] = 0xbeef + l; a[l][2] = 18446744073709551615ull; a[l][3] = dbl(-3.5e-7); }
-  append_args(lanes, d, 4, a, 0, NULL);
+  /* ints arrive zero-extended from 32 bits (clang's hostcall printf lowering) */
+  for (int l = 0; l < 64; l++) {
+    a[l][0] = 'A' + l % 26; a[l][1] = 0xbeef + l; a[l][2] = 18446744073709551615ull; a[l][3] = dbl(-3.5e-7);
+    a[l][4] = (uint32_t)(-7 * l - 1); a[l][5] = (uint32_t)(int)(short)(-300 - l); a[l][6] = (uint64_t)(-5000000000ll - l);
+  }
+  append_args(lanes, d, 7, a, 0, NULL);
   append_string(lanes, d, longs, 1);
   return NULL;
 }
@@ -153,7 +157,7 @@ int main(void)
       int l = lanes[k];
       char want[512];
       snprintf(want, sizeof want, FMT, bases[i] + l, l * 1.25, (l & 1) ? "odd" : "even", 'A' + l % 26,
-               0xbeef + l, 18446744073709551615ull, -3.5e-7, LONG);
+               0xbeef + l, 18446744073709551615ull, -3.5e-7, -7 * l - 1, (short)(-300 - l), -5000000000l - l, LONG);
       CHECK(strstr(got, want) != NULL, "line missing: %s--- got:\n%s", want, got);
     }
   return CHECK_DONE();

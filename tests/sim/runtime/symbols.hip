@@ -56,6 +56,7 @@ int main()
 
   // past the end of the symbol: refused
   HIP_FAILS(hipMemcpyToSymbol(HIP_SYMBOL(counters), h, sizeof h, 4, hipMemcpyHostToDevice));
+  HIP_ERR(hipGetLastError(), hipErrorInvalidValue);
 
   // a kernel reads the constants and updates the globals
   const float w[4] = {0.5f, 1.0f, 2.0f, -1.0f};
