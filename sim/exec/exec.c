@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "exec/exec_internal.h"
@@ -536,6 +537,8 @@ static int group_slice(tks_ctx *c, tks_group *g, uint64_t slice, tks_launch_stat
     uint32_t alive = 0, at_barrier = 0;
     for (uint32_t i = 0; i < g->nwaves; i++) {
       tks_wave *w = &g->waves[i];
+      if (w->state == TKS_WS_GWS && __atomic_load_n(&c->gws_gen, __ATOMIC_ACQUIRE) != w->gws_wait_gen)
+        w->state = TKS_WS_RUN;
       if (w->state == TKS_WS_RUN) pass += run_wave(w, TKS_QUANTUM, st);
       if (w->state != TKS_WS_DONE) alive++;
       if (w->state == TKS_WS_BARRIER) at_barrier++;
@@ -626,11 +629,24 @@ static void *worker_main(void *arg)
     wc->st->waves += gs[i]->nwaves;
   }
   uint64_t left = mine;
+  uint64_t seen = ~0ull;
+  struct timespec stall_since = {0, 0};
   while (left && !__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) {
     for (i = 0; i < mine; i++) {
       if (!gs[i] || gs[i]->done) continue;
       if (group_slice(c, gs[i], 4096, wc->st)) { gs[i]->done = 1; left--; }
     }
+    /* no instruction anywhere for 2 s: every wave waits at a barrier that
+     * can no longer be satisfied */
+    uint64_t now = __atomic_load_n(&c->insts_done, __ATOMIC_RELAXED);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if (now != seen) { seen = now; stall_since = ts; }
+    else if ((ts.tv_sec - stall_since.tv_sec) * 1000000000ll + (ts.tv_nsec - stall_since.tv_nsec) > 2000000000ll) {
+      tks_fail(c, "kernel %s: cooperative launch deadlocked: no wave made progress for 2 s (grid "
+               "barrier waiting for waves that ended or never arrive?)", c->k->name);
+      break;
+    } else sched_yield();
   }
   for (i = 0; i < mine; i++) free_group(c, gs[i]);
   free(gs);

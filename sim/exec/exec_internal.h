@@ -24,7 +24,7 @@
 #define TKS_PRIVATE_BASE 0x0002000000000000ull /* flat private aperture */
 #define TKS_APERTURE_SIZE 0x100000000ull
 
-enum { TKS_WS_RUN = 0, TKS_WS_BARRIER, TKS_WS_DONE };
+enum { TKS_WS_RUN = 0, TKS_WS_BARRIER, TKS_WS_DONE, TKS_WS_GWS };
 /* wait-check domains */
 enum { TKS_D_NONE = 0, TKS_D_VM, TKS_D_LDS, TKS_D_SMEM };
 
@@ -45,6 +45,7 @@ typedef struct tks_wave {
   uint8_t *priv;                /* 64 lanes x priv_size bytes */
   uint32_t priv_size;
   uint64_t icount;              /* instructions executed */
+  uint64_t gws_wait_gen;        /* ds_gws_barrier: generation waited for */
   /* global allocation cache for the memory checker */
   uint64_t cache_lo, cache_hi;
   /* missing-wait checker: issue/retire counters and register tags */
@@ -90,6 +91,7 @@ typedef struct tks_ctx {
   uint64_t next_group;          /* atomic */
   uint64_t insts_done;          /* atomic, budget accounting */
   int failed;                   /* atomic: stop everything */
+  uint64_t gws_arrived, gws_gen; /* atomic: grid-wide (GWS) barrier of cooperative launches */
   int error_flag;               /* atomic: a non-fatal checker error happened */
   int mem_reports;              /* atomic, to cap memory error prints */
   pthread_mutex_t err_lock;

@@ -83,7 +83,7 @@ static void report_wait(tks_wave *w, const tks_inst *in, int vgpr, uint32_t r, i
   uint32_t idx = (uint32_t)(in - c->p->inst);
   if (__atomic_exchange_n(&c->wait_reported[idx], 1, __ATOMIC_RELAXED)) return;
   const tks_inst *ld = &c->p->inst[load_idx];
-  char rn[16], need[48];
+  char rn[16], need[64];
   reg_name(w, vgpr, r, rn, sizeof rn);
   if (dom == TKS_D_VM) snprintf(need, sizeof need, "vmcnt needs <= %llu", (unsigned long long)(w->vm_seq - seq));
   else if (dom == TKS_D_LDS) snprintf(need, sizeof need, "lgkmcnt needs <= %llu", (unsigned long long)(w->lds_seq - seq));
@@ -362,6 +362,30 @@ static int exec_ds(tks_wave *w, const tks_inst *in)
   st->lds_accesses += (uint64_t)__builtin_popcountll(m);
   switch (in->op) {
   case TKS_OP_DS_NOP: return 0;
+  case TKS_OP_DS_GWS_INIT: tks_wait_issue(w, in, TKS_D_LDS); return 0;
+  case TKS_OP_DS_GWS_BARRIER: {
+    /* global wave sync (grid sync of cooperative launches): the data is the
+     * number of waves that take part minus one */
+    tks_ctx *c = w->c;
+    if (!c->d->cooperative) {
+      tks_fail(c, "kernel %s: '%s' at PC 0x%x: a grid-wide barrier (ds_gws_barrier) needs a "
+               "cooperative launch (hipLaunchCooperativeKernel)", c->k->name, tks_text(w, in), in->pc);
+      w->state = TKS_WS_DONE;
+      return 0;
+    }
+    int fl = m ? __builtin_ctzll(m) : 0;
+    uint64_t target = (uint64_t)w->v[in->src[0].reg][fl] + 1;
+    uint64_t gen = __atomic_load_n(&c->gws_gen, __ATOMIC_ACQUIRE);
+    uint64_t n = __atomic_add_fetch(&c->gws_arrived, 1, __ATOMIC_ACQ_REL);
+    if (n >= target) {
+      __atomic_store_n(&c->gws_arrived, 0, __ATOMIC_RELEASE);
+      __atomic_add_fetch(&c->gws_gen, 1, __ATOMIC_ACQ_REL);
+    }
+    w->gws_wait_gen = gen;
+    w->state = TKS_WS_GWS;
+    tks_wait_issue(w, in, TKS_D_LDS);
+    return 0;
+  }
   case TKS_OP_DS_READ: case TKS_OP_DS_WRITE: {
     int wr = in->op == TKS_OP_DS_WRITE;
     uint32_t nb = in->mem_bytes;

@@ -470,11 +470,11 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
 #define IUN(expr) { const uint32_t *a = U(0); uint32_t *D = dst32(w, in); LOOP { uint32_t x = a[l]; D[l] = (expr); } } break;
 #define FUN(expr) { const uint32_t *a = fsrc32(w, in, 0); uint32_t *D = dst32(w, in); LOOP { float x = tks_u2f(a[l]); D[l] = tks_f2u(expr); } f32_post(w, in, m, D); } break;
 #define FBIN(expr) { const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1); uint32_t *D = dst32(w, in); LOOP { float x = tks_u2f(a[l]), y = tks_u2f(b[l]); D[l] = tks_f2u(expr); } f32_post(w, in, m, D); } break;
-#define FTRI(expr) { const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1), *c = fsrc32(w, in, 2); uint32_t *D = dst32(w, in); LOOP { float x = tks_u2f(a[l]), y = tks_u2f(b[l]), z = tks_u2f(c[l]); D[l] = tks_f2u(expr); } f32_post(w, in, m, D); } break;
+#define FTRI(expr) { const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1), *c = fsrc32(w, in, 2); uint32_t *D = dst32(w, in); LOOP { float x = tks_u2f(a[l]), y = tks_u2f(b[l]), z = tks_u2f(c[l]); (void)x; D[l] = tks_f2u(expr); } f32_post(w, in, m, D); } break;
 #define F2I(expr) { const uint32_t *a = fsrc32(w, in, 0); uint32_t *D = dst32(w, in); LOOP { float x = tks_u2f(a[l]); D[l] = (expr); } } break;
 #define DUN(expr) { uint64_t *A = w->tmp64[0]; double *R = (double *)w->tmp64[3]; src64(w, in, 0, A, 1); LOOP { double x = tks_u2d(A[l]); R[l] = (expr); } f64_store(w, in, m, R); } break;
 #define DBIN(expr) { uint64_t *A = w->tmp64[0], *B = w->tmp64[1]; double *R = (double *)w->tmp64[3]; src64(w, in, 0, A, 1); src64(w, in, 1, B, 1); LOOP { double x = tks_u2d(A[l]), y = tks_u2d(B[l]); R[l] = (expr); } f64_store(w, in, m, R); } break;
-#define DTRI(expr) { uint64_t *A = w->tmp64[0], *B = w->tmp64[1], *C = w->tmp64[2]; double *R = (double *)w->tmp64[3]; src64(w, in, 0, A, 1); src64(w, in, 1, B, 1); src64(w, in, 2, C, 1); LOOP { double x = tks_u2d(A[l]), y = tks_u2d(B[l]), z = tks_u2d(C[l]); R[l] = (expr); } f64_store(w, in, m, R); } break;
+#define DTRI(expr) { uint64_t *A = w->tmp64[0], *B = w->tmp64[1], *C = w->tmp64[2]; double *R = (double *)w->tmp64[3]; src64(w, in, 0, A, 1); src64(w, in, 1, B, 1); src64(w, in, 2, C, 1); LOOP { double x = tks_u2d(A[l]), y = tks_u2d(B[l]), z = tks_u2d(C[l]); (void)x; R[l] = (expr); } f64_store(w, in, m, R); } break;
 #define HUN(expr) { const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in); LOOP { float x = tks_h2f((uint16_t)a[l]); h_store(w, in, D, l, (expr)); } } break;
 #define HBIN(expr) { const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1); uint32_t *D = dst32(w, in); LOOP { float x = tks_h2f((uint16_t)a[l]), y = tks_h2f((uint16_t)b[l]); h_store(w, in, D, l, (expr)); } } break;
 #define I16BIN(expr) { const uint32_t *a = U(0), *b = U(1); uint32_t *D = dst32(w, in); LOOP { uint32_t x = a[l] & 0xffff, y = b[l] & 0xffff; D[l] = (uint32_t)(expr) & 0xffff; } } break;
@@ -511,7 +511,7 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     break;
   }
   case TKS_OP_V_CVT_F32_F16: { const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in); LOOP D[l] = tks_f2u(tks_h2f((uint16_t)a[l])); f32_post(w, in, m, D); break; }
-  case TKS_OP_V_CVT_F16_U16: { const uint32_t *a = U(0); uint32_t *D = dst32(w, in); LOOP h_store(w, in, D, l, (float)(a[l] & 0xffff)); break; }
+  case TKS_OP_V_CVT_F16_U16: { const uint32_t *a = U(0); uint32_t *D = dst32(w, in); LOOP h_store(w, in, D, l, (float)(a[l] & 0xffff)); } break;
   case TKS_OP_V_CVT_F16_I16: { const uint32_t *a = U(0); uint32_t *D = dst32(w, in); LOOP h_store(w, in, D, l, (float)(int16_t)a[l]); break; }
   case TKS_OP_V_CVT_U16_F16: { const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in); LOOP { float x = tks_h2f((uint16_t)a[l]); D[l] = isnan(x) || x <= 0 ? 0 : x >= 65535.0f ? 65535u : (uint32_t)x; } break; }
   case TKS_OP_V_CVT_I16_F16: { const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in); LOOP { float x = tks_h2f((uint16_t)a[l]); int32_t v = isnan(x) ? 0 : x >= 32767.0f ? 32767 : x <= -32768.0f ? -32768 : (int32_t)x; D[l] = (uint32_t)v & 0xffff; } break; }
