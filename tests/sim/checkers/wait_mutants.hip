@@ -181,7 +181,10 @@ static std::string scan(const std::vector<inst> &code, const std::vector<uint32_
         bool vd = true, ld = true;
         if (p.vm) { vd = jv < nvm - vm; jv++; }
         if (p.lgkm) { ld = p.smem ? lgkm == 0 : jl < nl - lgkm; jl++; }
-        if (!(vd && ld)) keep.push_back(p);
+        /* a flat access counts on both counters and is complete when either
+         * proves it (both drop only when its data has returned) */
+        bool done = (p.vm && p.lgkm) ? (vd || ld) : (vd && ld);
+        if (!done) keep.push_back(p);
       }
       out = keep;
       continue;
@@ -231,7 +234,7 @@ static std::string scan(const std::vector<inst> &code, const std::vector<uint32_
       pending p;
       p.vm = vm_load || vm_store || flat_load || flat_store;
       p.lgkm = ds || smem || flat_load || flat_store;
-      p.smem = smem;
+      p.smem = smem || flat_load || flat_store; /* out of order among LGKM operations */
       p.ds_write = ds && !ds_load;
       if (mem_dest) p.regs = writes;
       out.push_back(p);
