@@ -571,6 +571,46 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   case TKS_OP_V_RSQ_F16: HUN(1.0f / sqrtf(x))
   case TKS_OP_V_EXP_F16: HUN(exp2f(x))
   case TKS_OP_V_LOG_F16: HUN(log2f(x))
+  case TKS_OP_V_FLOOR_F16: HUN(floorf(x))
+  case TKS_OP_V_CEIL_F16: HUN(ceilf(x))
+  case TKS_OP_V_TRUNC_F16: HUN(truncf(x))
+  case TKS_OP_V_RNDNE_F16: HUN(rintf(x))
+  case TKS_OP_V_FRACT_F16: HUN(isinf(x) ? NAN : fminf(x - floorf(x), 0x1.ffcp-1f))
+  case TKS_OP_V_SIN_F16: HUN((float)sin((double)x * 6.283185307179586))
+  case TKS_OP_V_COS_F16: HUN((float)cos((double)x * 6.283185307179586))
+  case TKS_OP_V_FREXP_MANT_F16: HUN((isinf(x) || isnan(x)) ? x : ({ int e_; frexpf(x, &e_); }))
+  case TKS_OP_V_DIV_FIXUP_F16: {
+    const uint32_t *b = hsrc(w, in, 1), *c = hsrc(w, in, 2);
+    uint32_t *D = dst32(w, in);
+    LOOP h_store(w, in, D, l, tks_h2f((uint16_t)c[l]) / tks_h2f((uint16_t)b[l]));
+    break;
+  }
+  case TKS_OP_V_MIN3_F16: case TKS_OP_V_MAX3_F16: case TKS_OP_V_MED3_F16: {
+    const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1), *c = hsrc(w, in, 2);
+    uint32_t *D = dst32(w, in);
+    LOOP {
+      float x = tks_h2f((uint16_t)a[l]), y = tks_h2f((uint16_t)b[l]), z = tks_h2f((uint16_t)c[l]), r;
+      if (in->op == TKS_OP_V_MIN3_F16) r = fminf(fminf(x, y), z);
+      else if (in->op == TKS_OP_V_MAX3_F16) r = fmaxf(fmaxf(x, y), z);
+      else r = (isnan(x) || isnan(y) || isnan(z)) ? fminf(fminf(x, y), z) : fmaxf(fminf(x, y), fminf(fmaxf(x, y), z));
+      h_store(w, in, D, l, r);
+    }
+    break;
+  }
+  case TKS_OP_V_MAD_LEGACY_U16: case TKS_OP_V_MAD_U16: ITRI(((x & 0xffff) * (y & 0xffff) + z) & 0xffff)
+  case TKS_OP_V_MAD_LEGACY_I16: case TKS_OP_V_MAD_I16: ITRI((uint32_t)((int16_t)x * (int16_t)y + (int16_t)z) & 0xffff)
+  case TKS_OP_V_MAD_U32_U16: ITRI((x & 0xffff) * (y & 0xffff) + z)
+  case TKS_OP_V_MAD_I32_I16: ITRI((uint32_t)((int32_t)(int16_t)x * (int16_t)y) + z)
+  case TKS_OP_V_MIN3_I16: ITRI((uint32_t)({ int16_t p = (int16_t)x < (int16_t)y ? (int16_t)x : (int16_t)y; p < (int16_t)z ? p : (int16_t)z; }) & 0xffff)
+  case TKS_OP_V_MAX3_I16: ITRI((uint32_t)({ int16_t p = (int16_t)x > (int16_t)y ? (int16_t)x : (int16_t)y; p > (int16_t)z ? p : (int16_t)z; }) & 0xffff)
+  case TKS_OP_V_MED3_I16: ITRI((uint32_t)({ int16_t p = (int16_t)x, q = (int16_t)y, r = (int16_t)z; int16_t lo = p < q ? p : q, hi = p < q ? q : p; hi = hi < r ? hi : r; lo > hi ? lo : hi; }) & 0xffff)
+  case TKS_OP_V_MIN3_U16: ITRI(({ uint32_t p = (x & 0xffff) < (y & 0xffff) ? x & 0xffff : y & 0xffff; p < (z & 0xffff) ? p : z & 0xffff; }))
+  case TKS_OP_V_MAX3_U16: ITRI(({ uint32_t p = (x & 0xffff) > (y & 0xffff) ? x & 0xffff : y & 0xffff; p > (z & 0xffff) ? p : z & 0xffff; }))
+  case TKS_OP_V_MED3_U16: ITRI(({ uint32_t p = x & 0xffff, q = y & 0xffff, r = z & 0xffff; uint32_t lo = p < q ? p : q, hi = p < q ? q : p; hi = hi < r ? hi : r; lo > hi ? lo : hi; }))
+  case TKS_OP_V_SAD_U32: ITRI((x > y ? x - y : y - x) + z)
+  case TKS_OP_V_SAD_U16: ITRI(({ uint32_t s = z; for (int i = 0; i < 2; i++) { uint32_t p = (x >> (16 * i)) & 0xffff, q = (y >> (16 * i)) & 0xffff; s += p > q ? p - q : q - p; } s; }))
+  case TKS_OP_V_SAD_U8: ITRI(({ uint32_t s = z; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; s += p > q ? p - q : q - p; } s; }))
+  case TKS_OP_V_SAT_PK_U8_I16: IUN(({ uint32_t r = 0; for (int i = 0; i < 2; i++) { int32_t v = (int16_t)(x >> (16 * i)); r |= (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v) << (8 * i); } r; }))
   case TKS_OP_V_CVT_PK_FP8_F32: case TKS_OP_V_CVT_PK_BF8_F32: {
     int bf8 = in->op == TKS_OP_V_CVT_PK_BF8_F32, sat = (in->flags & TKS_F_CLAMP) != 0;
     const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1);
