@@ -24,7 +24,7 @@
 
 #include "exec/exec_internal.h"
 
-#define LOOP for (int l = 0; l < 64; l++) if (m >> l & 1)
+#define LOOP const int full_ = (m == ~0ull); for (int l = 0; l < 64; l++) if (full_ || (m >> l & 1))
 
 static inline float ftz_f(float x) { return (fpclassify(x) == FP_SUBNORMAL) ? copysignf(0.0f, x) : x; }
 static inline double ftz_d(double x) { return (fpclassify(x) == FP_SUBNORMAL) ? copysign(0.0, x) : x; }
