@@ -473,10 +473,16 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
         /* let the other waves (and, for cooperative launches, groups) run */
         w->pc = next;
         return done;
-      case TKS_OP_S_SETHALT: case TKS_OP_S_TRAP:
-        tks_fail(c, "kernel %s: '%s' at PC 0x%x (wave %u of workgroup (%u,%u,%u)): the kernel "
-                 "trapped or halted (assert/abort/__trap?)", c->k->name, tks_text(w, in), in->pc,
+      case TKS_OP_S_SETHALT: case TKS_OP_S_TRAP: {
+        char where[64];
+        if ((int32_t)in->pc < 0 || in->pc >= p->code_size)
+          snprintf(where, sizeof where, "address 0x%llx (a called function)",
+                   (unsigned long long)(c->k->code_addr + (uint64_t)(int64_t)(int32_t)in->pc));
+        else snprintf(where, sizeof where, "PC 0x%x", in->pc);
+        tks_fail(c, "kernel %s: '%s' at %s (wave %u of workgroup (%u,%u,%u)): the kernel "
+                 "trapped or halted (assert/abort/__trap?)", c->k->name, tks_text(w, in), where,
                  w->id, w->g->id[0], w->g->id[1], w->g->id[2]);
+      }
         w->state = TKS_WS_DONE;
         return done;
       case TKS_OP_S_CODE_END:
@@ -561,7 +567,7 @@ static int group_slice(tks_ctx *c, tks_group *g, uint64_t slice, tks_launch_stat
     uint64_t total = __atomic_add_fetch(&c->insts_done, pass, __ATOMIC_RELAXED);
     if (total > c->budget) {
       tks_fail(c, "kernel %s: instruction budget of %llu wave-instructions exceeded (infinite loop or "
-               "spin-wait that cannot finish? raise it with TKSIM_INST_BUDGET / --inst-budget)",
+               "spin-wait that cannot finish? raise it with tksim --budget=N)",
                c->k->name, (unsigned long long)c->budget);
       return 1;
     }
@@ -660,6 +666,8 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
                       tks_launch_stats *stats, char *err, size_t errlen)
 {
   tks_kernel *k = d->k;
+  static const tks_options default_opt = {1, 1, 0, 0, 0, 0, 0, 0, NULL, 0};
+  if (!opt) opt = &default_opt;
   if (stats) memset(stats, 0, sizeof *stats);
   pthread_mutex_lock(&decode_lock);
   if (!k->prog) {
