@@ -566,9 +566,24 @@ static int group_slice(tks_ctx *c, tks_group *g, uint64_t slice, tks_launch_stat
     }
     uint64_t total = __atomic_add_fetch(&c->insts_done, pass, __ATOMIC_RELAXED);
     if (total > c->budget) {
+      /* name the likely barrier deadlock: waves parked at s_barrier while
+       * others keep looping (e.g. spinning on a flag the parked waves set) */
+      char extra[512] = "";
+      if (at_barrier && at_barrier < alive) {
+        uint32_t wb = 0, wr = 0, bpc = 0, rpc = 0;
+        int have_b = 0, have_r = 0;
+        for (uint32_t i = 0; i < g->nwaves; i++) {
+          tks_wave *w = &g->waves[i];
+          if (w->state == TKS_WS_BARRIER && !have_b) { wb = i; bpc = c->p->inst[w->pc ? w->pc - 1 : 0].pc; have_b = 1; }
+          if (w->state == TKS_WS_RUN && !have_r) { wr = i; rpc = w->pc < c->p->n ? c->p->inst[w->pc].pc : 0; have_r = 1; }
+        }
+        snprintf(extra, sizeof extra, "; barrier deadlock? in workgroup (%u,%u,%u) %u of %u live waves wait "
+                 "at s_barrier (wave %u, PC 0x%x) while wave %u keeps running (now at PC 0x%x)",
+                 g->id[0], g->id[1], g->id[2], at_barrier, alive, wb, bpc, wr, rpc);
+      }
       tks_fail(c, "kernel %s: instruction budget of %llu wave-instructions exceeded (infinite loop or "
-               "spin-wait that cannot finish? raise it with tksim --budget=N)",
-               c->k->name, (unsigned long long)c->budget);
+               "spin-wait that cannot finish? raise it with tksim --budget=N)%s",
+               c->k->name, (unsigned long long)c->budget, extra);
       return 1;
     }
     if (pass == 0 && at_barrier != alive) {
