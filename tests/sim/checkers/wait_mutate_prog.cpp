@@ -1,6 +1,9 @@
 // wait_mutate_prog.cpp: wait-checker mutation test on any HIP test program.
 //
-//   wait_mutate_prog TKSIM LLVM_OBJDUMP PROGRAM [ARGS...]
+//   wait_mutate_prog [--max N] TKSIM LLVM_OBJDUMP PROGRAM [ARGS...]
+//
+// --max N mutates at most N s_waitcnt instructions, spread evenly over the
+// program's kernels (for large kernels: each mutant costs two program runs).
 //
 // The program's gfx942 code object sits uncompressed in its offload bundle
 // (clang's __CLANG_OFFLOAD_BUNDLE__ layout: magic, entry count, then per entry
@@ -316,8 +319,16 @@ static result run(const std::vector<std::string> &argv, const std::string &errfi
 
 int main(int argc, char **argv)
 {
+  long max_waits = -1;
+  if (argc > 2 && !strcmp(argv[1], "--max")) {
+    char *e;
+    max_waits = strtol(argv[2], &e, 10);
+    if (*e || max_waits <= 0) { fprintf(stderr, "--max needs a positive count\n"); return 2; }
+    argv += 2;
+    argc -= 2;
+  }
   if (argc < 4) {
-    fprintf(stderr, "usage: %s TKSIM LLVM_OBJDUMP PROGRAM [ARGS...]\n", argv[0]);
+    fprintf(stderr, "usage: %s [--max N] TKSIM LLVM_OBJDUMP PROGRAM [ARGS...]\n", argv[0]);
     return 2;
   }
   std::string tksim = argv[1], objdump = argv[2], prog = argv[3];
@@ -417,10 +428,15 @@ int main(int argc, char **argv)
   printf("%-4s %-28.28s %-6s %-32s %-11s %-8s %-8s %-8s %s\n", "#", "kernel", "pc", "original", "mutation", "scan",
          "result", "reported", "verdict");
   int idx = 0, required = 0, reported = 0, missed = 0;
+  long nwaits = 0, wseen = 0;
+  for (size_t i = 0; i < code.size(); i++) nwaits += (words[i] & 0xffff0000u) == 0xbf8c0000u;
   for (auto &k : kr) {
     const std::string &kname = code[k.first].kernel;
     for (size_t i = k.first; i < k.second; i++) {
       if ((words[i] & 0xffff0000u) != 0xbf8c0000u) continue;
+      long wi = wseen++;
+      /* with --max, keep waits whose index lands on an even stride */
+      if (max_waits > 0 && nwaits > max_waits && (wi * max_waits) / nwaits == ((wi - 1) * max_waits) / nwaits && wi) continue;
       uint32_t s = words[i] & 0xffff;
       int vm = (int)((s & 0xf) | ((s >> 14) & 3) << 4), lgkm = (int)((s >> 8) & 0xf);
       std::vector<std::pair<const char *, uint32_t>> muts = { { "-> s_nop 0", 0xbf800000u } };
