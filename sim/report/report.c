@@ -196,12 +196,6 @@ static int on_dispatch_end(void *user, const tks_dispatch *d, tks_launch_stats *
   return 0;
 }
 
-const tks_report_pc *tks_report_last(uint32_t *n)
-{
-  if (n) *n = g_r.nlast;
-  return g_r.last;
-}
-
 int tks_report_setup(const tks_options *opt)
 {
   if (!opt || !opt->report) return 0;

@@ -22,7 +22,7 @@ int tks_report_setup(const tks_options *opt);
 /* Prints the report of the dispatch just run (no-op when opt->report is 0). */
 void tks_report_print(const tks_dispatch *d, const tks_launch_stats *stats,
                       const tks_options *opt, int failed);
-/* Per-PC figures of the last dispatch, for tools such as tests/sim/bench. */
+/* One row of --report=pc: an instruction's figures over the dispatch. */
 typedef struct tks_report_pc {
   uint32_t pc;
   int cls;
@@ -30,8 +30,6 @@ typedef struct tks_report_pc {
   uint64_t count, lanes, lds_accesses, lds_cycles, lds_conflict_cycles;
   uint64_t global_read, global_written, flops;
 } tks_report_pc;
-/* The rows of the last dispatch (NULL/0 before any report dispatch). */
-const tks_report_pc *tks_report_last(uint32_t *n);
 /* FLOPs (2*M*N*K*blocks) of one MFMA from its text, 0 when not an MFMA. */
 uint64_t tks_mfma_flops_of(const char *text);
 
