@@ -269,8 +269,10 @@ static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_vi
   const uint32_t me = wv->wave_in_group, ep = w->epoch;
   const uint16_t mybit = (uint16_t)(1u << (me & 15));
   const int writes = is_write == 1;
-  /* this instruction's DS sequence number: on_issue counted it already */
-  const uint32_t seq = me < MAX_WAVES && w->ds_issued[me] ? w->ds_issued[me] - 1 : 0;
+  /* this instruction's DS sequence number (on_issue counted it already);
+   * LDS writes of VMEM instructions (buffer/global ... lds) complete with
+   * vmcnt and are not tracked for the barrier check: UINT32_MAX */
+  const uint32_t seq = in->cls == TKS_CLASS_DS && me < MAX_WAVES && w->ds_issued[me] ? w->ds_issued[me] - 1 : UINT32_MAX;
   for (uint64_t m = exec; m; m &= m - 1) {
     int lane = __builtin_ctzll(m);
     uint32_t a = addr[lane];
@@ -280,7 +282,7 @@ static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_vi
       cell *c = &w->shadow[x];
       if (c->w_epoch == ep && c->w_wave != me) {
         report(w, c->w_wave, c->w_inst, 1, me, in, is_write, x, bytes - b, 0);
-      } else if (c->w_epoch + 1 == ep && c->w_wave != me && c->w_wave < MAX_WAVES &&
+      } else if (c->w_epoch + 1 == ep && c->w_wave != me && c->w_wave < MAX_WAVES && c->w_seq != UINT32_MAX &&
                  w->arrive_epoch[c->w_wave] == c->w_epoch &&
                  c->w_seq >= w->ds_done_at_barrier[c->w_wave]) {
         /* (a writer that ended instead of reaching that barrier is given the
