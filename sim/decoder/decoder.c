@@ -382,15 +382,19 @@ static int sdwa_sel(const char *v)
   return 6;
 }
 
-static uint8_t bit_list(const char *v)
+static _Thread_local int op_sel_count; /* elements of the last op_sel list parsed */
+
+static uint8_t bit_list_n(const char *v, int *n)
 {
   /* "[0,1,0]" -> bits */
   uint8_t r = 0; int i = 0;
   for (const char *p = v; *p; p++) {
     if (*p == '0' || *p == '1') { if (*p == '1') r |= (uint8_t)(1u << i); i++; }
   }
+  if (n) *n = i;
   return r;
 }
+static uint8_t bit_list(const char *v) { return bit_list_n(v, NULL); }
 
 static void parse_modifier(tks_inst *in, const char *tok)
 {
@@ -414,7 +418,7 @@ static void parse_modifier(tks_inst *in, const char *tok)
   else if (!strcmp(key, "offset1")) in->offset1 = (int32_t)strtol(v, NULL, 0);
   else if (!strcmp(key, "mul")) in->omod = strtol(v, NULL, 0) == 2 ? 1 : 2;
   else if (!strcmp(key, "div")) in->omod = 3;
-  else if (!strcmp(key, "op_sel")) in->op_sel = bit_list(v);
+  else if (!strcmp(key, "op_sel")) in->op_sel = bit_list_n(v, &op_sel_count);
   else if (!strcmp(key, "op_sel_hi")) in->op_sel_hi = bit_list(v);
   else if (!strcmp(key, "neg_lo")) in->neg_lo = bit_list(v);
   else if (!strcmp(key, "neg_hi")) in->neg_hi = bit_list(v);
@@ -523,6 +527,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   in->cls = (uint8_t)op_info[op].cls;
   /* VOP3P: LLVM omits op_sel_hi when it is the default (all ones; zero for fma_mix) */
   if (!strncmp(m, "v_pk_", 5) || !strncmp(m, "v_dot", 5)) in->op_sel_hi = 0x7;
+  op_sel_count = 0;
   for (int i = 0; i < nmods; i++) parse_modifier(in, mods[i]);
   uint32_t w0 = rd32(bytes);
   /* encoding-derived fields */
@@ -620,6 +625,13 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   if (nd > 2 || nops - nd > 4) return -1;
   in->ndst = (uint8_t)nd;
   in->nsrc = (uint8_t)(nops - nd);
+  /* VOP3 op_sel lists one element per source and, last, the destination:
+   * keep the destination's bit at bit 3 whatever the source count */
+  if (op_sel_count == in->nsrc + 1 && in->nsrc < 3 && op != TKS_OP_V_CVT_F32_FP8 && op != TKS_OP_V_CVT_F32_BF8 &&
+      op != TKS_OP_V_CVT_PK_F32_FP8 && op != TKS_OP_V_CVT_PK_F32_BF8) {
+    uint8_t dbit = (uint8_t)((in->op_sel >> in->nsrc) & 1);
+    in->op_sel = (uint8_t)((in->op_sel & ((1u << in->nsrc) - 1)) | (dbit << 3));
+  }
   for (int i = 0; i < nd; i++) in->dst[i] = tmp[i];
   for (int i = nd; i < nops; i++) in->src[i - nd] = tmp[i];
   /* SOPK immediates: the simm16 is the source */

@@ -762,6 +762,19 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   case TKS_OP_V_MIN_I16: I16BIN((int16_t)x < (int16_t)y ? x : y)
   case TKS_OP_V_DOT2C_F32_F16: { const uint32_t *a = U(0), *b = U(1); uint32_t *D = w->v[d0->reg]; LOOP { float acc = tks_u2f(D[l]); acc = fmaf(tks_h2f((uint16_t)a[l]), tks_h2f((uint16_t)b[l]), acc); acc = fmaf(tks_h2f((uint16_t)(a[l] >> 16)), tks_h2f((uint16_t)(b[l] >> 16)), acc); D[l] = tks_f2u(acc); } break; }
   case TKS_OP_V_DOT2C_F32_BF16: { const uint32_t *a = U(0), *b = U(1); uint32_t *D = w->v[d0->reg]; LOOP { float acc = tks_u2f(D[l]); acc = fmaf(bf16f(a[l] & 0xffff), bf16f(b[l] & 0xffff), acc); acc = fmaf(bf16f(a[l] >> 16), bf16f(b[l] >> 16), acc); D[l] = tks_f2u(acc); } break; }
+  case TKS_OP_V_DOT4C_I32_I8: case TKS_OP_V_DOT2C_I32_I16: case TKS_OP_V_DOT8C_I32_I4: {
+    /* VOP2 forms accumulate into the destination */
+    const uint32_t *a = U(0), *b = U(1); uint32_t *D = w->v[d0->reg];
+    LOOP {
+      int32_t s = (int32_t)D[l];
+      uint32_t x = a[l], y = b[l];
+      if (in->op == TKS_OP_V_DOT4C_I32_I8) for (int i = 0; i < 4; i++) s += (int32_t)(int8_t)(x >> (8 * i)) * (int8_t)(y >> (8 * i));
+      else if (in->op == TKS_OP_V_DOT2C_I32_I16) for (int i = 0; i < 2; i++) s += (int32_t)(int16_t)(x >> (16 * i)) * (int16_t)(y >> (16 * i));
+      else for (int i = 0; i < 8; i++) s += ((int32_t)(x << (28 - 4 * i)) >> 28) * ((int32_t)(y << (28 - 4 * i)) >> 28);
+      D[l] = (uint32_t)s;
+    }
+    break;
+  }
   /* ---- VOP3 */
   case TKS_OP_V_MAD_U64_U32: case TKS_OP_V_MAD_I64_I32: {
     const uint32_t *a = U(0), *b = U(1);
@@ -887,6 +900,23 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     LOOP { float x = rintf(tks_u2f(a[l])); uint32_t v = isnan(x) || x <= 0 ? 0 : x >= 255 ? 255 : (uint32_t)x; uint32_t sh = 8 * (b[l] & 3); D[l] = (c[l] & ~(0xffu << sh)) | (v << sh); }
     break;
   }
+  case TKS_OP_V_CVT_PK_U16_U32: IBIN((x > 0xffff ? 0xffffu : x) | ((y > 0xffff ? 0xffffu : y) << 16))
+  case TKS_OP_V_CVT_PK_I16_I32: IBIN(({ int32_t p = (int32_t)x, q = (int32_t)y; p = p > 32767 ? 32767 : p < -32768 ? -32768 : p; q = q > 32767 ? 32767 : q < -32768 ? -32768 : q; ((uint32_t)p & 0xffff) | ((uint32_t)q << 16); }))
+  case TKS_OP_V_CVT_PKNORM_I16_F32: case TKS_OP_V_CVT_PKNORM_U16_F32: {
+    const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1); uint32_t *D = dst32(w, in);
+    int u = in->op == TKS_OP_V_CVT_PKNORM_U16_F32;
+    LOOP {
+      uint32_t r = 0;
+      for (int h = 0; h < 2; h++) {
+        float x = tks_u2f(h ? b[l] : a[l]);
+        if (isnan(x)) x = 0;
+        int32_t v = u ? (int32_t)rintf(fminf(fmaxf(x, 0.0f), 1.0f) * 65535.0f) : (int32_t)rintf(fminf(fmaxf(x, -1.0f), 1.0f) * 32767.0f);
+        r |= ((uint32_t)v & 0xffff) << (16 * h);
+      }
+      D[l] = r;
+    }
+    break;
+  }
   case TKS_OP_V_PACK_B32_F16: { const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1); uint32_t *D = dst32(w, in); LOOP D[l] = (a[l] & 0xffff) | (b[l] << 16); break; }
   /* ---- VOP3P */
   case TKS_OP_V_PK_FMA_F16: case TKS_OP_V_PK_MUL_F16: case TKS_OP_V_PK_ADD_F16: case TKS_OP_V_PK_MAX_F16:
@@ -965,6 +995,17 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
         }
       }
       lo[l] = out[0]; hi[l] = out[1];
+    }
+    break;
+  }
+  case TKS_OP_V_DOT2_U32_U16: case TKS_OP_V_DOT8_I32_I4: case TKS_OP_V_DOT8_U32_U4: {
+    const uint32_t *a = U(0), *b = U(1), *c = U(2); uint32_t *D = dst32(w, in);
+    LOOP {
+      uint32_t x = a[l], y = b[l], s = c[l];
+      if (in->op == TKS_OP_V_DOT2_U32_U16) s += (x & 0xffff) * (y & 0xffff) + (x >> 16) * (y >> 16);
+      else if (in->op == TKS_OP_V_DOT8_U32_U4) for (int i = 0; i < 8; i++) s += ((x >> (4 * i)) & 15) * ((y >> (4 * i)) & 15);
+      else for (int i = 0; i < 8; i++) s += (uint32_t)(((int32_t)(x << (28 - 4 * i)) >> 28) * ((int32_t)(y << (28 - 4 * i)) >> 28));
+      D[l] = s;
     }
     break;
   }
