@@ -469,8 +469,16 @@ static int split_text(char *t, char **mn, char **ops, int maxops, char **mods, i
   for (;;) {
     while (*p == ' ') p++;
     if (!*p) break;
-    char *comma = strstr(p, ", ");
-    char *space = strchr(p, ' ');
+    /* ", " and " " outside parentheses: hwreg(HW_REG_MODE, 4, 2) is one operand */
+    char *comma = NULL, *space = NULL;
+    int depth = 0;
+    for (char *q = p; *q; q++) {
+      if (*q == '(') depth++;
+      else if (*q == ')') depth--;
+      else if (depth == 0 && *q == ',' && q[1] == ' ' && !comma) comma = q;
+      else if (depth == 0 && *q == ' ' && !space) space = q;
+      if (comma && space) break;
+    }
     if (comma && (!space || comma <= space)) {
       *comma = 0;
       if (nops < maxops) ops[nops++] = p;

@@ -246,8 +246,10 @@ static int exec_salu(tks_wave *w, const tks_inst *in)
     s_dst64(w, in, w->c->k->code_addr + (uint64_t)(int64_t)(int32_t)in->pc + in->len);
     break;
   case TKS_OP_S_GETREG_B32: s_dst32(w, in, hwreg_read(w, (uint32_t)in->offset)); break;
-  case TKS_OP_S_SETREG_B32: hwreg_write(w, (uint32_t)in->offset, tks_op32(w, s0)); break;
-  case TKS_OP_S_SETREG_IMM32_B32: hwreg_write(w, (uint32_t)in->offset, tks_op32(w, s0)); break;
+  case TKS_OP_S_SETREG_B32: case TKS_OP_S_SETREG_IMM32_B32:
+    /* the text's first operand is hwreg(...) (taken from simm16), the value follows */
+    hwreg_write(w, (uint32_t)in->offset, tks_op32(w, in->nsrc > 1 ? s1 : s0));
+    break;
   default: return -1;
 #undef A32
 #undef B32
