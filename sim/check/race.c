@@ -27,9 +27,11 @@
  * s_waitcnt lgkmcnt(N) leaves at most N LGKM operations, hence at most the N
  * newest DS operations, outstanding; counting DS instructions only (scalar
  * loads complete out of order, so they can only make fewer DS operations
- * complete) gives the DS operations known complete. A cell written in the
- * epoch just before the current one, by a write its wave had not completed at
- * that barrier, races with any later access by another wave.
+ * complete) gives the DS operations known complete. Loads into LDS by VMEM
+ * instructions (buffer/global ... lds) are tracked the same way on vmcnt. A
+ * cell written in the epoch just before the current one, by a write its wave
+ * had not completed at that barrier, races with any later access by another
+ * wave.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -53,6 +55,7 @@ typedef struct cell {
 typedef struct inst_info { uint32_t pc; const char *text; } inst_info;
 
 #define MAX_WAVES 16
+#define VM_SEQ 0x80000000u /* cell.w_seq counts VMEM instructions (vmcnt) */
 
 typedef struct worker {
   cell *shadow;
@@ -60,6 +63,8 @@ typedef struct worker {
   /* per wave of the current group: DS instructions issued, the number known
    * complete, and how many were complete when it last reached s_barrier */
   uint32_t ds_issued[MAX_WAVES], ds_done[MAX_WAVES], ds_done_at_barrier[MAX_WAVES];
+  /* the same for VMEM instructions (vmcnt), for buffer/global loads into LDS */
+  uint32_t vm_issued[MAX_WAVES], vm_done[MAX_WAVES], vm_done_at_barrier[MAX_WAVES];
   uint32_t barrier_inst[MAX_WAVES];
   uint32_t arrive_epoch[MAX_WAVES]; /* epoch in which the wave last reached s_barrier */
   uint32_t group_id[3];
@@ -132,14 +137,15 @@ static const char *verb(int kind, int it)
 }
 
 /* kind_a/kind_b: 0 read, 1 write; a is the earlier access. in_flight: a is
- * a write its wave had not completed when it reached s_barrier. */
+ * a write its wave had not completed when it reached s_barrier (1: a DS
+ * write, lgkmcnt; 2: a VMEM load into LDS, vmcnt). */
 static void report(worker *w, uint32_t wave_a, uint32_t inst_a, int kind_a, uint32_t wave_b,
                    const tks_inst_view *in_b, int kind_b, uint32_t addr, uint32_t bytes,
                    int in_flight)
 {
   uint32_t lo = inst_a < in_b->index ? inst_a : in_b->index;
   uint32_t hi = inst_a < in_b->index ? in_b->index : inst_a;
-  uint64_t key = (((uint64_t)lo << 32 | hi) + 1) ^ ((uint64_t)in_flight << 63);
+  uint64_t key = (((uint64_t)lo << 32 | hi) + 1) ^ ((uint64_t)(in_flight != 0) << 63);
   w->races++;
   if (!set_insert(&w->seen, &w->seen_cap, &w->seen_n, key)) return;
   const inst_info *ia = inst_a < w->ninsts ? &w->insts[inst_a] : NULL;
@@ -150,10 +156,11 @@ static void report(worker *w, uint32_t wave_a, uint32_t inst_a, int kind_a, uint
     snprintf(msg, sizeof msg,
              "tksim: LDS race: kernel %s, workgroup (%u,%u,%u): wave %u PC 0x%x '%s' writes [0x%x,+%u) "
              "and wave %u PC 0x%x '%s' %s after the s_barrier at PC 0x%x, which wave %u reached with "
-             "the write still in flight (no s_waitcnt lgkmcnt before the s_barrier)",
+             "the write still in flight (no s_waitcnt %s before the s_barrier)",
              in_b->kernel, w->group_id[0], w->group_id[1], w->group_id[2], wave_a,
              ia ? ia->pc : 0, ia && ia->text ? ia->text : "?", addr, bytes, wave_b, in_b->pc,
-             in_b->text ? in_b->text : "?", verb(kind_b, 1), ib ? ib->pc : 0, wave_a);
+             in_b->text ? in_b->text : "?", verb(kind_b, 1), ib ? ib->pc : 0, wave_a,
+             in_flight == 2 ? "vmcnt" : "lgkmcnt");
   } else {
     snprintf(msg, sizeof msg,
              "tksim: LDS race: kernel %s, workgroup (%u,%u,%u): wave %u PC 0x%x '%s' %s [0x%x,+%u) "
@@ -212,6 +219,9 @@ static void on_group_begin(void *user, uint32_t worker_id, const uint32_t group_
   memset(w->ds_issued, 0, sizeof w->ds_issued);
   memset(w->ds_done, 0, sizeof w->ds_done);
   memset(w->ds_done_at_barrier, 0, sizeof w->ds_done_at_barrier);
+  memset(w->vm_issued, 0, sizeof w->vm_issued);
+  memset(w->vm_done, 0, sizeof w->vm_done);
+  memset(w->vm_done_at_barrier, 0, sizeof w->vm_done_at_barrier);
   memset(w->arrive_epoch, 0, sizeof w->arrive_epoch);
 }
 
@@ -230,9 +240,12 @@ static void on_barrier_release(void *user, uint32_t worker_id, uint32_t group_li
 static void on_issue(void *user, const tks_wave_view *wv, const tks_inst_view *in)
 {
   race_state *rs = user;
-  if (in->cls != TKS_CLASS_DS || wv->waves_per_group < 2 || wv->worker >= rs->nworkers) return;
+  if ((in->cls != TKS_CLASS_DS && in->cls != TKS_CLASS_VMEM) || wv->waves_per_group < 2 ||
+      wv->worker >= rs->nworkers || wv->wave_in_group >= MAX_WAVES)
+    return;
   worker *w = &rs->w[wv->worker];
-  if (wv->wave_in_group < MAX_WAVES) w->ds_issued[wv->wave_in_group]++;
+  if (in->cls == TKS_CLASS_DS) w->ds_issued[wv->wave_in_group]++;
+  else w->vm_issued[wv->wave_in_group]++;
 }
 
 static void on_waitcnt(void *user, const tks_wave_view *wv, const tks_inst_view *in, int vmcnt,
@@ -240,11 +253,15 @@ static void on_waitcnt(void *user, const tks_wave_view *wv, const tks_inst_view 
 {
   race_state *rs = user;
   if (wv->waves_per_group < 2 || wv->worker >= rs->nworkers || wv->wave_in_group >= MAX_WAVES) return;
-  if (lgkmcnt < 0 || lgkmcnt >= 15) return; /* 15: the field's "no wait" */
   worker *w = &rs->w[wv->worker];
   uint32_t me = wv->wave_in_group;
-  if (w->ds_issued[me] > (uint32_t)lgkmcnt && w->ds_issued[me] - (uint32_t)lgkmcnt > w->ds_done[me])
+  /* 15 (lgkmcnt) and 63 (vmcnt) are the fields' "no wait" */
+  if (lgkmcnt >= 0 && lgkmcnt < 15 && w->ds_issued[me] > (uint32_t)lgkmcnt &&
+      w->ds_issued[me] - (uint32_t)lgkmcnt > w->ds_done[me])
     w->ds_done[me] = w->ds_issued[me] - (uint32_t)lgkmcnt;
+  if (vmcnt >= 0 && vmcnt < 63 && w->vm_issued[me] > (uint32_t)vmcnt &&
+      w->vm_issued[me] - (uint32_t)vmcnt > w->vm_done[me])
+    w->vm_done[me] = w->vm_issued[me] - (uint32_t)vmcnt;
 }
 
 static void on_barrier_arrive(void *user, const tks_wave_view *wv, const tks_inst_view *in)
@@ -254,6 +271,7 @@ static void on_barrier_arrive(void *user, const tks_wave_view *wv, const tks_ins
   worker *w = &rs->w[wv->worker];
   note_inst(w, in);
   w->ds_done_at_barrier[wv->wave_in_group] = w->ds_done[wv->wave_in_group];
+  w->vm_done_at_barrier[wv->wave_in_group] = w->vm_done[wv->wave_in_group];
   w->barrier_inst[wv->wave_in_group] = in->index;
   w->arrive_epoch[wv->wave_in_group] = w->epoch;
 }
@@ -269,10 +287,12 @@ static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_vi
   const uint32_t me = wv->wave_in_group, ep = w->epoch;
   const uint16_t mybit = (uint16_t)(1u << (me & 15));
   const int writes = is_write == 1;
-  /* this instruction's DS sequence number (on_issue counted it already);
-   * LDS writes of VMEM instructions (buffer/global ... lds) complete with
-   * vmcnt and are not tracked for the barrier check: UINT32_MAX */
-  const uint32_t seq = in->cls == TKS_CLASS_DS && me < MAX_WAVES && w->ds_issued[me] ? w->ds_issued[me] - 1 : UINT32_MAX;
+  /* this instruction's sequence number on its counter (on_issue counted it
+   * already): DS operations on lgkmcnt; VMEM ones (buffer/global ... lds,
+   * flat) on vmcnt, marked with VM_SEQ; others untracked (UINT32_MAX) */
+  uint32_t seq = UINT32_MAX;
+  if (me < MAX_WAVES && in->cls == TKS_CLASS_DS && w->ds_issued[me]) seq = w->ds_issued[me] - 1;
+  else if (me < MAX_WAVES && in->cls == TKS_CLASS_VMEM && w->vm_issued[me]) seq = (w->vm_issued[me] - 1) | VM_SEQ;
   for (uint64_t m = exec; m; m &= m - 1) {
     int lane = __builtin_ctzll(m);
     uint32_t a = addr[lane];
@@ -284,10 +304,11 @@ static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_vi
         report(w, c->w_wave, c->w_inst, 1, me, in, is_write, x, bytes - b, 0);
       } else if (c->w_epoch + 1 == ep && c->w_wave != me && c->w_wave < MAX_WAVES && c->w_seq != UINT32_MAX &&
                  w->arrive_epoch[c->w_wave] == c->w_epoch &&
-                 c->w_seq >= w->ds_done_at_barrier[c->w_wave]) {
+                 ((c->w_seq & VM_SEQ) ? (c->w_seq & ~VM_SEQ) >= w->vm_done_at_barrier[c->w_wave]
+                                      : c->w_seq >= w->ds_done_at_barrier[c->w_wave])) {
         /* (a writer that ended instead of reaching that barrier is given the
          * benefit of the doubt) */
-        report(w, c->w_wave, c->w_inst, 1, me, in, is_write, x, bytes - b, 1);
+        report(w, c->w_wave, c->w_inst, 1, me, in, is_write, x, bytes - b, (c->w_seq & VM_SEQ) ? 2 : 1);
       }
       if (writes) {
         if (c->r_epoch == ep && (c->r_mask & ~mybit)) {

@@ -146,7 +146,10 @@ static op_info classify(const inst &x)
   op_info o{};
   o.target = -1;
   const std::string &m = x.mnem;
-  bool vm_load = starts(m, "global_load") || starts(m, "buffer_load") || starts(m, "scratch_load") ||
+  /* global_load_lds_* and buffer_load_* ... lds write LDS, not VGPRs, and
+   * complete with vmcnt */
+  bool lds_dma = starts(m, "global_load_lds") || (starts(m, "buffer_load") && (" " + x.ops + " ").find(" lds ") != std::string::npos);
+  bool vm_load = !lds_dma && (starts(m, "global_load") || starts(m, "buffer_load") || starts(m, "scratch_load")) ||
                  ((starts(m, "global_atomic") || starts(m, "buffer_atomic")) && (x.ops.find("sc0") != std::string::npos || x.ops.find("glc") != std::string::npos));
   bool vm_store = !vm_load && (starts(m, "global_") || starts(m, "buffer_") || starts(m, "scratch_"));
   bool flat_load = starts(m, "flat_load"), flat_store = starts(m, "flat_") && !flat_load;
@@ -155,10 +158,10 @@ static op_info classify(const inst &x)
                         starts(m, "ds_permute") || starts(m, "ds_swizzle") || starts(m, "ds_consume") || starts(m, "ds_append"));
   bool smem = starts(m, "s_load") || starts(m, "s_buffer_load") || starts(m, "s_memtime") || starts(m, "s_memrealtime");
   o.mem_dest = vm_load || flat_load || ds_load || smem;
-  o.vm = vm_load || vm_store || flat_load || flat_store;
+  o.vm = vm_load || vm_store || flat_load || flat_store || lds_dma;
   o.lgkm = ds || smem || flat_load || flat_store;
   o.smem = smem || flat_load || flat_store; /* out of order among LGKM operations */
-  o.ds_write = ds && !ds_load;
+  o.ds_write = (ds && !ds_load) || lds_dma; /* an LDS write the barrier does not wait for */
   o.is_end = m == "s_endpgm" || starts(m, "s_setpc") || starts(m, "s_swappc") || m == "s_trap";
   o.is_barrier = m == "s_barrier";
   o.is_branch = m == "s_branch";
@@ -168,7 +171,7 @@ static op_info classify(const inst &x)
     o.target = (int64_t)x.addr + 4 + 4 * (int64_t)simm;
   }
   std::vector<std::string> ops = split_ops(x.ops);
-  bool no_dest = vm_store || flat_store || (ds && !ds_load) || o.is_branch || o.is_cbranch ||
+  bool no_dest = vm_store || flat_store || (ds && !ds_load) || lds_dma || o.is_branch || o.is_cbranch ||
                  starts(m, "s_cmp") || starts(m, "s_bitcmp") || starts(m, "s_waitcnt") || starts(m, "s_nop");
   for (size_t k = 0; k < ops.size(); k++) {
     if (k == 0 && !no_dest) regs_of(ops[k], o.writes);
