@@ -79,6 +79,7 @@ typedef struct race_state {
   worker *w;
   uint32_t nworkers;
   uint32_t waves_per_group;
+  int off;                   /* cooperative dispatch: groups interleave on a worker */
   const char *kernel;
   pthread_mutex_t lock;      /* guards the global set, first message and printing */
   uint64_t *gseen;
@@ -188,6 +189,9 @@ static void on_dispatch_begin(void *user, const tks_dispatch *d, uint32_t nworke
     rs->nworkers = nworkers;
   }
   rs->waves_per_group = waves_per_group;
+  /* the shadow is per worker; a cooperative launch interleaves several
+   * groups on one worker, so the checker sits those out */
+  rs->off = d->cooperative;
   rs->kernel = d->k ? d->k->name : "?";
   rs->gseen_n = 0;
   if (rs->gseen) memset(rs->gseen, 0, rs->gseen_cap * sizeof *rs->gseen);
@@ -208,7 +212,7 @@ static void on_group_begin(void *user, uint32_t worker_id, const uint32_t group_
                            uint32_t group_linear, uint32_t nwaves)
 {
   race_state *rs = user;
-  if (worker_id >= rs->nworkers) return;
+  if (rs->off || worker_id >= rs->nworkers) return;
   worker *w = &rs->w[worker_id];
   w->epoch += 2;
   if (w->epoch < 2) { /* wrapped: old entries could look current */
@@ -240,7 +244,7 @@ static void on_barrier_release(void *user, uint32_t worker_id, uint32_t group_li
 static void on_issue(void *user, const tks_wave_view *wv, const tks_inst_view *in)
 {
   race_state *rs = user;
-  if ((in->cls != TKS_CLASS_DS && in->cls != TKS_CLASS_VMEM) || wv->waves_per_group < 2 ||
+  if (rs->off || (in->cls != TKS_CLASS_DS && in->cls != TKS_CLASS_VMEM) || wv->waves_per_group < 2 ||
       wv->worker >= rs->nworkers || wv->wave_in_group >= MAX_WAVES)
     return;
   worker *w = &rs->w[wv->worker];
@@ -280,7 +284,7 @@ static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_vi
                           const uint32_t addr[64], uint32_t bytes, uint64_t exec, int is_write)
 {
   race_state *rs = user;
-  if (is_write == 2 || wv->waves_per_group < 2 || wv->worker >= rs->nworkers) return;
+  if (rs->off || is_write == 2 || wv->waves_per_group < 2 || wv->worker >= rs->nworkers) return;
   worker *w = &rs->w[wv->worker];
   if (!w->shadow) return;
   note_inst(w, in);
