@@ -92,10 +92,12 @@ static uint64_t const_bits(int is_float, double fv, int64_t iv, int literal, int
     if (ty == TKS_TY_F64 || ty == TKS_TY_B64) { uint64_t b; memcpy(&b, &fv, 8); return b; }
     float f = (float)fv;
     if (fabs(fv - 0.15915494309189535) < 1e-7) {
-      if (ty == TKS_TY_F16) return packed ? 0x31183118u : 0x3118u;
+      if (ty == TKS_TY_F16) return 0x3118u;
       return 0x3e22f983u;
     }
-    if (ty == TKS_TY_F16) { uint64_t h = f32_to_f16_bits(f); return packed ? (h | h << 16) : h; }
+    /* packed (VOP3P) f16: the constant is the low half, the high half is 0
+     * (LLVM uses op_sel_hi:0 when it wants the value in both halves) */
+    if (ty == TKS_TY_F16) { (void)packed; return f32_to_f16_bits(f); }
     uint32_t b; memcpy(&b, &f, 4); return b;
   }
   if (literal) {
