@@ -289,10 +289,15 @@ int main(int argc, char **argv)
     fprintf(stderr, "cannot read %s or find kernel %s in its disassembly\n", elf, kernel);
     return 2;
   }
-  /* file offset of .text: ELF64 section headers */
+  /* file offset of .text: ELF64 section headers (bounds-checked) */
+  if (image.size() < 0x40 || memcmp(image.data(), "\x7f" "ELF", 4)) { fprintf(stderr, "%s is not an ELF file\n", elf); return 2; }
   uint64_t shoff; uint16_t shentsize, shnum, shstrndx;
   memcpy(&shoff, &image[0x28], 8); memcpy(&shentsize, &image[0x3a], 2);
   memcpy(&shnum, &image[0x3c], 2); memcpy(&shstrndx, &image[0x3e], 2);
+  if (shentsize < 0x40 || shstrndx >= shnum || shoff > image.size() || (uint64_t)shnum * shentsize > image.size() - shoff) {
+    fprintf(stderr, "%s: malformed ELF section headers\n", elf);
+    return 2;
+  }
   uint64_t strtab_off;
   memcpy(&strtab_off, &image[shoff + (uint64_t)shstrndx * shentsize + 0x18], 8);
   int64_t text_delta = -1;
@@ -300,12 +305,17 @@ int main(int argc, char **argv)
     const uint8_t *sh = &image[shoff + (uint64_t)i * shentsize];
     uint32_t name; uint64_t addr, off;
     memcpy(&name, sh, 4); memcpy(&addr, sh + 0x10, 8); memcpy(&off, sh + 0x18, 8);
-    if (!strcmp((const char *)&image[strtab_off + name], ".text")) text_delta = (int64_t)off - (int64_t)addr;
+    if (strtab_off >= image.size() || name >= image.size() - strtab_off) continue;
+    if (!strncmp((const char *)&image[strtab_off + name], ".text", image.size() - strtab_off - name)) text_delta = (int64_t)off - (int64_t)addr;
   }
   if (text_delta == -1) { fprintf(stderr, "no .text in %s\n", elf); return 2; }
   std::vector<uint32_t> words(code.size());
   for (size_t i = 0; i < code.size(); i++) {
     uint32_t w;
+    if ((int64_t)code[i].addr + text_delta < 0 || (uint64_t)((int64_t)code[i].addr + text_delta) + 4 > image.size()) {
+      fprintf(stderr, "instruction at 0x%llx lies outside %s\n", (unsigned long long)code[i].addr, elf);
+      return 2;
+    }
     memcpy(&w, &image[code[i].addr + text_delta], 4);
     words[i] = w;
     if (w != code[i].word0) { fprintf(stderr, "disassembly and image disagree at 0x%llx\n", (unsigned long long)code[i].addr); return 2; }

@@ -337,6 +337,7 @@ int main(int argc, char **argv)
   std::string tksim = argv[1], objdump = argv[2], prog = argv[3];
   std::vector<std::string> pargs(argv + 4, argv + argc);
   std::vector<uint8_t> image = slurp(prog);
+  if (image.empty()) { fprintf(stderr, "cannot read %s\n", prog.c_str()); return 2; }
   const char magic[] = "__CLANG_OFFLOAD_BUNDLE__";
   size_t bpos = std::string::npos;
   for (size_t i = 0; i + 24 <= image.size(); i++)
@@ -361,10 +362,15 @@ int main(int argc, char **argv)
   spit(tmp + ".elf", elf, false);
   std::vector<inst> code = disassemble(objdump, tmp + ".elf");
   unlink((tmp + ".elf").c_str());
-  /* .text file offset: ELF64 section headers */
+  /* .text file offset: ELF64 section headers (bounds-checked) */
+  if (elf.size() < 0x40 || memcmp(elf.data(), "\x7f" "ELF", 4)) { fprintf(stderr, "the gfx942 bundle entry is not an ELF file\n"); return 2; }
   uint64_t shoff; uint16_t shentsize, shnum, shstrndx;
   memcpy(&shoff, &elf[0x28], 8); memcpy(&shentsize, &elf[0x3a], 2);
   memcpy(&shnum, &elf[0x3c], 2); memcpy(&shstrndx, &elf[0x3e], 2);
+  if (shentsize < 0x40 || shstrndx >= shnum || shoff > elf.size() || (uint64_t)shnum * shentsize > elf.size() - shoff) {
+    fprintf(stderr, "malformed ELF section headers\n");
+    return 2;
+  }
   uint64_t strtab;
   memcpy(&strtab, &elf[shoff + (uint64_t)shstrndx * shentsize + 0x18], 8);
   int64_t delta = INT64_MIN;
@@ -372,12 +378,17 @@ int main(int argc, char **argv)
     const uint8_t *sh = &elf[shoff + (uint64_t)i * shentsize];
     uint32_t name; uint64_t addr, off;
     memcpy(&name, sh, 4); memcpy(&addr, sh + 0x10, 8); memcpy(&off, sh + 0x18, 8);
-    if (!strcmp((const char *)&elf[strtab + name], ".text")) delta = (int64_t)off - (int64_t)addr;
+    if (strtab >= elf.size() || name >= elf.size() - strtab) continue;
+    if (!strncmp((const char *)&elf[strtab + name], ".text", elf.size() - strtab - name)) delta = (int64_t)off - (int64_t)addr;
   }
   if (code.empty() || delta == INT64_MIN) { fprintf(stderr, "cannot disassemble the code object\n"); return 2; }
   std::vector<uint32_t> words(code.size());
   std::vector<op_info> info(code.size());
   for (size_t i = 0; i < code.size(); i++) {
+    if ((int64_t)code[i].addr + delta < 0 || (uint64_t)((int64_t)code[i].addr + delta) + 4 > elf.size()) {
+      fprintf(stderr, "instruction at 0x%llx lies outside the code object\n", (unsigned long long)code[i].addr);
+      return 2;
+    }
     memcpy(&words[i], &elf[code[i].addr + delta], 4);
     if (words[i] != code[i].word0) { fprintf(stderr, "disassembly and image disagree at 0x%llx\n", (unsigned long long)code[i].addr); return 2; }
     info[i] = classify(code[i]);
