@@ -24,6 +24,7 @@
 #include "exec/exec_internal.h"
 
 #define TKS_QUANTUM 64
+#define TKS_SLICE (1u << 20)  /* instructions before a worker admits another group */
 
 /* ------------------------------------------------------------------ errors */
 void tks_fail(tks_ctx *c, const char *fmt, ...)
@@ -472,8 +473,9 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
       case TKS_OP_BUFFER_WBINVL1: case TKS_OP_BUFFER_WBINVL1_VOL: case TKS_OP_S_SENDMSG:
         break;
       case TKS_OP_S_SLEEP:
-        /* let the other waves (and, for cooperative launches, groups) run */
+        /* a spin-wait: let the other waves and resident groups run */
         w->pc = next;
+        w->g->slept = 1;
         return done;
       case TKS_OP_S_SETHALT: case TKS_OP_S_TRAP: {
         char where[64];
@@ -529,6 +531,7 @@ static void group_setup(tks_ctx *c, tks_group *g, uint64_t gl, uint32_t worker)
   g->nwaves = (nthreads + 63) / 64;
   memset(g->lds, 0, g->lds_size);
   g->done = 0;
+  g->slept = 0;
   for (uint32_t i = 0; i < g->nwaves; i++) init_wave(c, g, &g->waves[i], i);
   if (c->hooks)
     for (int h = 0; h < tks_hook_n; h++)
@@ -588,10 +591,8 @@ static int group_slice(tks_ctx *c, tks_group *g, uint64_t slice, tks_launch_stat
                c->k->name, (unsigned long long)c->budget, extra);
       return 1;
     }
-    if (pass == 0 && at_barrier != alive) {
-      /* only sleeping waves would remain; cannot happen: s_sleep advances the PC */
-      return 0;
-    }
+    if (g->slept) { g->slept = 0; return 0; }
+    if (pass == 0 && at_barrier != alive) return 0; /* waves wait on a grid barrier */
   }
   return 0;
 }
@@ -627,16 +628,37 @@ static void *worker_main(void *arg)
   worker_ctx *wc = arg;
   tks_ctx *c = wc->c;
   if (!c->d->cooperative) {
-    tks_group *g = alloc_group(c);
-    if (!g) { tks_fail(c, "tksim: out of memory for a workgroup"); free_group(c, g); return NULL; }
+    /* Workgroups are taken in dispatch order. A group that sleeps (s_sleep:
+     * a spin-wait, e.g. on a flag another group sets) or runs for a whole
+     * slice lets the worker admit the next group and round-robin the
+     * resident ones, as a GPU keeps many groups resident; so producer/consumer
+     * schemes between groups (stream-K fix-up flags) make progress. */
+    tks_group *res[TKS_MAX_RESIDENT], *pool[TKS_MAX_RESIDENT];
+    uint32_t nres = 0, npool = 0, cap = c->max_resident;
+    int exhausted = 0, want_more = 1;
     for (;;) {
-      uint64_t gl = __atomic_fetch_add(&c->next_group, 1, __ATOMIC_RELAXED);
-      if (gl >= c->total_groups || __atomic_load_n(&c->failed, __ATOMIC_RELAXED)) break;
-      group_setup(c, g, gl, wc->index);
-      wc->st->waves += g->nwaves;
-      while (!group_slice(c, g, ~0ull >> 1, wc->st)) {}
+      if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) break;
+      if (!exhausted && (nres == 0 || (want_more && nres < cap))) {
+        uint64_t gl = __atomic_fetch_add(&c->next_group, 1, __ATOMIC_RELAXED);
+        if (gl >= c->total_groups) exhausted = 1;
+        else {
+          tks_group *g = npool ? pool[--npool] : alloc_group(c);
+          if (!g) { tks_fail(c, "tksim: out of memory for a workgroup"); break; }
+          group_setup(c, g, gl, wc->index);
+          wc->st->waves += g->nwaves;
+          res[nres++] = g;
+        }
+      }
+      if (nres == 0) break;
+      want_more = 0;
+      for (uint32_t i = 0; i < nres;) {
+        if (group_slice(c, res[i], TKS_SLICE, wc->st)) { pool[npool++] = res[i]; res[i] = res[--nres]; continue; }
+        want_more = 1;
+        i++;
+      }
     }
-    free_group(c, g);
+    for (uint32_t i = 0; i < nres; i++) free_group(c, res[i]);
+    for (uint32_t i = 0; i < npool; i++) free_group(c, pool[i]);
     return NULL;
   }
   /* cooperative: every group resident at once; this worker owns gl = index mod nworkers
@@ -732,6 +754,11 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
   if (!d->cooperative && nw > c->total_groups) nw = (uint32_t)c->total_groups;
   if (d->cooperative && nw > c->total_groups) nw = (uint32_t)c->total_groups;
   c->nworkers = nw;
+  {
+    uint64_t gbytes = (uint64_t)c->waves_per_group * (64ull * 4 * TKS_NVGPR + 64ull * c->priv_size) + c->lds_size;
+    uint64_t capm = (256ull << 20) / (gbytes ? gbytes : 1);
+    c->max_resident = (uint32_t)(capm < 1 ? 1 : capm > TKS_MAX_RESIDENT ? TKS_MAX_RESIDENT : capm);
+  }
   if (c->hooks)
     for (int h = 0; h < tks_hook_n; h++)
       if (tks_hook_table[h].dispatch_begin)

@@ -20,6 +20,7 @@
 
 #define TKS_NVGPR 512
 #define TKS_MAX_WAVES 16
+#define TKS_MAX_RESIDENT 32
 #define TKS_SHARED_BASE 0x0001000000000000ull  /* flat LDS aperture (above user space) */
 #define TKS_PRIVATE_BASE 0x0002000000000000ull /* flat private aperture */
 #define TKS_APERTURE_SIZE 0x100000000ull
@@ -70,6 +71,7 @@ typedef struct tks_group {
   uint32_t lds_size;
   tks_wave *waves;              /* [TKS_MAX_WAVES] */
   int done;
+  int slept;                    /* a wave executed s_sleep in this slice */
   uint32_t worker;
 } tks_group;
 
@@ -99,6 +101,7 @@ typedef struct tks_ctx {
   uint8_t *wait_reported;       /* per instruction: wait report printed */
   int hooks;
   uint32_t nworkers;
+  uint32_t max_resident;        /* resident groups per worker (non-cooperative) */
   tks_launch_stats *wstats;     /* per worker */
 } tks_ctx;
 
