@@ -45,7 +45,7 @@
 typedef struct cell {
   uint32_t w_epoch, r_epoch; /* 0: never */
   uint32_t w_inst;
-  uint32_t w_seq;            /* the writing wave's DS sequence number of the write */
+  uint32_t w_seq;            /* the write's sequence number on its wave's counter (see VM_SEQ) */
   uint32_t r_inst[2];
   uint16_t r_mask;           /* waves that read in r_epoch */
   uint8_t w_wave;
@@ -81,10 +81,9 @@ typedef struct race_state {
   uint32_t waves_per_group;
   int off;                   /* cooperative dispatch: groups interleave on a worker */
   const char *kernel;
-  pthread_mutex_t lock;      /* guards the global set, first message and printing */
+  pthread_mutex_t lock;      /* guards the dispatch-wide set of reported pairs and printing */
   uint64_t *gseen;
   uint32_t gseen_cap, gseen_n;
-  int quiet;
 } race_state;
 
 static race_state g_rs = { .lock = PTHREAD_MUTEX_INITIALIZER };
