@@ -513,14 +513,14 @@ typedef struct worker_ctx {
   tks_launch_stats *st;
 } worker_ctx;
 
-static void group_setup(tks_ctx *c, tks_group *g, uint64_t gl, uint32_t worker)
+static void group_setup(tks_ctx *c, tks_group *g, uint64_t gl, uint32_t slot)
 {
   uint32_t gx = (uint32_t)(gl % c->ngroups[0]);
   uint32_t gy = (uint32_t)((gl / c->ngroups[0]) % c->ngroups[1]);
   uint32_t gz = (uint32_t)(gl / ((uint64_t)c->ngroups[0] * c->ngroups[1]));
   g->id[0] = gx; g->id[1] = gy; g->id[2] = gz;
   g->linear = (uint32_t)gl;
-  g->worker = worker;
+  g->worker = slot;
   for (int dmn = 0; dmn < 3; dmn++) {
     uint32_t gid = g->id[dmn];
     uint64_t start = (uint64_t)gid * c->d->block[dmn];
@@ -535,7 +535,7 @@ static void group_setup(tks_ctx *c, tks_group *g, uint64_t gl, uint32_t worker)
   for (uint32_t i = 0; i < g->nwaves; i++) init_wave(c, g, &g->waves[i], i);
   if (c->hooks)
     for (int h = 0; h < tks_hook_n; h++)
-      if (tks_hook_table[h].group_begin) tks_hook_table[h].group_begin(tks_hook_table[h].user, worker, g->id, g->linear, g->nwaves);
+      if (tks_hook_table[h].group_begin) tks_hook_table[h].group_begin(tks_hook_table[h].user, slot, g->id, g->linear, g->nwaves);
 }
 
 /* Runs g for about `slice` instructions; returns 1 when the group finished. */
@@ -634,7 +634,7 @@ static void *worker_main(void *arg)
      * resident ones, as a GPU keeps many groups resident; so producer/consumer
      * schemes between groups (stream-K fix-up flags) make progress. */
     tks_group *res[TKS_MAX_RESIDENT], *pool[TKS_MAX_RESIDENT];
-    uint32_t nres = 0, npool = 0, cap = c->max_resident;
+    uint32_t nres = 0, npool = 0, cap = c->max_resident, nalloc = 0;
     int exhausted = 0, want_more = 1;
     for (;;) {
       if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) break;
@@ -642,9 +642,14 @@ static void *worker_main(void *arg)
         uint64_t gl = __atomic_fetch_add(&c->next_group, 1, __ATOMIC_RELAXED);
         if (gl >= c->total_groups) exhausted = 1;
         else {
-          tks_group *g = npool ? pool[--npool] : alloc_group(c);
+          /* each group structure owns one execution slot for its lifetime:
+           * hook providers keep per-slot state */
+          uint32_t slot = 0;
+          tks_group *g;
+          if (npool) { g = pool[--npool]; slot = g->worker; }
+          else { g = alloc_group(c); slot = wc->index * c->max_resident + nalloc++; }
           if (!g) { tks_fail(c, "tksim: out of memory for a workgroup"); break; }
-          group_setup(c, g, gl, wc->index);
+          group_setup(c, g, gl, slot);
           wc->st->waves += g->nwaves;
           res[nres++] = g;
         }
@@ -670,7 +675,7 @@ static void *worker_main(void *arg)
   for (uint64_t gl = wc->index; gl < c->total_groups; gl += c->nworkers, i++) {
     gs[i] = alloc_group(c);
     if (!gs[i]) { tks_fail(c, "tksim: out of memory for %llu resident workgroups of a cooperative launch", (unsigned long long)c->total_groups); break; }
-    group_setup(c, gs[i], gl, wc->index);
+    group_setup(c, gs[i], gl, (uint32_t)gl); /* one slot per group */
     wc->st->waves += gs[i]->nwaves;
   }
   uint64_t left = mine;
@@ -759,14 +764,19 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
     uint64_t capm = (256ull << 20) / (gbytes ? gbytes : 1);
     c->max_resident = (uint32_t)(capm < 1 ? 1 : capm > TKS_MAX_RESIDENT ? TKS_MAX_RESIDENT : capm);
   }
+  c->nslots = d->cooperative ? (uint32_t)c->total_groups : nw * c->max_resident;
   if (c->hooks)
     for (int h = 0; h < tks_hook_n; h++)
       if (tks_hook_table[h].dispatch_begin)
-        tks_hook_table[h].dispatch_begin(tks_hook_table[h].user, d, nw, c->waves_per_group, c->lds_size);
-  c->wstats = calloc(nw, sizeof(tks_launch_stats));
+        tks_hook_table[h].dispatch_begin(tks_hook_table[h].user, d, c->nslots, c->waves_per_group, c->lds_size);
+  c->wstats = calloc(c->nslots, sizeof(tks_launch_stats));
   worker_ctx *wcs = calloc(nw, sizeof *wcs);
   pthread_t *th = calloc(nw, sizeof *th);
-  for (uint32_t i = 0; i < nw; i++) { wcs[i].c = c; wcs[i].index = i; wcs[i].st = &c->wstats[i]; }
+  /* a worker's own counters live in a slot it alone uses */
+  for (uint32_t i = 0; i < nw; i++) {
+    wcs[i].c = c; wcs[i].index = i;
+    wcs[i].st = &c->wstats[d->cooperative ? i : i * c->max_resident];
+  }
   if (nw == 1) worker_main(&wcs[0]);
   else {
     uint32_t started = 0;
@@ -781,7 +791,7 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
   }
   tks_launch_stats sum;
   memset(&sum, 0, sizeof sum);
-  for (uint32_t i = 0; i < nw; i++) {
+  for (uint32_t i = 0; i < c->nslots; i++) {
     tks_launch_stats *s = &c->wstats[i];
     sum.waves += s->waves; sum.instructions += s->instructions; sum.lane_instructions += s->lane_instructions;
     sum.salu += s->salu; sum.valu += s->valu; sum.smem += s->smem; sum.vmem_load += s->vmem_load;

@@ -20,7 +20,7 @@
 
 #define TKS_NVGPR 512
 #define TKS_MAX_WAVES 16
-#define TKS_MAX_RESIDENT 32
+#define TKS_MAX_RESIDENT 8
 #define TKS_SHARED_BASE 0x0001000000000000ull  /* flat LDS aperture (above user space) */
 #define TKS_PRIVATE_BASE 0x0002000000000000ull /* flat private aperture */
 #define TKS_APERTURE_SIZE 0x100000000ull
@@ -102,6 +102,7 @@ typedef struct tks_ctx {
   int hooks;
   uint32_t nworkers;
   uint32_t max_resident;        /* resident groups per worker (non-cooperative) */
+  uint32_t nslots;              /* execution slots: one per resident group structure */
   tks_launch_stats *wstats;     /* per worker */
 } tks_ctx;
 

@@ -8,10 +8,14 @@
  * flag per instruction and nothing else, so the fast path stays fast.
  *
  * Threading: a workgroup runs wholly on one worker thread (its waves are
- * interleaved round-robin on that thread), workgroups are spread over
- * `nworkers` threads. Every per-wave/per-group callback carries the worker
- * index, so providers keep per-worker state and need no locks. dispatch_begin
- * and dispatch_end run on the launching thread with no workers active.
+ * interleaved round-robin on that thread); a worker may keep several groups
+ * resident and interleave them (spin-waits, long groups, cooperative
+ * launches). Each resident group occupies one execution *slot*, numbered
+ * 0..nworkers-1 (the `nworkers` given to dispatch_begin is the slot count); a
+ * slot is used by one group at a time and by one thread only. Every
+ * per-wave/per-group callback carries the slot (`worker`), so providers keep
+ * per-slot state and need no locks. dispatch_begin and dispatch_end run on
+ * the launching thread with no workers active.
  *
  * Hardware facts used by the views: a workgroup's waves are numbered in
  * work-item order (wave w holds flat work-item ids 64w..64w+63); wave w of a
@@ -44,7 +48,7 @@ enum tks_inst_class {
 
 /* The wave that executes the instruction. */
 typedef struct tks_wave_view {
-  uint32_t worker;        /* worker thread index, 0..nworkers-1 */
+  uint32_t worker;        /* execution slot of the group, 0..nworkers-1 (see above) */
   uint32_t wave_id;       /* dispatch-wide wave number: group_linear * waves_per_group + wave_in_group */
   uint32_t wave_in_group; /* 0..15 */
   uint32_t simd;          /* wave_in_group % 4 */
