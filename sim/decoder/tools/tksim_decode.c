@@ -24,6 +24,21 @@ static uint8_t *read_all(const char *path, size_t *size)
   return b;
 }
 
+/* distinct unimplemented mnemonics over all inputs, with counts */
+static struct { char name[64]; int count; } gaps[512];
+static int ngaps;
+
+static void note_gap(const char *text)
+{
+  char m[64];
+  size_t n = strcspn(text, " ");
+  if (n >= sizeof m) n = sizeof m - 1;
+  memcpy(m, text, n); m[n] = 0;
+  for (int i = 0; i < ngaps; i++)
+    if (!strcmp(gaps[i].name, m)) { gaps[i].count++; return; }
+  if (ngaps < 512) { snprintf(gaps[ngaps].name, sizeof gaps[ngaps].name, "%s", m); gaps[ngaps++].count = 1; }
+}
+
 int main(int argc, char **argv)
 {
   int verbose = 0, rc = 0, files = 0;
@@ -68,8 +83,10 @@ int main(int argc, char **argv)
         if (verbose)
           printf("  %06x %-28s op=%-24s cls=%d ndst=%d nsrc=%d\n", in->pc, tks_inst_text(p, in),
                  tks_op_name(in->op), in->cls, in->ndst, in->nsrc);
-        else if (in->op == 0)
+        else if (in->op == 0) {
           printf("  unimplemented at 0x%x: %s\n", in->pc, tks_inst_text(p, in));
+          note_gap(tks_inst_text(p, in));
+        }
       }
       if (p->n_unimpl) rc = rc ? rc : 1;
       tks_program_free(p);
@@ -79,5 +96,10 @@ int main(int argc, char **argv)
     free(data);
   }
   if (!files) { fprintf(stderr, "usage: tksim-decode [-v] FILE...\n"); return 2; }
+  if (ngaps) {
+    printf("unimplemented mnemonics (decoded, not necessarily reached):");
+    for (int i = 0; i < ngaps; i++) printf(" %s x%d", gaps[i].name, gaps[i].count);
+    printf("\n");
+  }
   return rc;
 }
