@@ -20,6 +20,7 @@
  * compiler's division sequence is designed to produce.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 
 #include "exec/exec_internal.h"
@@ -430,6 +431,87 @@ static uint32_t f32_to_fp8(float x, int bf8, int sat)
 
 static inline float bf16f(uint32_t x) { return tks_u2f(x << 16); }
 
+/* ---- 2/pi to 1201 bits for v_trig_preop_f64, computed once: pi by Machin's
+ * formula (16 atan(1/5) - 4 atan(1/239)) in 1600-bit fixed point, then 2/pi by
+ * binary long division. */
+#define TP_WORDS 50 /* word 0: integer part, then 49 x 32 fraction bits */
+static uint8_t two_over_pi_bits[1201]; /* [0] is the 2^-1 bit */
+static int tp_ready;
+static pthread_once_t tp_once = PTHREAD_ONCE_INIT;
+
+static void bn_div_small(uint32_t *a, uint32_t d)
+{
+  uint64_t r = 0;
+  for (int i = 0; i < TP_WORDS; i++) { uint64_t cur = (r << 32) | a[i]; a[i] = (uint32_t)(cur / d); r = cur % d; }
+}
+static void bn_add(uint32_t *a, const uint32_t *b)
+{
+  uint64_t c = 0;
+  for (int i = TP_WORDS - 1; i >= 0; i--) { uint64_t s = (uint64_t)a[i] + b[i] + c; a[i] = (uint32_t)s; c = s >> 32; }
+}
+static void bn_sub(uint32_t *a, const uint32_t *b)
+{
+  int64_t br = 0;
+  for (int i = TP_WORDS - 1; i >= 0; i--) { int64_t s = (int64_t)a[i] - b[i] - br; br = s < 0; a[i] = (uint32_t)(s + (br ? (1ll << 32) : 0)); }
+}
+static int bn_zero(const uint32_t *a) { for (int i = 0; i < TP_WORDS; i++) if (a[i]) return 0; return 1; }
+static int bn_cmp(const uint32_t *a, const uint32_t *b)
+{
+  for (int i = 0; i < TP_WORDS; i++) if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+static void bn_atan_inv(uint32_t *sum, uint32_t x, uint32_t mul)
+{
+  /* sum = mul * atan(1/x) */
+  uint32_t term[TP_WORDS], t[TP_WORDS];
+  memset(sum, 0, TP_WORDS * 4);
+  memset(term, 0, sizeof term);
+  term[0] = mul;
+  bn_div_small(term, x);
+  for (uint32_t k = 0; !bn_zero(term); k++) {
+    memcpy(t, term, sizeof t);
+    bn_div_small(t, 2 * k + 1);
+    if (k & 1) bn_sub(sum, t); else bn_add(sum, t);
+    bn_div_small(term, x);
+    bn_div_small(term, x);
+  }
+}
+static void tp_init(void)
+{
+  uint32_t pi[TP_WORDS], b[TP_WORDS], r[TP_WORDS];
+  bn_atan_inv(pi, 5, 16);
+  bn_atan_inv(b, 239, 4);
+  bn_sub(pi, b);
+  memset(r, 0, sizeof r);
+  r[0] = 2;
+  for (int i = 0; i < 1201; i++) {
+    bn_add(r, r); /* r *= 2 */
+    if (bn_cmp(r, pi) >= 0) { bn_sub(r, pi); two_over_pi_bits[i] = 1; }
+  }
+  __atomic_store_n(&tp_ready, 1, __ATOMIC_RELEASE);
+}
+
+/* V_TRIG_PREOP_F64 (CDNA3 ISA guide): the 53-bit segment of 2/pi starting
+ * shift = 53*S1[4:0] (+ exponent(S0) - 1077 when that exponent exceeds 1077)
+ * bits after the binary point, truncated, scaled by 2^(-53-shift) (2^128 more
+ * for exponents >= 1968). */
+static double trig_preop(double x, uint32_t seg)
+{
+  if (!__atomic_load_n(&tp_ready, __ATOMIC_ACQUIRE)) pthread_once(&tp_once, tp_init);
+  uint64_t u = tks_d2u(x);
+  int e = (int)((u >> 52) & 0x7ff);
+  int shift = (int)(seg & 31) * 53;
+  if (e > 1077) shift += e - 1077;
+  uint64_t m = 0;
+  for (int i = 0; i < 53; i++) {
+    int pos = shift + i;
+    m = (m << 1) | (pos < 1201 ? two_over_pi_bits[pos] : 0);
+  }
+  int scale = -53 - shift;
+  if (e >= 1968) scale += 128;
+  return ldexp((double)m, scale);
+}
+
 int tks_exec_valu(tks_wave *w, const tks_inst *in)
 {
   uint64_t m = tks_exec_mask(w);
@@ -740,6 +822,14 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     src64(w, in, 0, A, 1);
     const uint32_t *b = U(1);
     LOOP { int32_t e = (int32_t)b[l]; R[l] = ldexp(tks_u2d(A[l]), e < -3000 ? -3000 : e > 3000 ? 3000 : e); }
+    f64_store(w, in, m, R);
+    break;
+  }
+  case TKS_OP_V_TRIG_PREOP_F64: {
+    uint64_t *A = w->tmp64[0]; double *R = (double *)w->tmp64[3];
+    src64(w, in, 0, A, 1);
+    const uint32_t *b = U(1);
+    LOOP R[l] = trig_preop(tks_u2d(A[l]), b[l]);
     f64_store(w, in, m, R);
     break;
   }
