@@ -30,7 +30,8 @@ static const char usage_text[] =
   "  --model=mi300x|mi325x  estimate kernel time with the timing model\n"
   "  --model-sample=N    timing-model sampling parameter N\n"
   "  --timeline=FILE.json  write a Chrome-trace timeline of the launches\n"
-  "  --quiet             suppress tksim's own messages except errors\n"
+  "  --quiet             no diagnostics for failed HIP calls (the program still\n"
+  "                      gets the error codes); kernel failures are still shown\n"
   "  --help              show this text\n";
 
 static int usage(const char *fmt, const char *arg)

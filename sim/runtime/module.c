@@ -69,7 +69,7 @@ static int ensure_loaded(struct ihipModule_t *m)
       init_managed(m);
     } else {
       m->state = -1;
-      if (!tks_get_options()->quiet) fprintf(stderr, "tksim: %s\n", m->err);
+      fprintf(stderr, "tksim: %s\n", m->err); /* why launches will fail: always shown */
     }
   }
   return m->state == 1 ? 0 : -1;
