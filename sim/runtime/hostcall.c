@@ -22,6 +22,12 @@
  * answers begin with the descriptor carrying the new id, and end with the
  * number of characters printed.
  *
+ * Service 3 is device malloc's memory source (ockl dm: __ockl_devmem_request
+ * (address to free, size to allocate) -> address): blocks come from the host,
+ * zeroed, registered as device memory. The allocator's state lives in a
+ * zeroed heap passed as hidden_heap_v1, kept for the whole process like the
+ * memory it hands out.
+ *
  * A service thread runs for the duration of each dispatch whose kernel has a
  * hidden_hostcall_buffer argument, polling the ready stack.
  */
@@ -37,6 +43,9 @@
 
 #define NPACKETS 4096u               /* > any number of waves waiting at once */
 #define SERVICE_MESSAGE 2u
+#define SERVICE_DEVMEM 3u                /* device malloc's slab and large-block requests */
+#define HEAP_BYTES (128u << 10)          /* ockl's heap state (about 99 KiB) */
+#define DEVMEM_ALIGN ((size_t)2 << 20)   /* slab size: keep slabs naturally aligned */
 
 typedef struct hc_header { uint64_t next, activemask; uint32_t service, control; } hc_header;
 typedef struct hc_buffer { uint64_t headers, payloads, doorbell, free_stack, ready_stack, index_mask; } hc_buffer;
@@ -231,6 +240,37 @@ static uint64_t message_packet(const uint64_t w[8])
   return len;
 }
 
+static uint64_t devmem_packet(const uint64_t w[8])
+{
+  if (w[0]) {
+    const tks_alloc *a = tks_mem_find(w[0], 1);
+    if (a && a->base == w[0] && a->kind == TKS_ALLOC_DEVICE) {
+      tks_mem_unregister(w[0]);
+      free((void *)(uintptr_t)w[0]);
+    }
+    return 0;
+  }
+  size_t n = (size_t)w[1];
+  if (!n || n > TKS_DEV_MEM) return 0;
+  size_t rounded = (n + 4095) & ~(size_t)4095;
+  void *p = NULL;
+  if (posix_memalign(&p, n >= DEVMEM_ALIGN ? DEVMEM_ALIGN : 4096, rounded)) return 0;
+  memset(p, 0, rounded);
+  if (tks_mem_register((uint64_t)(uintptr_t)p, n, TKS_ALLOC_DEVICE)) { free(p); return 0; }
+  return (uint64_t)(uintptr_t)p;
+}
+
+uint64_t tks_device_heap(void)
+{
+  static void *heap;
+  if (heap) return (uint64_t)(uintptr_t)heap;
+  void *h = mmap(NULL, HEAP_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (h == MAP_FAILED) return 0;
+  if (tks_mem_register((uint64_t)(uintptr_t)h, HEAP_BYTES, TKS_ALLOC_INTERNAL)) { munmap(h, HEAP_BYTES); return 0; }
+  heap = h;
+  return (uint64_t)(uintptr_t)heap;
+}
+
 static void serve_packet(uint32_t idx)
 {
   hc_header *h = &g_hdr[idx];
@@ -242,6 +282,7 @@ static void serve_packet(uint32_t idx)
     uint64_t *w = g_pay[idx][lane];
     uint64_t r = 0;
     if (service == SERVICE_MESSAGE) r = message_packet(w);
+    else if (service == SERVICE_DEVMEM) r = devmem_packet(w);
     else if (!warned) { warned = 1; fprintf(stderr, "tksim: hostcall service %u is not supported\n", service); }
     w[0] = r;
     w[1] = 0;

@@ -4,6 +4,8 @@
 #include <stdint.h>
 /* The device address of the hostcall buffer (allocated on first use), or 0. */
 uint64_t tks_hostcall_buffer(void);
+/* The device-malloc heap state for hidden_heap_v1 (allocated on first use), or 0. */
+uint64_t tks_device_heap(void);
 /* Starts / stops the service thread around one dispatch. stop drains every
  * pending request first. */
 int tks_hostcall_start(void);

@@ -74,8 +74,9 @@ static int hidden_value(const char *kind, const tks_dispatch *d, const uint32_t 
   if (!strcmp(kind, "hidden_dynamic_lds_size")) { *v = d->dynamic_lds; return 1; }
   if (!strcmp(kind, "hidden_queue_ptr")) { *v = (uint64_t)(uintptr_t)d->queue; return 1; }
   if (!strcmp(kind, "hidden_hostcall_buffer")) { *v = tks_hostcall_buffer(); return 1; }
+  if (!strcmp(kind, "hidden_heap_v1")) { *v = tks_device_heap(); return 1; }
   /* printf buffer (buffered printf does not link with Debian's device
-   * libraries), multigrid sync, heap, default queue, completion action,
+   * libraries), multigrid sync, default queue, completion action,
    * apertures: no service behind them, so null. */
   *v = 0;
   return 1;
