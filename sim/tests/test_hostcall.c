@@ -12,12 +12,14 @@
 #include <unistd.h>
 #include "check.h"
 #include "runtime/hostcall.h"
+#include "tksim.h"
 
 typedef struct hdr { uint64_t next, activemask; uint32_t service, control; } hdr;
 typedef struct buf { uint64_t headers, payloads, doorbell, free_stack, ready_stack, index_mask; } buf;
 static buf *B;
 
 /* One hostcall from a wave: words[lane][8] for the lanes in `lanes`. */
+static uint32_t g_service = 2;
 static void hostcall(uint64_t lanes, uint64_t words[64][8], uint64_t resp[64])
 {
   hdr *H = (hdr *)(uintptr_t)B->headers;
@@ -28,7 +30,7 @@ static void hostcall(uint64_t lanes, uint64_t words[64][8], uint64_t resp[64])
     next = H[f & mask].next;
   } while (!__atomic_compare_exchange_n(&B->free_stack, &f, next, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
   uint64_t i = f & mask;
-  H[i].service = 2;
+  H[i].service = g_service;
   H[i].activemask = lanes;
   for (int l = 0; l < 64; l++) if ((lanes >> l) & 1) memcpy(P[i][l], words[l], 64);
   __atomic_store_n(&H[i].control, 1, __ATOMIC_RELEASE);
@@ -160,5 +162,24 @@ int main(void)
                0xbeef + l, 18446744073709551615ull, -3.5e-7, -7 * l - 1, (short)(-300 - l), -5000000000l - l, LONG);
       CHECK(strstr(got, want) != NULL, "line missing: %s--- got:\n%s", want, got);
     }
+
+  /* device malloc's memory service (3): allocate from two lanes, then free */
+  CHECK(tks_hostcall_start() == 0, "restart");
+  g_service = 3;
+  uint64_t w[64][8] = {{0}}, r[64] = {0};
+  w[0][1] = 5000; w[1][1] = (size_t)3 << 20;
+  hostcall(3, w, r);
+  const tks_alloc *a0 = tks_mem_find(r[0], 5000), *a1 = tks_mem_find(r[1], (size_t)3 << 20);
+  CHECK(r[0] && a0 && a0->kind == TKS_ALLOC_DEVICE && a0->size == 5000, "5000-byte block registered as device memory");
+  CHECK(r[1] && a1 && (r[1] & (((uint64_t)2 << 20) - 1)) == 0, "3 MiB block, 2 MiB aligned");
+  int zero = 1;
+  for (size_t k = 0; r[0] && k < 5000; k++) zero &= ((unsigned char *)(uintptr_t)r[0])[k] == 0;
+  CHECK(zero, "blocks are zeroed");
+  memset(w, 0, sizeof w);
+  w[0][0] = r[0]; w[1][0] = r[1];
+  hostcall(3, w, r);
+  CHECK(tks_mem_find(w[0][0], 1) == NULL && tks_mem_find(w[1][0], 1) == NULL, "freed blocks unregistered");
+  tks_hostcall_stop();
+  CHECK(tks_device_heap() != 0 && tks_mem_find(tks_device_heap(), 100000) != NULL, "heap state registered, >= 100000 bytes");
   return CHECK_DONE();
 }
