@@ -12,8 +12,11 @@
  * the price is that "atomics from many waves, then a read without barrier"
  * goes unreported.
  *
- * A per-byte shadow of the group's LDS keeps, per byte, the last writer (wave,
- * epoch, instruction) and the waves that read it in the current epoch. An
+ * A per-dword shadow of the group's LDS keeps, per dword, the last writer
+ * (wave, epoch, instruction, bytes written) and which bytes each wave read in
+ * the current epoch, so accesses to different bytes of one dword do not race.
+ * (Approximation: when two waves write different bytes of one dword in one
+ * epoch, only the later writer is remembered.) An
  * epoch is a per-worker counter bumped at every barrier release (by 1) and at
  * every workgroup start (by 2, so a new group's first epoch never follows an
  * old group's last), so no shadow is ever cleared: entries from an older
@@ -41,15 +44,17 @@
 #include "exec/hooks.h"
 
 #define LDS_MAX (64u * 1024u)
+#define LDS_DWORDS (LDS_MAX / 4)
+#define REPL4 0x1111111111111111ull /* a 4-bit byte mask repeated for every wave */
 
-typedef struct cell {
+typedef struct cell {        /* one dword of LDS */
   uint32_t w_epoch, r_epoch; /* 0: never */
-  uint32_t w_inst;
-  uint32_t w_seq;            /* the write's sequence number on its wave's counter (see VM_SEQ) */
-  uint32_t r_inst[2];
-  uint16_t r_mask;           /* waves that read in r_epoch */
-  uint8_t w_wave;
+  uint32_t w_inst[4];        /* per byte: the instruction that last wrote it */
+  uint32_t w_seq[4];         /* per byte: that write's sequence number on its wave's counter (see VM_SEQ) */
+  uint64_t r_bytes;          /* bytes read in r_epoch: 4 bits per wave (bit 4*wave + byte) */
+  uint32_t r_inst[2];        /* the first two waves that read in r_epoch */
   uint8_t r_wave[2], r_n;
+  uint8_t w_wave, w_bytes;   /* last writer and the bytes it wrote in w_epoch */
 } cell;
 
 typedef struct inst_info { uint32_t pc; const char *text; } inst_info;
@@ -201,7 +206,7 @@ static void on_dispatch_begin(void *user, const tks_dispatch *d, uint32_t nworke
     if (w->seen) memset(w->seen, 0, w->seen_cap * sizeof *w->seen);
     if (waves_per_group > 1 && lds_bytes > 0 && !w->shadow) {
       /* 64 KiB of cells, allocated once: no group can address more LDS */
-      w->shadow = calloc(LDS_MAX, sizeof *w->shadow);
+      w->shadow = calloc(LDS_DWORDS, sizeof *w->shadow);
       w->epoch = 0;
     }
   }
@@ -215,7 +220,7 @@ static void on_group_begin(void *user, uint32_t worker_id, const uint32_t group_
   worker *w = &rs->w[worker_id];
   w->epoch += 2;
   if (w->epoch < 2) { /* wrapped: old entries could look current */
-    if (w->shadow) memset(w->shadow, 0, LDS_MAX * sizeof *w->shadow);
+    if (w->shadow) memset(w->shadow, 0, LDS_DWORDS * sizeof *w->shadow);
     w->epoch = 2;
   }
   memcpy(w->group_id, group_id, sizeof w->group_id);
@@ -235,7 +240,7 @@ static void on_barrier_release(void *user, uint32_t worker_id, uint32_t group_li
   worker *w = &rs->w[worker_id];
   w->epoch++;
   if (w->epoch == 0) {
-    if (w->shadow) memset(w->shadow, 0, LDS_MAX * sizeof *w->shadow);
+    if (w->shadow) memset(w->shadow, 0, LDS_DWORDS * sizeof *w->shadow);
     w->epoch = 1;
   }
 }
@@ -288,7 +293,7 @@ static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_vi
   if (!w->shadow) return;
   note_inst(w, in);
   const uint32_t me = wv->wave_in_group, ep = w->epoch;
-  const uint16_t mybit = (uint16_t)(1u << (me & 15));
+  const uint64_t mine = 0xfull << (4 * (me & 15)); /* this wave's nibble of r_bytes */
   const int writes = is_write == 1;
   /* this instruction's sequence number on its counter (on_issue counted it
    * already): DS operations on lgkmcnt; VMEM ones (buffer/global ... lds,
@@ -299,43 +304,71 @@ static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_vi
   for (uint64_t m = exec; m; m &= m - 1) {
     int lane = __builtin_ctzll(m);
     uint32_t a = addr[lane];
-    for (uint32_t b = 0; b < bytes; b++) {
-      uint32_t x = a + b;
-      if (x >= LDS_MAX) break; /* out of range: exec reports it */
-      cell *c = &w->shadow[x];
-      if (c->w_epoch == ep && c->w_wave != me) {
-        report(w, c->w_wave, c->w_inst, 1, me, in, is_write, x, bytes - b, 0);
-      } else if (c->w_epoch + 1 == ep && c->w_wave != me && c->w_wave < MAX_WAVES && c->w_seq != UINT32_MAX &&
-                 w->arrive_epoch[c->w_wave] == c->w_epoch &&
-                 ((c->w_seq & VM_SEQ) ? (c->w_seq & ~VM_SEQ) >= w->vm_done_at_barrier[c->w_wave]
-                                      : c->w_seq >= w->ds_done_at_barrier[c->w_wave])) {
-        /* (a writer that ended instead of reaching that barrier is given the
-         * benefit of the doubt) */
-        report(w, c->w_wave, c->w_inst, 1, me, in, is_write, x, bytes - b, (c->w_seq & VM_SEQ) ? 2 : 1);
+    if (a >= LDS_MAX || bytes > LDS_MAX - a) continue; /* out of range: exec reports it */
+    for (uint32_t d = a / 4; d <= (a + bytes - 1) / 4; d++) {
+      /* this access's bytes within dword d */
+      uint32_t lo = d * 4 < a ? a - d * 4 : 0, hi = d * 4 + 4 > a + bytes ? a + bytes - d * 4 : 4;
+      uint8_t mask = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+      cell *c = &w->shadow[d];
+      uint8_t wov = c->w_bytes & mask;
+      if (wov && c->w_wave != me) {
+        int b = __builtin_ctz(wov); /* the first overlapping byte names the write */
+        if (c->w_epoch == ep) {
+          report(w, c->w_wave, c->w_inst[b], 1, me, in, is_write, d * 4 + (uint32_t)b,
+                 (uint32_t)__builtin_popcount(wov), 0);
+        } else if (c->w_epoch + 1 == ep && c->w_wave < MAX_WAVES && w->arrive_epoch[c->w_wave] == c->w_epoch) {
+          /* written in the epoch before this one: was any overlapping byte's
+           * write still in flight when its wave reached the barrier? (a
+           * writer that ended instead of reaching it gets the benefit of the
+           * doubt) */
+          for (uint8_t o = wov; o; o &= (uint8_t)(o - 1)) {
+            int j = __builtin_ctz(o);
+            uint32_t q = c->w_seq[j];
+            if (q == UINT32_MAX) continue;
+            int pend = (q & VM_SEQ) ? (q & ~VM_SEQ) >= w->vm_done_at_barrier[c->w_wave]
+                                    : q >= w->ds_done_at_barrier[c->w_wave];
+            if (pend) {
+              report(w, c->w_wave, c->w_inst[j], 1, me, in, is_write, d * 4 + (uint32_t)j,
+                     (uint32_t)__builtin_popcount(wov), (q & VM_SEQ) ? 2 : 1);
+              break;
+            }
+          }
+        }
       }
       if (writes) {
-        if (c->r_epoch == ep && (c->r_mask & ~mybit)) {
-          int k = (c->r_n > 0 && c->r_wave[0] != me) ? 0 : 1;
-          report(w, c->r_wave[k], c->r_inst[k], 0, me, in, is_write, x, bytes - b, 0);
+        uint64_t others = c->r_epoch == ep ? c->r_bytes & ~mine & (REPL4 * mask) : 0;
+        if (others) {
+          /* name a stored reader that read these bytes, else the first other one */
+          int k = -1;
+          for (int j = 0; j < c->r_n; j++)
+            if (c->r_wave[j] != me && ((c->r_bytes >> (4 * c->r_wave[j])) & mask)) { k = j; break; }
+          if (k < 0) k = (c->r_n > 0 && c->r_wave[0] != me) ? 0 : 1;
+          uint8_t rov = (uint8_t)((others >> (__builtin_ctzll(others) & ~3u)) & mask);
+          report(w, c->r_wave[k], c->r_inst[k], 0, me, in, is_write, d * 4 + (uint32_t)__builtin_ctz(rov | 16u),
+                 (uint32_t)__builtin_popcount(rov), 0);
         }
+        c->w_bytes = (uint8_t)((c->w_epoch == ep && c->w_wave == me ? c->w_bytes : 0) | mask);
         c->w_epoch = ep;
         c->w_wave = (uint8_t)me;
-        c->w_inst = in->index;
-        c->w_seq = seq;
+        for (uint8_t o = mask; o; o &= (uint8_t)(o - 1)) {
+          int j = __builtin_ctz(o);
+          c->w_inst[j] = in->index;
+          c->w_seq[j] = seq;
+        }
       } else {
         if (c->r_epoch != ep) {
           c->r_epoch = ep;
-          c->r_mask = 0;
+          c->r_bytes = 0;
           c->r_n = 0;
         }
-        if (!(c->r_mask & mybit)) {
-          c->r_mask |= mybit;
+        if (!(c->r_bytes & mine)) { /* first read of this dword by this wave in the epoch */
           if (c->r_n < 2) {
             c->r_wave[c->r_n] = (uint8_t)me;
             c->r_inst[c->r_n] = in->index;
             c->r_n++;
           }
         }
+        c->r_bytes |= (uint64_t)mask << (4 * (me & 15));
       }
     }
   }

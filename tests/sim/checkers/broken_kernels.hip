@@ -8,6 +8,8 @@
 //   deadlock wave 0 waits at a second s_barrier while wave 1, past its only
 //            barrier, spins on a flag wave 0 sets after that barrier: neither
 //            can proceed (barrier deadlock / budget)
+//   bytes    waves 0 and 1 store single bytes into the same dwords with no
+//            barrier: different bytes (good, no race) or the same bytes (bad)
 //   inflight wave 0's ds_write_b32 still in flight at s_barrier (no s_waitcnt
 //            lgkmcnt), read by wave 1 after the barrier (race checker)
 //   loop     a loop whose exit condition never becomes true (budget)
@@ -45,6 +47,17 @@ __global__ void k_race(int *out, int bad)
   if (t < 64) lds[t] = t * 7 + 1;
   if (!bad) __syncthreads();
   if (t >= 64) out[t - 64] = lds[t - 64];
+}
+
+__global__ void k_bytes(int *out, int bad)
+{
+  __shared__ uint8_t lds[256];
+  int t = threadIdx.x, w = t / 64, l = t % 64;
+  /* wave 0 stores byte 4l, wave 1 byte 4l+1 (good) or also 4l (bad) */
+  lds[4 * l + (w == 1 && !bad ? 1 : 0)] = (uint8_t)(t + 1);
+  if (t < 64) { lds[4 * l + 2] = 0; lds[4 * l + 3] = 0; }
+  __syncthreads();
+  if (t < 64) out[t] = lds[4 * t] | lds[4 * t + 1] << 8;
 }
 
 __global__ void k_inflight(int *out, int bad)
@@ -93,7 +106,7 @@ __global__ void k_loop(const volatile int *stop, int *out)
 int main(int argc, char **argv)
 {
   if (argc < 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-    fprintf(stderr, "usage: %s oob|wait|race|inflight|deadlock|loop good|bad\n", argv[0]);
+    fprintf(stderr, "usage: %s oob|wait|race|bytes|inflight|deadlock|loop good|bad\n", argv[0]);
     return 2;
   }
   const char *c = argv[1];
@@ -123,6 +136,14 @@ int main(int argc, char **argv)
     if (e == hipSuccess) {
       auto h = out.get();
       for (int t = 0; t < 64; t++) vt_check_u32("wave 1 reads wave 0's value", t, (uint32_t)h[t], (uint32_t)(t * 7 + 1));
+    }
+  } else if (!strcmp(c, "bytes")) {
+    vt_buf<int> out(64);
+    k_bytes<<<1, 128>>>(out.d, bad);
+    e = hipDeviceSynchronize();
+    if (e == hipSuccess) {
+      auto h = out.get();
+      for (int t = 0; t < 64; t++) vt_check_u32("bytes of both waves", t, (uint32_t)h[t], (uint32_t)((t + 1) | (t + 65) << 8));
     }
   } else if (!strcmp(c, "inflight")) {
     vt_buf<int> out(64);
