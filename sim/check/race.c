@@ -288,7 +288,7 @@ static void on_lds_access(void *user, const tks_wave_view *wv, const tks_inst_vi
                           const uint32_t addr[64], uint32_t bytes, uint64_t exec, int is_write)
 {
   race_state *rs = user;
-  if (rs->off || is_write == 2 || wv->waves_per_group < 2 || wv->worker >= rs->nworkers) return;
+  if (rs->off || is_write == 2 || !bytes || wv->waves_per_group < 2 || wv->worker >= rs->nworkers) return;
   worker *w = &rs->w[wv->worker];
   if (!w->shadow) return;
   note_inst(w, in);
