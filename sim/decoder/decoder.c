@@ -155,6 +155,12 @@ static int parse_operand(char *s, tks_operand *o, int ty, int packed, uint32_t a
   }
   int first, count;
   if (!strncmp(s, "hwreg(", 6)) return 0; /* s_getreg/s_setreg: simm16 from the encoding */
+  if (!strncmp(s, "gpr_idx(", 8)) { /* VGPR index mode operand kinds: SRC0=1 SRC1=2 SRC2=4 DST=8 */
+    o->kind = TKS_OPK_IMM;
+    o->imm = (strstr(s, "SRC0") ? 1u : 0) | (strstr(s, "SRC1") ? 2u : 0) | (strstr(s, "SRC2") ? 4u : 0) |
+             (strstr(s, "DST") ? 8u : 0);
+    return 0;
+  }
   if (s[0] == 'v' && !parse_range(s + 1, &first, &count)) {
     o->kind = TKS_OPK_VGPR; o->reg = (uint16_t)first; o->n = (uint8_t)count; return 0;
   }
@@ -447,6 +453,8 @@ static int ndst_of(int op, const tks_inst *in, int nops)
   case TKS_OP_S_CMP: case TKS_OP_S_BITCMP0_B32: case TKS_OP_S_BITCMP1_B32:
   case TKS_OP_S_BITCMP0_B64: case TKS_OP_S_BITCMP1_B64: case TKS_OP_S_SETPC_B64:
   case TKS_OP_S_SETREG_B32: case TKS_OP_S_SETREG_IMM32_B32: case TKS_OP_V_NOP:
+  case TKS_OP_S_SET_GPR_IDX_ON: case TKS_OP_S_SET_GPR_IDX_OFF: case TKS_OP_S_SET_GPR_IDX_IDX:
+  case TKS_OP_S_SET_GPR_IDX_MODE:
     return 0;
   case TKS_OP_S_GETREG_B32: case TKS_OP_S_SWAPPC_B64:
     return 1;

@@ -247,6 +247,15 @@ static int exec_salu(tks_wave *w, const tks_inst *in)
     s_dst64(w, in, w->c->k->code_addr + (uint64_t)(int64_t)(int32_t)in->pc + in->len);
     break;
   case TKS_OP_S_GETREG_B32: s_dst32(w, in, hwreg_read(w, (uint32_t)in->offset)); break;
+  /* VGPR indexing (CDNA3 ISA guide, S_SET_GPR_IDX_*): the index and the operand
+   * kinds it applies to live in M0[7:0] and M0[15:12] */
+  case TKS_OP_S_SET_GPR_IDX_ON:
+    w->gpr_idx_en = 1;
+    w->s[124] = (w->s[124] & ~0xf0ffu) | (tks_op32(w, s0) & 0xff) | ((tks_op32(w, s1) & 15) << 12);
+    break;
+  case TKS_OP_S_SET_GPR_IDX_OFF: w->gpr_idx_en = 0; break;
+  case TKS_OP_S_SET_GPR_IDX_IDX: w->s[124] = (w->s[124] & ~0xffu) | (tks_op32(w, s0) & 0xff); break;
+  case TKS_OP_S_SET_GPR_IDX_MODE: w->s[124] = (w->s[124] & ~0xf000u) | ((tks_op32(w, s0) & 15) << 12); break;
   case TKS_OP_S_SETREG_B32: case TKS_OP_S_SETREG_IMM32_B32:
     /* the text's first operand is hwreg(...) (taken from simm16), the value follows */
     hwreg_write(w, (uint32_t)in->offset, tks_op32(w, in->nsrc > 1 ? s1 : s0));
@@ -296,7 +305,7 @@ static void init_wave(tks_ctx *c, tks_group *g, tks_wave *w, uint32_t id)
   const tks_kernel *k = c->k;
   memset(w->s, 0, sizeof w->s);
   w->scc = 0; w->pc = 0; w->state = TKS_WS_RUN; w->id = id; w->g = g; w->c = c;
-  w->icount = 0; w->cache_lo = w->cache_hi = 0;
+  w->icount = 0; w->cache_lo = w->cache_hi = 0; w->gpr_idx_en = 0;
   w->vm_seq = w->vm_done = w->lds_seq = w->lds_done = w->sm_seq = w->sm_done = 0;
   memset(w->vtag_dom, 0, sizeof w->vtag_dom);
   memset(w->stag_dom, 0, sizeof w->stag_dom);
@@ -399,7 +408,16 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
     case TKS_CLASS_VALU:
       st->valu++;
       st->lane_instructions += (uint64_t)__builtin_popcountll(tks_exec_mask(w));
-      rc = tks_exec_valu(w, in);
+      if (w->gpr_idx_en) {
+        /* index mode: offset the enabled VGPR operands by M0[7:0] */
+        tks_inst t = *in;
+        uint32_t idx = w->s[124] & 0xff, kinds = (w->s[124] >> 12) & 15;
+        for (int i = 0; i < 3; i++)
+          if ((kinds >> i & 1) && t.src[i].kind == TKS_OPK_VGPR) t.src[i].reg = (uint16_t)((t.src[i].reg + idx) & (TKS_NVGPR - 1));
+        if ((kinds & 8) && t.dst[0].kind == TKS_OPK_VGPR) t.dst[0].reg = (uint16_t)((t.dst[0].reg + idx) & (TKS_NVGPR - 1));
+        rc = tks_exec_valu(w, &t);
+      } else
+        rc = tks_exec_valu(w, in);
       break;
     case TKS_CLASS_MFMA:
       st->mfma++;

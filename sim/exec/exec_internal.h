@@ -39,6 +39,7 @@ typedef struct tks_wave {
   int state;
   uint32_t mode;                /* HW_REG_MODE (round/denorm) */
   int ftz32, ftz16;             /* flush f32 / f16-f64 denormals */
+  int gpr_idx_en;               /* VGPR index mode (s_set_gpr_idx_on): index M0[7:0], kinds M0[15:12] */
   uint32_t id;                  /* wave in group */
   struct tks_group *g;
   struct tks_ctx *c;
