@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include "runtime/rt.h"
 #include "runtime/hostcall.h"
+#include "memory/memory.h"
 
 /* Optional providers (tksim.h "runtime hooks"): weak, so absent ones are
  * skipped; tksim_core is linked whole-archive so present ones are found. */
@@ -194,8 +195,10 @@ hipError_t tks_rt_launch(const char *api, tks_kernel *k, const uint32_t blocks[3
   if (hostcall && tks_hostcall_start())
     fprintf(stderr, "tksim: could not start the hostcall service; device printf will hang\n");
   if (tks_launch_begin) tks_launch_begin(&d, opt);
+  tks_mem_dispatch_begin();
   int r = tks_exec_dispatch(&d, opt, &stats, err, sizeof err);
   if (hostcall) tks_hostcall_stop();
+  tks_mem_dispatch_end(); /* the workers and the service thread are done */
   tks_mem_unregister((uint64_t)(uintptr_t)ka);
   if (tks_launch_end) tks_launch_end(&d, &stats, opt, r != 0);
   pthread_mutex_unlock(&g_launch_lock);
