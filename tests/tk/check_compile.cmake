@@ -1,0 +1,36 @@
+# ctest driver for compile checks (cmake -P).
+#  MODE=fail:   compile SRC; pass iff it fails AND the output contains the text
+#               after "// EXPECT: " on SRC's first line.
+#  MODE=header: compile a one-line file including HEADER; pass iff it compiles.
+# FLAGS is a |-separated list (ctest cannot pass ; through -D).
+string(REPLACE "|" ";" flags "${FLAGS}")
+if(MODE STREQUAL "fail")
+  file(STRINGS "${SRC}" first LIMIT_COUNT 1)
+  string(REGEX MATCH "// EXPECT: (.*)" m "${first}")
+  set(expect "${CMAKE_MATCH_1}")
+  if(expect STREQUAL "")
+    message(FATAL_ERROR "${SRC}: first line must be // EXPECT: <message>")
+  endif()
+  execute_process(COMMAND ${CXX} ${flags} --cuda-device-only -fsyntax-only "${SRC}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "${SRC} compiled, but must not")
+  endif()
+  string(FIND "${out}${err}" "${expect}" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "${SRC} failed to compile without the expected message '${expect}':\n${err}")
+  endif()
+  message(STATUS "failed as expected with: ${expect}")
+elseif(MODE STREQUAL "header")
+  get_filename_component(n "${HEADER}" NAME_WE)
+  set(src "${WORK}/hdr_${n}.hip")
+  file(WRITE "${src}" "#include \"${HEADER}\"\n")
+  # both passes: device (gfx942) and host
+  execute_process(COMMAND ${CXX} ${flags} -fsyntax-only "${src}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${HEADER} does not compile standalone:\n${err}")
+  endif()
+else()
+  message(FATAL_ERROR "MODE must be fail or header")
+endif()
