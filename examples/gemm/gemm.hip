@@ -1,0 +1,846 @@
+/* gemm: C = alpha * A * op(B) + beta * C with bf16 inputs, f32 accumulation and
+ * bf16 or f32 output, for any M, N, K >= 1, leading dimensions and batch count.
+ *
+ * This file holds the program around the kernels: argument validation, random
+ * bf16 inputs, hipEvent timing, the correctness check against an independent
+ * reference (CPU double precision on the same bf16 values for small problems,
+ * a naive one-thread-per-element double-precision GPU kernel for large ones),
+ * the shape sweep with its CSV and PNG outputs.
+ *
+ * Kernels in this build: "simple", a 4-wave LDS-tiled kernel in plain HIP
+ * (64x64 tile per workgroup, 4x4 outputs per lane, f32 FMAs). The tk-based
+ * MFMA kernels ("4wave", "8wave" ping-pong, docs/gemm.md) are not written yet:
+ * asking for them prints that and exits 3. No inline asm and no compiler
+ * builtins here by design (tests/gemm greps for them).
+ *
+ * Hardware facts relied on: bf16 is the top 16 bits of an IEEE binary32 (so a
+ * bf16*bf16 product is exact in f32: 8+8 significand bits <= 24); LDS is 64 KiB
+ * per workgroup on gfx942 (CDNA3 ISA guide, ch. 2).
+ */
+#include <hip/hip_runtime.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+#define GEMM_CHECK_HIP(x)                                                                   \
+  do {                                                                                      \
+    hipError_t e_ = (x);                                                                    \
+    if (e_ != hipSuccess) {                                                                 \
+      fprintf(stderr, "gemm: %s failed: %s (%s:%d)\n", #x, hipGetErrorString(e_), __FILE__, \
+              __LINE__);                                                                    \
+      exit(4);                                                                              \
+    }                                                                                       \
+  } while (0)
+
+/* ---- bf16 conversions (host and device, plain bit manipulation) ---------- */
+
+__host__ __device__ static inline float bf16_to_f32(uint16_t h)
+{
+  union { uint32_t u; float f; } v;
+  v.u = (uint32_t)h << 16;
+  return v.f;
+}
+
+/* Round to nearest even; NaN stays a (quiet) NaN. */
+__host__ __device__ static inline uint16_t f32_to_bf16(float f)
+{
+  union { uint32_t u; float f; } v;
+  v.f = f;
+  if ((v.u & 0x7f800000u) == 0x7f800000u && (v.u & 0x007fffffu))
+    return (uint16_t)((v.u >> 16) | 0x40);
+  uint32_t r = v.u + 0x7fffu + ((v.u >> 16) & 1u);
+  return (uint16_t)(r >> 16);
+}
+
+/* ---- problem ------------------------------------------------------------- */
+
+enum gemm_layout { LAYOUT_NT, LAYOUT_NN };
+enum gemm_out { OUT_BF16, OUT_F32 };
+enum gemm_kernel { KERNEL_AUTO, KERNEL_8WAVE, KERNEL_4WAVE, KERNEL_SIMPLE };
+
+struct gemm_problem {
+  int64_t m, n, k, batch;
+  int64_t lda, ldb, ldc;
+  int layout, out;
+  float alpha, beta;
+};
+
+/* Element strides: A is M x K row-major (row stride lda); B is N x K (nt) or
+ * K x N (nn) row-major (row stride ldb); C is M x N (row stride ldc). Batches
+ * are packed one after another. */
+__host__ __device__ static int64_t a_batch_stride(const gemm_problem *p) { return p->m * p->lda; }
+__host__ __device__ static int64_t b_batch_stride(const gemm_problem *p)
+{
+  return (p->layout == LAYOUT_NT ? p->n : p->k) * p->ldb;
+}
+__host__ __device__ static int64_t c_batch_stride(const gemm_problem *p) { return p->m * p->ldc; }
+
+/* ---- kernel "simple": 4 waves, 64x64 tile, K step 16 ---------------------- */
+
+#define S_TILE 64
+#define S_KT 16
+
+__global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ a,
+                                                   const uint16_t *__restrict__ b,
+                                                   void *c, gemm_problem p)
+{
+  /* k-major LDS tiles so the inner loop reads a row of A values and a row of B
+   * values; +1 column of f32 would not help here: lanes read along n/m. */
+  __shared__ float as[S_KT][S_TILE];
+  __shared__ float bs[S_KT][S_TILE];
+  const int tid = threadIdx.x;
+  const int tx = tid % 16, ty = tid / 16;
+  const int64_t m0 = (int64_t)blockIdx.y * S_TILE, n0 = (int64_t)blockIdx.x * S_TILE;
+  const int64_t z = blockIdx.z;
+  a += z * a_batch_stride(&p);
+  b += z * b_batch_stride(&p);
+  float acc[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) acc[i][j] = 0.0f;
+
+  for (int64_t k0 = 0; k0 < p.k; k0 += S_KT) {
+    { /* A: 64 rows x 16 k, 4 consecutive k per lane */
+      const int r = tid / 4, kc = (tid % 4) * 4;
+      const int64_t gm = m0 + r;
+      for (int q = 0; q < 4; ++q) {
+        const int64_t gk = k0 + kc + q;
+        as[kc + q][r] = (gm < p.m && gk < p.k) ? bf16_to_f32(a[gm * p.lda + gk]) : 0.0f;
+      }
+    }
+    if (p.layout == LAYOUT_NT) { /* B is N x K */
+      const int r = tid / 4, kc = (tid % 4) * 4;
+      const int64_t gn = n0 + r;
+      for (int q = 0; q < 4; ++q) {
+        const int64_t gk = k0 + kc + q;
+        bs[kc + q][r] = (gn < p.n && gk < p.k) ? bf16_to_f32(b[gn * p.ldb + gk]) : 0.0f;
+      }
+    } else { /* B is K x N */
+      const int kr = tid / 16, nc = (tid % 16) * 4;
+      const int64_t gk = k0 + kr;
+      for (int q = 0; q < 4; ++q) {
+        const int64_t gn = n0 + nc + q;
+        bs[kr][nc + q] = (gn < p.n && gk < p.k) ? bf16_to_f32(b[gk * p.ldb + gn]) : 0.0f;
+      }
+    }
+    __syncthreads();
+    for (int kk = 0; kk < S_KT; ++kk) {
+      float av[4], bv[4];
+      for (int i = 0; i < 4; ++i) av[i] = as[kk][ty + 16 * i];
+      for (int j = 0; j < 4; ++j) bv[j] = bs[kk][4 * tx + j];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+
+  /* Epilogue: 4 consecutive columns per lane -> one 8-byte (bf16) or 16-byte
+   * (f32) store when the row segment is whole and aligned; masked elements
+   * otherwise. beta == 0 never reads C (BLAS convention: C may hold NaN). */
+  const int64_t gn = n0 + 4 * tx;
+  for (int i = 0; i < 4; ++i) {
+    const int64_t gm = m0 + ty + 16 * i;
+    if (gm >= p.m) continue;
+    const int64_t off = z * c_batch_stride(&p) + gm * p.ldc + gn;
+    const bool whole = gn + 4 <= p.n && (off % 4) == 0;
+    if (p.out == OUT_BF16) {
+      uint16_t *cp = (uint16_t *)c + off;
+      if (whole) {
+        uint2 old = make_uint2(0, 0);
+        if (p.beta != 0.0f) old = *(const uint2 *)cp;
+        const uint16_t o[4] = {(uint16_t)(old.x & 0xffff), (uint16_t)(old.x >> 16),
+                               (uint16_t)(old.y & 0xffff), (uint16_t)(old.y >> 16)};
+        uint16_t r[4];
+        for (int j = 0; j < 4; ++j) {
+          float v = p.alpha * acc[i][j];
+          if (p.beta != 0.0f) v = fmaf(p.beta, bf16_to_f32(o[j]), v);
+          r[j] = f32_to_bf16(v);
+        }
+        *(uint2 *)cp = make_uint2((uint32_t)r[0] | ((uint32_t)r[1] << 16),
+                                  (uint32_t)r[2] | ((uint32_t)r[3] << 16));
+      } else {
+        for (int j = 0; j < 4 && gn + j < p.n; ++j) {
+          float v = p.alpha * acc[i][j];
+          if (p.beta != 0.0f) v = fmaf(p.beta, bf16_to_f32(cp[j]), v);
+          cp[j] = f32_to_bf16(v);
+        }
+      }
+    } else {
+      float *cp = (float *)c + off;
+      if (whole) {
+        float4 old = make_float4(0, 0, 0, 0);
+        if (p.beta != 0.0f) old = *(const float4 *)cp;
+        float4 r;
+        r.x = p.alpha * acc[i][0] + p.beta * old.x;
+        r.y = p.alpha * acc[i][1] + p.beta * old.y;
+        r.z = p.alpha * acc[i][2] + p.beta * old.z;
+        r.w = p.alpha * acc[i][3] + p.beta * old.w;
+        *(float4 *)cp = r;
+      } else {
+        for (int j = 0; j < 4 && gn + j < p.n; ++j) {
+          float v = p.alpha * acc[i][j];
+          if (p.beta != 0.0f) v = fmaf(p.beta, cp[j], v);
+          cp[j] = v;
+        }
+      }
+    }
+  }
+}
+
+/* ---- independent GPU reference: one thread per element, double sums ------ */
+
+__global__ __launch_bounds__(256) void gemm_reference(const uint16_t *a, const uint16_t *b,
+                                                      const void *c0, double *ref,
+                                                      double *mag, gemm_problem p)
+{
+  const int64_t n = (int64_t)blockIdx.x * 16 + threadIdx.x % 16;
+  const int64_t m = (int64_t)blockIdx.y * 16 + threadIdx.x / 16;
+  const int64_t z = blockIdx.z;
+  if (m >= p.m || n >= p.n) return;
+  const uint16_t *ar = a + z * a_batch_stride(&p) + m * p.lda;
+  const uint16_t *bz = b + z * b_batch_stride(&p);
+  double s = 0.0, sa = 0.0;
+  for (int64_t k = 0; k < p.k; ++k) {
+    const double bv = bf16_to_f32(p.layout == LAYOUT_NT ? bz[n * p.ldb + k] : bz[k * p.ldb + n]);
+    const double t = (double)bf16_to_f32(ar[k]) * bv;
+    s += t;
+    sa += fabs(t);
+  }
+  const int64_t ci = z * c_batch_stride(&p) + m * p.ldc + n;
+  double cold = 0.0;
+  if (p.beta != 0.0f)
+    cold = p.out == OUT_BF16 ? bf16_to_f32(((const uint16_t *)c0)[ci]) : ((const float *)c0)[ci];
+  const int64_t o = (z * p.m + m) * p.n + n;
+  ref[o] = (double)p.alpha * s + (double)p.beta * cold;
+  mag[o] = fabs((double)p.alpha) * sa + fabs((double)p.beta * cold);
+}
+
+/* ---- host side ------------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: gemm [options]\n"
+          "  C = alpha * A * op(B) + beta * C; A is M x K row-major, bf16 inputs, f32 accumulation\n"
+          "  --m M --n N --k K      problem size (each >= 1; default 256)\n"
+          "  --batch B              batch count (>= 1; batches packed densely)\n"
+          "  --layout nt|nn         B is N x K (nt: C = A*B^T, default) or K x N (nn)\n"
+          "  --out bf16|f32         output/C element type (default bf16)\n"
+          "  --alpha X --beta Y     scalars (default 1, 0)\n"
+          "  --lda L --ldb L --ldc L  leading dimensions (>= row length; default = row length)\n"
+          "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
+          "                         (default 10/2 on a GPU, 1/0 under tksim)\n"
+          "  --kernel 8wave|4wave|simple|auto  kernel (auto: see docs/gemm.md)\n"
+          "  --check                compare with a double-precision reference; exit 1 past tolerance\n"
+          "  --seed S               input random seed (default 1)\n"
+          "  --sweep                time the sweep shapes (squares 1024..16384, LLM shapes)\n"
+          "  --sweep-shapes LIST    sweep these shapes instead: MxNxK[,MxNxK...]\n"
+          "  --csv FILE --png FILE  sweep outputs (CSV table, bar chart of TFLOP/s)\n"
+          "  --vs hipblaslt         compare with hipBLASLt (only when found at configure time)\n"
+          "  --help                 this text\n");
+}
+
+static int bad(const char *msg, const char *arg)
+{
+  fprintf(stderr, "gemm: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+  usage(stderr);
+  return 2;
+}
+
+static bool parse_i64(const char *s, int64_t *v)
+{
+  char *e;
+  long long x = strtoll(s, &e, 10);
+  if (e == s || *e) return false;
+  *v = x;
+  return true;
+}
+
+static bool parse_f32(const char *s, float *v)
+{
+  char *e;
+  double x = strtod(s, &e);
+  if (e == s || *e || !isfinite(x)) return false;
+  *v = (float)x;
+  return true;
+}
+
+struct options {
+  gemm_problem p;
+  int kernel;
+  int64_t iters, warmup;
+  bool iters_set, warmup_set;
+  bool check, sweep;
+  uint64_t seed;
+  const char *csv, *png, *shapes;
+};
+
+static const char *kernel_name(int k)
+{
+  switch (k) {
+  case KERNEL_8WAVE: return "8wave";
+  case KERNEL_4WAVE: return "4wave";
+  case KERNEL_SIMPLE: return "simple";
+  default: return "auto";
+  }
+}
+
+/* Validation of one problem: sizes and leading dimensions. */
+static const char *problem_error(const gemm_problem *p)
+{
+  if (p->m < 1 || p->n < 1 || p->k < 1) return "sizes must be >= 1";
+  if (p->batch < 1) return "batch must be >= 1";
+  if (p->m > (1 << 24) || p->n > (1 << 24) || p->k > (1 << 24) || p->batch > (1 << 16))
+    return "size too large (limit 16777216 per dimension, 65536 batches)";
+  if (p->lda < p->k) return "lda must be >= K";
+  if (p->ldb < (p->layout == LAYOUT_NT ? p->k : p->n)) return "ldb must be >= K (nt) or >= N (nn)";
+  if (p->ldc < p->n) return "ldc must be >= N";
+  return NULL;
+}
+
+/* xorshift64*: inputs reproducible from --seed. */
+static uint64_t rng_next(uint64_t *s)
+{
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return *s * 2685821657736338717ull;
+}
+static uint16_t rng_bf16(uint64_t *s)
+{
+  /* uniform in [-1, 1), rounded to bf16 */
+  const double u = (double)(rng_next(s) >> 11) / 9007199254740992.0;
+  return f32_to_bf16((float)(2.0 * u - 1.0));
+}
+
+static bool under_tksim(void)
+{
+  hipDeviceProp_t prop;
+  if (hipGetDeviceProperties(&prop, 0) != hipSuccess) return false;
+  return strstr(prop.name, "tksim") != NULL;
+}
+static bool tksim_model_on(void)
+{
+  const char *m = getenv("TKSIM_MODEL");
+  return m && *m && strcmp(m, "off") != 0;
+}
+
+/* The kernel heuristic; see docs/gemm.md. Only "simple" exists in this build. */
+static int choose_kernel(const gemm_problem *p, int requested)
+{
+  (void)p;
+  if (requested != KERNEL_AUTO) return requested;
+  return KERNEL_SIMPLE;
+}
+
+static hipError_t launch(int kernel, const uint16_t *a, const uint16_t *b, void *c,
+                         const gemm_problem *p)
+{
+  if (kernel != KERNEL_SIMPLE) return hipErrorNotSupported;
+  dim3 grid((unsigned)((p->n + S_TILE - 1) / S_TILE), (unsigned)((p->m + S_TILE - 1) / S_TILE),
+            (unsigned)p->batch);
+  hipLaunchKernelGGL(gemm_simple, grid, dim3(256), 0, 0, a, b, c, *p);
+  return hipGetLastError();
+}
+
+struct device_problem {
+  uint16_t *a, *b;
+  void *c;
+  std::vector<uint16_t> ha, hb;
+  std::vector<uint8_t> hc0;
+  size_t c_bytes;
+};
+
+static void setup(device_problem *d, const gemm_problem *p, uint64_t seed)
+{
+  const size_t na = (size_t)(p->batch * a_batch_stride(p));
+  const size_t nb = (size_t)(p->batch * b_batch_stride(p));
+  const size_t nc = (size_t)(p->batch * c_batch_stride(p));
+  const size_t esz = p->out == OUT_BF16 ? 2 : 4;
+  uint64_t s = seed * 0x9e3779b97f4a7c15ull + 0x1234567ull;
+  if (!s) s = 1;
+  d->ha.resize(na);
+  d->hb.resize(nb);
+  for (size_t i = 0; i < na; ++i) d->ha[i] = rng_bf16(&s);
+  for (size_t i = 0; i < nb; ++i) d->hb[i] = rng_bf16(&s);
+  d->c_bytes = nc * esz;
+  d->hc0.resize(d->c_bytes);
+  for (size_t i = 0; i < nc; ++i) {
+    const uint16_t h = rng_bf16(&s);
+    if (esz == 2)
+      memcpy(&d->hc0[i * 2], &h, 2);
+    else {
+      const float f = bf16_to_f32(h);
+      memcpy(&d->hc0[i * 4], &f, 4);
+    }
+  }
+  GEMM_CHECK_HIP(hipMalloc((void **)&d->a, na * 2));
+  GEMM_CHECK_HIP(hipMalloc((void **)&d->b, nb * 2));
+  GEMM_CHECK_HIP(hipMalloc(&d->c, d->c_bytes));
+  GEMM_CHECK_HIP(hipMemcpy(d->a, d->ha.data(), na * 2, hipMemcpyHostToDevice));
+  GEMM_CHECK_HIP(hipMemcpy(d->b, d->hb.data(), nb * 2, hipMemcpyHostToDevice));
+  GEMM_CHECK_HIP(hipMemcpy(d->c, d->hc0.data(), d->c_bytes, hipMemcpyHostToDevice));
+}
+
+static void teardown(device_problem *d)
+{
+  GEMM_CHECK_HIP(hipFree(d->a));
+  GEMM_CHECK_HIP(hipFree(d->b));
+  GEMM_CHECK_HIP(hipFree(d->c));
+}
+
+/* The check: per element, |c - ref| <= bound with
+ *   bound = 2 * K * 2^-24 * mag + 2^-24 * |ref| (+ 2^-8 * |ref| for bf16 output) + 2^-126
+ * where mag = |alpha| * sum_k |a*b| + |beta * c0|. Products of two bf16 values
+ * are exact in f32, so the f32 sum's error is at most K * 2^-24 * mag (any
+ * summation order); the final alpha/beta step and the bf16 rounding (half an
+ * ulp, <= 2^-8 relative) add the rest; the factor 2 is slack for the order. */
+static int check(const device_problem *d, const gemm_problem *p, double *max_abs,
+                 double *max_rel, double *worst_ratio, int64_t *bad_count)
+{
+  const int64_t mn = p->m * p->n, total = mn * p->batch;
+  std::vector<double> ref((size_t)total), mag((size_t)total);
+  const bool cpu = (double)p->m * p->n * p->k * p->batch <= (double)(1 << 28);
+  if (cpu) {
+    std::vector<double> bcol((size_t)p->k);
+    for (int64_t z = 0; z < p->batch; ++z)
+      for (int64_t n = 0; n < p->n; ++n) {
+        const uint16_t *bz = d->hb.data() + z * b_batch_stride(p);
+        for (int64_t k = 0; k < p->k; ++k)
+          bcol[k] = bf16_to_f32(p->layout == LAYOUT_NT ? bz[n * p->ldb + k] : bz[k * p->ldb + n]);
+        for (int64_t m = 0; m < p->m; ++m) {
+          const uint16_t *ar = d->ha.data() + z * a_batch_stride(p) + m * p->lda;
+          double s = 0.0, sa = 0.0;
+          for (int64_t k = 0; k < p->k; ++k) {
+            const double t = (double)bf16_to_f32(ar[k]) * bcol[k];
+            s += t;
+            sa += fabs(t);
+          }
+          const int64_t ci = z * c_batch_stride(p) + m * p->ldc + n;
+          double cold = 0.0;
+          if (p->beta != 0.0f) {
+            if (p->out == OUT_BF16) {
+              uint16_t h;
+              memcpy(&h, &d->hc0[ci * 2], 2);
+              cold = bf16_to_f32(h);
+            } else {
+              float f;
+              memcpy(&f, &d->hc0[ci * 4], 4);
+              cold = f;
+            }
+          }
+          const int64_t o = z * mn + m * p->n + n;
+          ref[o] = (double)p->alpha * s + (double)p->beta * cold;
+          mag[o] = fabs((double)p->alpha) * sa + fabs((double)p->beta * cold);
+        }
+      }
+  } else {
+    double *dref, *dmag;
+    void *dc0;
+    GEMM_CHECK_HIP(hipMalloc((void **)&dref, (size_t)total * 8));
+    GEMM_CHECK_HIP(hipMalloc((void **)&dmag, (size_t)total * 8));
+    GEMM_CHECK_HIP(hipMalloc(&dc0, d->c_bytes));
+    GEMM_CHECK_HIP(hipMemcpy(dc0, d->hc0.data(), d->c_bytes, hipMemcpyHostToDevice));
+    dim3 grid((unsigned)((p->n + 15) / 16), (unsigned)((p->m + 15) / 16), (unsigned)p->batch);
+    hipLaunchKernelGGL(gemm_reference, grid, dim3(256), 0, 0, d->a, d->b, dc0, dref, dmag, *p);
+    GEMM_CHECK_HIP(hipGetLastError());
+    GEMM_CHECK_HIP(hipMemcpy(ref.data(), dref, (size_t)total * 8, hipMemcpyDeviceToHost));
+    GEMM_CHECK_HIP(hipMemcpy(mag.data(), dmag, (size_t)total * 8, hipMemcpyDeviceToHost));
+    GEMM_CHECK_HIP(hipFree(dref));
+    GEMM_CHECK_HIP(hipFree(dmag));
+    GEMM_CHECK_HIP(hipFree(dc0));
+  }
+  std::vector<uint8_t> hc(d->c_bytes);
+  GEMM_CHECK_HIP(hipMemcpy(hc.data(), d->c, d->c_bytes, hipMemcpyDeviceToHost));
+  *max_abs = 0;
+  *max_rel = 0;
+  *worst_ratio = 0;
+  *bad_count = 0;
+  const double eps = ldexp(1.0, -24);
+  for (int64_t z = 0; z < p->batch; ++z)
+    for (int64_t m = 0; m < p->m; ++m)
+      for (int64_t n = 0; n < p->n; ++n) {
+        const int64_t ci = z * c_batch_stride(p) + m * p->ldc + n;
+        const int64_t o = z * mn + m * p->n + n;
+        double got;
+        if (p->out == OUT_BF16) {
+          uint16_t h;
+          memcpy(&h, &hc[ci * 2], 2);
+          got = bf16_to_f32(h);
+        } else {
+          float f;
+          memcpy(&f, &hc[ci * 4], 4);
+          got = f;
+        }
+        const double r = ref[o];
+        const double err = fabs(got - r);
+        double bound = 2.0 * (double)p->k * eps * mag[o] + eps * fabs(r) + ldexp(1.0, -126);
+        if (p->out == OUT_BF16) bound += ldexp(1.0, -8) * fabs(r);
+        const double ratio = isnan(got) ? INFINITY : err / bound;
+        if (!(ratio <= 1.0)) ++*bad_count;
+        if (!(err <= *max_abs)) *max_abs = isnan(got) ? INFINITY : fmax(*max_abs, err);
+        if (fabs(r) > 0) *max_rel = fmax(*max_rel, err / fabs(r));
+        if (!(ratio <= *worst_ratio)) *worst_ratio = ratio;
+      }
+  return cpu ? 0 : 1;
+}
+
+/* Times `iters` launches after `warmup` ones; returns ms per launch or < 0. */
+static double time_kernel(int kernel, device_problem *d, const gemm_problem *p, int64_t iters,
+                          int64_t warmup)
+{
+  for (int64_t i = 0; i < warmup; ++i)
+    if (launch(kernel, d->a, d->b, d->c, p) != hipSuccess) return -1;
+  hipEvent_t e0, e1;
+  GEMM_CHECK_HIP(hipEventCreate(&e0));
+  GEMM_CHECK_HIP(hipEventCreate(&e1));
+  GEMM_CHECK_HIP(hipEventRecord(e0, 0));
+  for (int64_t i = 0; i < iters; ++i)
+    if (launch(kernel, d->a, d->b, d->c, p) != hipSuccess) return -1;
+  GEMM_CHECK_HIP(hipEventRecord(e1, 0));
+  GEMM_CHECK_HIP(hipEventSynchronize(e1));
+  float ms = 0;
+  GEMM_CHECK_HIP(hipEventElapsedTime(&ms, e0, e1));
+  GEMM_CHECK_HIP(hipEventDestroy(e0));
+  GEMM_CHECK_HIP(hipEventDestroy(e1));
+  return iters > 0 ? ms / (double)iters : 0.0;
+}
+
+/* ---- PNG: stored (uncompressed) deflate blocks, RFC 1950/1951/2083 ------- */
+
+static uint32_t crc_table[256];
+static void crc_init(void)
+{
+  for (uint32_t n = 0; n < 256; ++n) {
+    uint32_t c = n;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+    crc_table[n] = c;
+  }
+}
+static uint32_t crc_update(uint32_t c, const uint8_t *b, size_t n)
+{
+  for (size_t i = 0; i < n; ++i) c = crc_table[(c ^ b[i]) & 0xff] ^ (c >> 8);
+  return c;
+}
+static void put_be32(std::vector<uint8_t> &v, uint32_t x)
+{
+  v.push_back((uint8_t)(x >> 24));
+  v.push_back((uint8_t)(x >> 16));
+  v.push_back((uint8_t)(x >> 8));
+  v.push_back((uint8_t)x);
+}
+static void png_chunk(FILE *f, const char *type, const std::vector<uint8_t> &data)
+{
+  std::vector<uint8_t> c;
+  put_be32(c, (uint32_t)data.size());
+  c.insert(c.end(), type, type + 4);
+  c.insert(c.end(), data.begin(), data.end());
+  const uint32_t crc = crc_update(0xffffffffu, c.data() + 4, c.size() - 4) ^ 0xffffffffu;
+  put_be32(c, crc);
+  fwrite(c.data(), 1, c.size(), f);
+}
+
+/* Writes an 8-bit RGB image; returns false on I/O failure. */
+static bool png_write(const char *path, const uint8_t *rgb, uint32_t w, uint32_t h)
+{
+  crc_init();
+  std::vector<uint8_t> raw;
+  for (uint32_t y = 0; y < h; ++y) {
+    raw.push_back(0); /* filter: none */
+    raw.insert(raw.end(), rgb + (size_t)y * w * 3, rgb + (size_t)(y + 1) * w * 3);
+  }
+  std::vector<uint8_t> z = {0x78, 0x01};
+  uint32_t s1 = 1, s2 = 0;
+  for (uint8_t byte : raw) {
+    s1 = (s1 + byte) % 65521;
+    s2 = (s2 + s1) % 65521;
+  }
+  for (size_t off = 0; off < raw.size() || off == 0;) {
+    const size_t len = raw.size() - off > 65535 ? 65535 : raw.size() - off;
+    const bool last = off + len == raw.size();
+    z.push_back(last ? 1 : 0);
+    z.push_back((uint8_t)len);
+    z.push_back((uint8_t)(len >> 8));
+    z.push_back((uint8_t)~len);
+    z.push_back((uint8_t)(~len >> 8));
+    z.insert(z.end(), raw.begin() + off, raw.begin() + off + len);
+    off += len;
+    if (last) break;
+  }
+  put_be32(z, (s2 << 16) | s1);
+  FILE *f = fopen(path, "wb");
+  if (!f) return false;
+  static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  fwrite(sig, 1, 8, f);
+  std::vector<uint8_t> ihdr;
+  put_be32(ihdr, w);
+  put_be32(ihdr, h);
+  ihdr.push_back(8); /* bit depth */
+  ihdr.push_back(2); /* RGB */
+  ihdr.push_back(0);
+  ihdr.push_back(0);
+  ihdr.push_back(0);
+  png_chunk(f, "IHDR", ihdr);
+  png_chunk(f, "IDAT", z);
+  png_chunk(f, "IEND", std::vector<uint8_t>());
+  return fclose(f) == 0;
+}
+
+/* Bar chart: one bar per shape, height proportional to TFLOP/s; horizontal
+ * grid lines every 10% of the maximum. */
+static bool plot_png(const char *path, const std::vector<double> &tflops)
+{
+  const uint32_t w = 800, h = 400, margin = 20;
+  std::vector<uint8_t> img((size_t)w * h * 3, 255);
+  double mx = 0;
+  for (double t : tflops) mx = fmax(mx, t);
+  if (mx <= 0) mx = 1;
+  auto px = [&](uint32_t x, uint32_t y, uint8_t r, uint8_t g, uint8_t b) {
+    uint8_t *q = &img[((size_t)y * w + x) * 3];
+    q[0] = r, q[1] = g, q[2] = b;
+  };
+  for (int gl = 0; gl <= 10; ++gl) {
+    const uint32_t y = h - margin - (uint32_t)((h - 2 * margin) * gl / 10);
+    for (uint32_t x = margin; x < w - margin; ++x) px(x, y, 210, 210, 210);
+  }
+  const size_t nbar = tflops.size() ? tflops.size() : 1;
+  const uint32_t slot = (w - 2 * margin) / (uint32_t)nbar;
+  for (size_t i = 0; i < tflops.size(); ++i) {
+    const uint32_t bh = (uint32_t)((h - 2 * margin) * (tflops[i] / mx));
+    const uint32_t x0 = margin + (uint32_t)i * slot + slot / 8, x1 = x0 + slot * 3 / 4;
+    for (uint32_t x = x0; x < x1 && x < w - margin; ++x)
+      for (uint32_t y = h - margin - bh; y < h - margin; ++y) px(x, y, 200, 40, 40);
+  }
+  for (uint32_t x = margin; x < w - margin; ++x) px(x, h - margin, 0, 0, 0);
+  for (uint32_t y = margin; y <= h - margin; ++y) px(margin, y, 0, 0, 0);
+  return png_write(path, img.data(), w, h);
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+static const char *timing_label(bool sim)
+{
+  if (!sim) return "hardware";
+  return tksim_model_on() ? "modeled (tksim timing model)" : "emulated wall time (tksim, NOT hardware performance)";
+}
+
+static int run_one(const options *o, bool sim)
+{
+  const gemm_problem *p = &o->p;
+  const int kernel = choose_kernel(p, o->kernel);
+  printf("problem: M=%lld N=%lld K=%lld batch=%lld layout=%s out=%s alpha=%g beta=%g lda=%lld ldb=%lld ldc=%lld\n",
+         (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch,
+         p->layout == LAYOUT_NT ? "nt" : "nn", p->out == OUT_BF16 ? "bf16" : "f32", p->alpha, p->beta,
+         (long long)p->lda, (long long)p->ldb, (long long)p->ldc);
+  printf("kernel: %s%s\n", kernel_name(kernel), o->kernel == KERNEL_AUTO ? " (auto)" : "");
+  if (kernel != KERNEL_SIMPLE) {
+    fprintf(stderr, "gemm: kernel %s is not implemented in this build yet (only 'simple'); see docs/gemm.md\n",
+            kernel_name(kernel));
+    return 3;
+  }
+  device_problem d;
+  setup(&d, p, o->seed);
+  int rc = 0;
+  if (o->check) {
+    GEMM_CHECK_HIP(launch(kernel, d.a, d.b, d.c, p));
+    GEMM_CHECK_HIP(hipDeviceSynchronize());
+    double max_abs, max_rel, ratio;
+    int64_t nbad;
+    const int where = check(&d, p, &max_abs, &max_rel, &ratio, &nbad);
+    printf("check: reference %s; max abs err %.3e, max rel err %.3e, worst err/bound %.3f; tolerance per element: "
+           "2*K*2^-24*sum|a*b| + 2^-24*|ref|%s\n",
+           where == 0 ? "CPU double" : "GPU naive double", max_abs, max_rel, ratio,
+           p->out == OUT_BF16 ? " + 2^-8*|ref| (bf16 output rounding)" : "");
+    if (nbad) {
+      printf("check: FAILED (%lld elements past tolerance)\n", (long long)nbad);
+      rc = 1;
+    } else
+      printf("check: PASSED\n");
+    GEMM_CHECK_HIP(hipMemcpy(d.c, d.hc0.data(), d.c_bytes, hipMemcpyHostToDevice));
+  }
+  if (o->iters > 0) {
+    const double ms = time_kernel(kernel, &d, p, o->iters, o->warmup);
+    if (ms < 0) {
+      fprintf(stderr, "gemm: launch failed\n");
+      teardown(&d);
+      return 4;
+    }
+    const double flops = 2.0 * p->m * p->n * p->k * p->batch;
+    printf("time: %.4f ms per iteration over %lld iterations (%lld warm-up) [%s]\n", ms, (long long)o->iters,
+           (long long)o->warmup, timing_label(sim));
+    if (!sim || tksim_model_on())
+      printf("throughput: %.2f TFLOP/s%s\n", flops / (ms * 1e-3) / 1e12, sim ? " (modeled)" : "");
+    else
+      printf("throughput: not reported (emulated without timing model; run tksim --model=mi325x for modeled figures)\n");
+  }
+  teardown(&d);
+  return rc;
+}
+
+static bool parse_shapes(const char *s, std::vector<gemm_problem> &out, const gemm_problem *base)
+{
+  while (*s) {
+    long long m, n, k;
+    int used = 0;
+    if (sscanf(s, "%lldx%lldx%lld%n", &m, &n, &k, &used) != 3 || used == 0) return false;
+    gemm_problem p = *base;
+    p.m = m, p.n = n, p.k = k;
+    p.lda = k;
+    p.ldb = p.layout == LAYOUT_NT ? k : n;
+    p.ldc = n;
+    if (problem_error(&p)) return false;
+    out.push_back(p);
+    s += used;
+    if (*s == ',') ++s;
+    else if (*s) return false;
+  }
+  return !out.empty();
+}
+
+static int run_sweep(const options *o, bool sim)
+{
+  static const char *def =
+      "1024x1024x1024,2048x2048x2048,4096x4096x4096,8192x8192x8192,16384x16384x16384,"
+      "4096x4096x14336,4096x14336x4096,8192x28672x8192,8192x8192x28672,16384x8192x1024";
+  std::vector<gemm_problem> shapes;
+  if (!parse_shapes(o->shapes ? o->shapes : def, shapes, &o->p)) return bad("bad --sweep-shapes list", o->shapes);
+  FILE *csv = NULL;
+  if (o->csv && !(csv = fopen(o->csv, "w"))) {
+    fprintf(stderr, "gemm: cannot write %s\n", o->csv);
+    return 2;
+  }
+  if (csv) fprintf(csv, "m,n,k,batch,layout,out,kernel,ms,tflops,timing\n");
+  std::vector<double> tf;
+  const bool report = !sim || tksim_model_on();
+  for (const gemm_problem &p : shapes) {
+    const int kernel = choose_kernel(&p, o->kernel);
+    if (kernel != KERNEL_SIMPLE) {
+      fprintf(stderr, "gemm: kernel %s is not implemented in this build yet (only 'simple')\n", kernel_name(kernel));
+      if (csv) fclose(csv);
+      return 3;
+    }
+    device_problem d;
+    setup(&d, &p, o->seed);
+    const double ms = time_kernel(kernel, &d, &p, o->iters, o->warmup);
+    teardown(&d);
+    if (ms < 0) {
+      fprintf(stderr, "gemm: launch failed\n");
+      if (csv) fclose(csv);
+      return 4;
+    }
+    const double t = ms > 0 ? 2.0 * p.m * p.n * p.k * p.batch / (ms * 1e-3) / 1e12 : 0;
+    tf.push_back(t);
+    printf("sweep: %lldx%lldx%lld kernel %s: %.4f ms, %s%.2f TFLOP/s [%s]\n", (long long)p.m, (long long)p.n,
+           (long long)p.k, kernel_name(kernel), ms, report ? "" : "(emulated, not performance) ", t,
+           timing_label(sim));
+    if (csv)
+      fprintf(csv, "%lld,%lld,%lld,%lld,%s,%s,%s,%.6f,%.4f,%s\n", (long long)p.m, (long long)p.n, (long long)p.k,
+              (long long)p.batch, p.layout == LAYOUT_NT ? "nt" : "nn", p.out == OUT_BF16 ? "bf16" : "f32",
+              kernel_name(kernel), ms, t, !sim ? "hardware" : tksim_model_on() ? "modeled" : "emulated");
+  }
+  if (csv && fclose(csv) != 0) {
+    fprintf(stderr, "gemm: error writing %s\n", o->csv);
+    return 2;
+  }
+  if (o->png && !plot_png(o->png, tf)) {
+    fprintf(stderr, "gemm: cannot write %s\n", o->png);
+    return 2;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  options o;
+  memset(&o, 0, sizeof o);
+  o.p.m = o.p.n = o.p.k = 256;
+  o.p.batch = 1;
+  o.p.lda = o.p.ldb = o.p.ldc = -1;
+  o.p.layout = LAYOUT_NT;
+  o.p.out = OUT_BF16;
+  o.p.alpha = 1.0f;
+  o.p.beta = 0.0f;
+  o.kernel = KERNEL_AUTO;
+  o.iters = 10;
+  o.warmup = 2;
+  o.seed = 1;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--check")) { o.check = true; continue; }
+    if (!strcmp(a, "--sweep")) { o.sweep = true; continue; }
+    if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);
+    if (i + 1 >= argc) return bad("missing value for", a);
+    const char *v = argv[++i];
+    int64_t x;
+    if (!strcmp(a, "--m") || !strcmp(a, "--n") || !strcmp(a, "--k") || !strcmp(a, "--batch") ||
+        !strcmp(a, "--lda") || !strcmp(a, "--ldb") || !strcmp(a, "--ldc") || !strcmp(a, "--iters") ||
+        !strcmp(a, "--warmup") || !strcmp(a, "--seed")) {
+      if (!parse_i64(v, &x)) return bad("not an integer", v);
+      if (!strcmp(a, "--m")) o.p.m = x;
+      else if (!strcmp(a, "--n")) o.p.n = x;
+      else if (!strcmp(a, "--k")) o.p.k = x;
+      else if (!strcmp(a, "--batch")) o.p.batch = x;
+      else if (!strcmp(a, "--lda") || !strcmp(a, "--ldb") || !strcmp(a, "--ldc")) {
+        if (x < 1) return bad("leading dimension must be >= 1", v);
+        (a[4] == 'a' ? o.p.lda : a[4] == 'b' ? o.p.ldb : o.p.ldc) = x;
+      } else if (!strcmp(a, "--iters")) {
+        if (x < 0) return bad("--iters must be >= 0 (0: no timing)", v);
+        o.iters = x, o.iters_set = true;
+      } else if (!strcmp(a, "--warmup")) {
+        if (x < 0) return bad("--warmup must be >= 0", v);
+        o.warmup = x, o.warmup_set = true;
+      } else
+        o.seed = (uint64_t)x;
+    } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
+      if (!parse_f32(v, a[2] == 'a' ? &o.p.alpha : &o.p.beta)) return bad("not a finite number", v);
+    } else if (!strcmp(a, "--layout")) {
+      if (!strcmp(v, "nt")) o.p.layout = LAYOUT_NT;
+      else if (!strcmp(v, "nn")) o.p.layout = LAYOUT_NN;
+      else return bad("unknown layout (nt|nn)", v);
+    } else if (!strcmp(a, "--out")) {
+      if (!strcmp(v, "bf16")) o.p.out = OUT_BF16;
+      else if (!strcmp(v, "f32")) o.p.out = OUT_F32;
+      else return bad("unknown output type (bf16|f32)", v);
+    } else if (!strcmp(a, "--kernel")) {
+      if (!strcmp(v, "8wave")) o.kernel = KERNEL_8WAVE;
+      else if (!strcmp(v, "4wave")) o.kernel = KERNEL_4WAVE;
+      else if (!strcmp(v, "simple")) o.kernel = KERNEL_SIMPLE;
+      else if (!strcmp(v, "auto")) o.kernel = KERNEL_AUTO;
+      else return bad("unknown kernel (8wave|4wave|simple|auto)", v);
+    } else if (!strcmp(a, "--csv")) o.csv = v;
+    else if (!strcmp(a, "--png")) o.png = v;
+    else if (!strcmp(a, "--sweep-shapes")) { o.shapes = v; o.sweep = true; }
+    else if (!strcmp(a, "--vs")) {
+      if (strcmp(v, "hipblaslt") != 0) return bad("unknown --vs library (hipblaslt)", v);
+      fprintf(stderr, "gemm: --vs hipblaslt: not available in this build (hipBLASLt was not found at configure time)\n");
+      return 2;
+    } else
+      return bad("unknown option", a);
+  }
+  if (o.p.lda < 0) o.p.lda = o.p.k;
+  if (o.p.ldb < 0) o.p.ldb = o.p.layout == LAYOUT_NT ? o.p.k : o.p.n;
+  if (o.p.ldc < 0) o.p.ldc = o.p.n;
+  if (const char *e = problem_error(&o.p)) return bad(e, NULL);
+  if ((o.csv || o.png) && !o.sweep) return bad("--csv/--png need --sweep", NULL);
+  if (o.sweep && o.check) return bad("--check and --sweep are exclusive", NULL);
+  if (o.sweep && o.iters == 0) return bad("--sweep needs --iters >= 1", NULL);
+
+  int ndev = 0;
+  if (hipGetDeviceCount(&ndev) != hipSuccess || ndev < 1) {
+    fprintf(stderr, "gemm: no HIP device (run under tksim: build/bin/tksim build/bin/gemm ...)\n");
+    return 4;
+  }
+  const bool sim = under_tksim();
+  if (sim) { /* emulated launches are slow: one timed launch unless asked */
+    if (!o.iters_set) o.iters = 1;
+    if (!o.warmup_set) o.warmup = 0;
+  }
+  return o.sweep ? run_sweep(&o, sim) : run_one(&o, sim);
+}
