@@ -240,6 +240,7 @@ static void usage(FILE *f)
           "  --sweep-shapes LIST    sweep these shapes instead: MxNxK[,MxNxK...]\n"
           "  --csv FILE --png FILE  sweep outputs (CSV table, bar chart of TFLOP/s)\n"
           "  --vs hipblaslt         compare with hipBLASLt (only when found at configure time)\n"
+          "  --inject-error         test hook: corrupt C[0,0] before --check (the check must fail)\n"
           "  --help                 this text\n");
 }
 
@@ -273,7 +274,7 @@ struct options {
   int kernel;
   int64_t iters, warmup;
   bool iters_set, warmup_set;
-  bool check, sweep;
+  bool check, sweep, inject;
   uint64_t seed;
   const char *csv, *png, *shapes;
 };
@@ -647,6 +648,25 @@ static int run_one(const options *o, bool sim)
   if (o->check) {
     GEMM_CHECK_HIP(launch(kernel, d.a, d.b, d.c, p));
     GEMM_CHECK_HIP(hipDeviceSynchronize());
+    if (o->inject) { /* test hook: the check must notice one wrong element */
+      const size_t esz = p->out == OUT_BF16 ? 2 : 4;
+      uint8_t e[4];
+      GEMM_CHECK_HIP(hipMemcpy(e, d.c, esz, hipMemcpyDeviceToHost));
+      float v;
+      if (esz == 2) {
+        uint16_t h;
+        memcpy(&h, e, 2);
+        v = bf16_to_f32(h);
+        v += 0.25f * fmaxf(1.0f, fabsf(v));
+        h = f32_to_bf16(v);
+        memcpy(e, &h, 2);
+      } else {
+        memcpy(&v, e, 4);
+        v += 0.25f * fmaxf(1.0f, fabsf(v));
+        memcpy(e, &v, 4);
+      }
+      GEMM_CHECK_HIP(hipMemcpy(d.c, e, esz, hipMemcpyHostToDevice));
+    }
     double max_abs, max_rel, ratio;
     int64_t nbad;
     const int where = check(&d, p, &max_abs, &max_rel, &ratio, &nbad);
@@ -775,6 +795,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(a, "--check")) { o.check = true; continue; }
     if (!strcmp(a, "--sweep")) { o.sweep = true; continue; }
+    if (!strcmp(a, "--inject-error")) { o.inject = true; continue; }
     if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);
     if (i + 1 >= argc) return bad("missing value for", a);
     const char *v = argv[++i];
@@ -830,6 +851,7 @@ int main(int argc, char **argv)
   if (const char *e = problem_error(&o.p)) return bad(e, NULL);
   if ((o.csv || o.png) && !o.sweep) return bad("--csv/--png need --sweep", NULL);
   if (o.sweep && o.check) return bad("--check and --sweep are exclusive", NULL);
+  if (o.inject && !o.check) return bad("--inject-error needs --check", NULL);
   if (o.sweep && o.iters == 0) return bad("--sweep needs --iters >= 1", NULL);
 
   int ndev = 0;
