@@ -20,25 +20,13 @@
 #define TK_GRID_H
 
 #include <stdint.h>
+#include "target.h"
 
-#ifndef TK_HD
-#if defined(__HIP__) || defined(__HIPCC__)
-#define TK_HD __host__ __device__
-#else
-#define TK_HD
-#endif
-#endif
-
-#ifndef TK_GRID_INLINE
-#define TK_GRID_INLINE static inline TK_HD __attribute__((always_inline))
-#endif
-
-/* Number of XCDs on MI300X / MI325X (304 CUs: 38 per XCD). */
-#define TK_NUM_XCDS 8u
+/* TK_NUM_XCDS (target.h): XCDs on MI300X / MI325X (304 CUs: 38 per XCD). */
 
 /* Grouped (L2-friendly) order: logical tile id -> (tile row, tile col) of a
  * tiles_m x tiles_n grid.  group_m: tile rows per group (0 is treated as 1). */
-TK_GRID_INLINE void tk_grid_l2_order(uint32_t id, uint32_t tiles_m, uint32_t tiles_n, uint32_t group_m,
+TK_HDI void tk_grid_l2_order(uint32_t id, uint32_t tiles_m, uint32_t tiles_n, uint32_t group_m,
                                      uint32_t *tile_m, uint32_t *tile_n) {
   if (group_m == 0) group_m = 1;
   uint32_t per_group = group_m * tiles_n;
@@ -51,7 +39,7 @@ TK_GRID_INLINE void tk_grid_l2_order(uint32_t id, uint32_t tiles_m, uint32_t til
 }
 
 /* Inverse of tk_grid_l2_order: (tile row, tile col) -> logical id. */
-TK_GRID_INLINE uint32_t tk_grid_l2_index(uint32_t tile_m, uint32_t tile_n, uint32_t tiles_m, uint32_t tiles_n,
+TK_HDI uint32_t tk_grid_l2_index(uint32_t tile_m, uint32_t tile_n, uint32_t tiles_m, uint32_t tiles_n,
                                          uint32_t group_m) {
   if (group_m == 0) group_m = 1;
   uint32_t group = tile_m / group_m;
@@ -63,7 +51,7 @@ TK_GRID_INLINE uint32_t tk_grid_l2_index(uint32_t tile_m, uint32_t tile_n, uint3
 /* XCD-aware remap: hardware workgroup id wg (of n_wg) -> logical tile id, so
  * that XCD x (= wg % n_xcd) owns logical ids [start_x, start_x + count_x).
  * n_xcd 0 or 1 is the identity. */
-TK_GRID_INLINE uint32_t tk_grid_xcd_remap(uint32_t wg, uint32_t n_wg, uint32_t n_xcd) {
+TK_HDI uint32_t tk_grid_xcd_remap(uint32_t wg, uint32_t n_wg, uint32_t n_xcd) {
   if (n_xcd <= 1) return wg;
   uint32_t q = n_wg / n_xcd, r = n_wg % n_xcd;
   uint32_t xcd = wg % n_xcd, local = wg / n_xcd;
@@ -73,7 +61,7 @@ TK_GRID_INLINE uint32_t tk_grid_xcd_remap(uint32_t wg, uint32_t n_wg, uint32_t n
 }
 
 /* Inverse of tk_grid_xcd_remap: logical tile id -> hardware workgroup id. */
-TK_GRID_INLINE uint32_t tk_grid_xcd_unmap(uint32_t logical, uint32_t n_wg, uint32_t n_xcd) {
+TK_HDI uint32_t tk_grid_xcd_unmap(uint32_t logical, uint32_t n_wg, uint32_t n_xcd) {
   if (n_xcd <= 1) return logical;
   uint32_t q = n_wg / n_xcd, r = n_wg % n_xcd;
   uint32_t big = r * (q + 1);
@@ -90,7 +78,7 @@ TK_GRID_INLINE uint32_t tk_grid_xcd_unmap(uint32_t logical, uint32_t n_wg, uint3
 
 /* Both together, the usual kernel prologue:
  *   tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn); */
-TK_GRID_INLINE void tk_grid_tile(uint32_t wg, uint32_t n_wg, uint32_t tiles_m, uint32_t tiles_n, uint32_t group_m,
+TK_HDI void tk_grid_tile(uint32_t wg, uint32_t n_wg, uint32_t tiles_m, uint32_t tiles_n, uint32_t group_m,
                                  uint32_t n_xcd, uint32_t *tile_m, uint32_t *tile_n) {
   tk_grid_l2_order(tk_grid_xcd_remap(wg, n_wg, n_xcd), tiles_m, tiles_n, group_m, tile_m, tile_n);
 }

@@ -31,14 +31,7 @@
 #define TK_SYNC_H
 
 #include <stdint.h>
-
-#ifndef TK_HD
-#if defined(__HIP__) || defined(__HIPCC__)
-#define TK_HD __host__ __device__
-#else
-#define TK_HD
-#endif
-#endif
+#include "target.h"
 
 /* ---- s_waitcnt immediate encoding (host- and device-usable constants) ---- */
 
@@ -59,7 +52,7 @@
 /* Counts out of range are a compile error, not a silently truncated wait. */
 #define TK__WAIT_CHECK(n, max) static_assert((n) >= 0 && (n) <= (int)(max), "tk: wait count out of range")
 
-#if defined(__HIP_DEVICE_COMPILE__)
+#if TK_DEVICE_PASS
 #define TK__WAITCNT(imm) __builtin_amdgcn_s_waitcnt((int)(imm))
 #else
 #define TK__WAITCNT(imm) ((void)(imm))
@@ -101,7 +94,7 @@
 #define TK_SCHED_DS_WRITE 0x200
 #define TK_SCHED_TRANS 0x400
 
-#if defined(__HIP_DEVICE_COMPILE__)
+#if TK_DEVICE_PASS
 /* Nothing may be scheduled across this point except the classes in mask. */
 #define TK_SCHED_BARRIER(mask) __builtin_amdgcn_sched_barrier(mask)
 /* Ask the scheduler for `size` instructions of class `mask` here, in pipeline
@@ -115,42 +108,40 @@
 #define TK_SETPRIO(p) ((void)0)
 #endif
 
-#if defined(__HIP__) || defined(__HIPCC__)
+#if TK_HIP
 /* Workgroup barrier.  s_barrier alone does not order memory: LDS writes
  * must be complete (lgkmcnt(0)) first, which __syncthreads would add; this is
  * the bare instruction for code that manages its own waits. */
-static inline __device__ __attribute__((always_inline)) void tk_barrier(void) {
+TK_DI void tk_barrier(void) {
   __builtin_amdgcn_s_barrier();
 }
 
 /* LDS write -> barrier -> LDS read ordering: wait for own LDS ops, barrier. */
-static inline __device__ __attribute__((always_inline)) void tk_lds_barrier(void) {
+TK_DI void tk_lds_barrier(void) {
   TK_WAIT_LGKMCNT(0);
   __builtin_amdgcn_s_barrier();
 }
 
 /* ---- identity ------------------------------------------------------------ */
 
-#define TK_WAVE_SIZE 64
-
 /* Lane 0..63 within the wave (mbcnt counts set exec-mask bits below us). */
-static inline __device__ __attribute__((always_inline)) uint32_t tk_lane_id(void) {
+TK_DI uint32_t tk_lane_id(void) {
   return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
 }
 
 /* Wave index within the workgroup (flat x of a 1-D block), wave-uniform (SGPR). */
-static inline __device__ __attribute__((always_inline)) uint32_t tk_wave_id(void) {
+TK_DI uint32_t tk_wave_id(void) {
   return (uint32_t)__builtin_amdgcn_readfirstlane((int)(__builtin_amdgcn_workitem_id_x() / TK_WAVE_SIZE));
 }
 
 /* Number of waves in a 1-D workgroup. */
-static inline __device__ __attribute__((always_inline)) uint32_t tk_num_waves(void) {
+TK_DI uint32_t tk_num_waves(void) {
   return (uint32_t)((__builtin_amdgcn_workgroup_size_x() + TK_WAVE_SIZE - 1) / TK_WAVE_SIZE);
 }
 
 /* SIMD (0..3) of the CU this wave runs on: HW_ID[5:4].  Diagnostic only:
  * the hardware assigns it, so schedules must not depend on it. */
-static inline __device__ __attribute__((always_inline)) uint32_t tk_simd_id(void) {
+TK_DI uint32_t tk_simd_id(void) {
   /* s_getreg_b32 simm16 = id | offset<<6 | (size-1)<<11; HW_ID is hwreg 4. */
   return (uint32_t)__builtin_amdgcn_s_getreg(4 | (4 << 6) | ((2 - 1) << 11));
 }
@@ -159,11 +150,11 @@ static inline __device__ __attribute__((always_inline)) uint32_t tk_simd_id(void
 
 /* Waves are split into groups of `waves_per_group` consecutive waves.
  * Group index of this wave (wave-uniform). */
-static inline __device__ __attribute__((always_inline)) uint32_t tk_group_id(uint32_t waves_per_group) {
+TK_DI uint32_t tk_group_id(uint32_t waves_per_group) {
   return tk_wave_id() / waves_per_group;
 }
 /* Wave index inside its group. */
-static inline __device__ __attribute__((always_inline)) uint32_t tk_group_wave(uint32_t waves_per_group) {
+TK_DI uint32_t tk_group_wave(uint32_t waves_per_group) {
   return tk_wave_id() % waves_per_group;
 }
 
@@ -172,7 +163,7 @@ static inline __device__ __attribute__((always_inline)) uint32_t tk_group_wave(u
  * (e.g. at the other half of their loop), so the two groups are offset by one
  * barrier phase.  All waves of the workgroup must execute the same total
  * number of s_barrier instructions, or the workgroup deadlocks. */
-static inline __device__ __attribute__((always_inline)) void tk_group_barrier_if(uint32_t waves_per_group,
+TK_DI void tk_group_barrier_if(uint32_t waves_per_group,
                                                                                  uint32_t g) {
   if (tk_group_id(waves_per_group) == g) __builtin_amdgcn_s_barrier();
 }
