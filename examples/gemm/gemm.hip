@@ -8,7 +8,8 @@
  * the shape sweep with its CSV and PNG outputs.
  *
  * Kernels in this build: "simple", a 4-wave LDS-tiled kernel in plain HIP
- * (64x64 tile per workgroup, 4x4 outputs per lane, f32 FMAs). The tk-based
+ * (64x64 tile per workgroup, 4x4 outputs per lane, f32 FMAs, tiles walked in
+ * tk's L2-grouped, XCD-remapped order from tk/grid.h). The tk-based
  * MFMA kernels ("4wave", "8wave" ping-pong, docs/gemm.md) are not written yet:
  * asking for them prints that and exits 3. No inline asm and no compiler
  * builtins here by design (tests/gemm greps for them).
@@ -18,6 +19,7 @@
  * per workgroup on gfx942 (CDNA3 ISA guide, ch. 2).
  */
 #include <hip/hip_runtime.h>
+#include <tk/grid.h>
 
 #include <math.h>
 #include <stdint.h>
@@ -94,7 +96,13 @@ __global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ 
   __shared__ float bs[S_KT][S_TILE];
   const int tid = threadIdx.x;
   const int tx = tid % 16, ty = tid / 16;
-  const int64_t m0 = (int64_t)blockIdx.y * S_TILE, n0 = (int64_t)blockIdx.x * S_TILE;
+  /* tile order: tk's L2-grouped walk (8 tile rows per group) after the XCD
+   * remap, so concurrently running groups share A/B panels in one XCD's L2 */
+  uint32_t tm, tn;
+  const uint32_t tiles_m = (uint32_t)((p.m + S_TILE - 1) / S_TILE);
+  const uint32_t tiles_n = (uint32_t)((p.n + S_TILE - 1) / S_TILE);
+  tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
+  const int64_t m0 = (int64_t)tm * S_TILE, n0 = (int64_t)tn * S_TILE;
   const int64_t z = blockIdx.z;
   a += z * a_batch_stride(&p);
   b += z * b_batch_stride(&p);
@@ -341,8 +349,9 @@ static hipError_t launch(int kernel, const uint16_t *a, const uint16_t *b, void 
                          const gemm_problem *p)
 {
   if (kernel != KERNEL_SIMPLE) return hipErrorNotSupported;
-  dim3 grid((unsigned)((p->n + S_TILE - 1) / S_TILE), (unsigned)((p->m + S_TILE - 1) / S_TILE),
-            (unsigned)p->batch);
+  const int64_t tiles = ((p->n + S_TILE - 1) / S_TILE) * ((p->m + S_TILE - 1) / S_TILE);
+  if (tiles > 0xffffffffll) return hipErrorInvalidValue;
+  dim3 grid((unsigned)tiles, 1, (unsigned)p->batch);
   hipLaunchKernelGGL(gemm_simple, grid, dim3(256), 0, 0, a, b, c, *p);
   return hipGetLastError();
 }
