@@ -1,0 +1,66 @@
+/* params.c: the timing model's parameter table (one row per SKU), each value
+ * with its source. "ASSUMPTION" marks values not taken from a document; they
+ * are round figures of the order public microbenchmarks report and are the
+ * first thing to recalibrate against a real MI300X/MI325X.
+ *
+ * Peak rates (CDNA3 white paper, "AMD Instinct MI300X" product page): dense
+ * FP16/BF16 matrix 1307.4 TFLOP/s, FP8/INT8 2614.9, TF32 653.7, FP32 matrix
+ * 163.4, FP64 matrix 163.4, at 304 CUs x 2100 MHz. Divided by 304 x 2.1e9 x 4
+ * SIMDs these give 512/1024/256/64/64 FLOP per SIMD per clock, which is what
+ * the AMD matrix instruction calculator lists per instruction (e.g. CDNA3
+ * v_mfma_f32_16x16x32_fp8_fp8: 16384 FLOPs, 16 execution cycles, 4096
+ * FLOPs/CU/cycle).
+ */
+#include "model/params.h"
+#include "tksim.h"
+
+#define MIB (1024u * 1024u)
+
+static const tks_model_params g_mi300x = {
+  .name = "mi300x",
+  .cus = 304,                 /* CDNA3 white paper: 8 XCDs x 38 active CUs */
+  .clock_hz = 2100e6,         /* MI300X product page: peak engine clock 2100 MHz */
+  .hbm_bytes_per_s = 5.3e12,  /* MI300X product page: 5.3 TB/s HBM3 */
+  .xcds = 8,                  /* CDNA3 white paper */
+  .simds = 4,                 /* CDNA3 ISA guide ch. 2: four SIMD units per CU */
+  .max_waves_per_simd = 8,    /* LLVM AMDGPUUsage / GCNSubtarget: gfx90a/gfx942 max 8 waves per EU */
+  .vgprs_per_simd_lane = 512, /* AMDGPUUsage: gfx90a+ unified 512 VGPR+AGPR per lane */
+  .lds_bytes = 64 * 1024,     /* CDNA3 ISA guide: 64 KiB LDS per CU */
+  .max_groups_per_cu = 16,    /* ASSUMPTION: gfx9 limit of 16 workgroups per CU */
+  .issue_cycles = 4,          /* GCN/CDNA: each SIMD gets an issue slot every 4 clocks (GCN white paper) */
+  .valu_cycles = 4,           /* 16-lane SIMD, wave64: 81.7 TFLOP/s FP32 vector = 128 FLOP/clk/CU */
+  .valu_slow_cycles = 16,     /* ASSUMPTION: f64/transcendental quarter rate */
+  .salu_cycles = 4,           /* one SALU issue per SIMD slot */
+  .nop_wait_state_cycles = 4, /* ASSUMPTION: one wait state = one issue slot */
+  /* f16/bf16, f32, xf32, f64, i8, fp8: from the peak rates above */
+  .mfma_flops_per_simd_clk = {512, 64, 256, 64, 1024, 1024},
+  .mfma_min_cycles = 8,       /* ASSUMPTION: 2 passes minimum (4x4 block MFMAs) */
+  .mfma_dep_tail_cycles = 8,  /* CDNA3 ISA guide MFMA hazards: VALU read of XDL result needs passes+2 wait states */
+  .lds_bytes_per_clk = 128,   /* CDNA3 white paper: LDS 128 B/clk per CU (32 banks x 4 B) */
+  .lds_latency = 64,          /* ASSUMPTION: order of published LDS latency measurements */
+  .smem_latency = 100,        /* ASSUMPTION */
+  .l2_hit_latency = 300,      /* ASSUMPTION: order of published MI300X L2 latency */
+  .hbm_latency = 800,         /* ASSUMPTION: order of published MI300X DRAM latency */
+  .l2_bytes_per_clk_per_cu = 2048.0 / 38.0, /* CDNA3 white paper: L2 2 KB/clk per XCD, 38 CUs */
+  .l2_bytes_per_xcd = 4 * MIB,/* CDNA3 white paper: 4 MB L2 per XCD */
+  .l2_ways = 16,              /* CDNA3 white paper: 16-way L2 */
+  .line_bytes = 128,          /* CDNA3 white paper: 128 B L2 cache line */
+  .barrier_cycles = 16,       /* ASSUMPTION */
+  .launch_overhead_s = 0,     /* not modeled: a real launch adds a few microseconds */
+};
+
+static tks_model_params g_mi325x;
+
+const tks_model_params *tks_model_params_for(int sku)
+{
+  if (sku == TKS_MODEL_MI300X) return &g_mi300x;
+  if (sku == TKS_MODEL_MI325X) {
+    /* MI325X product page: same CDNA3 compute die (304 CUs, 2100 MHz), HBM3E
+     * 6 TB/s. */
+    g_mi325x = g_mi300x;
+    g_mi325x.name = "mi325x";
+    g_mi325x.hbm_bytes_per_s = 6.0e12;
+    return &g_mi325x;
+  }
+  return 0;
+}

@@ -1,0 +1,51 @@
+/* params.h: every number tksim's timing model uses, in one table per SKU
+ * (params.c), each with its source or marked as an assumption.
+ *
+ * Sources: AMD CDNA3 white paper and MI300X/MI325X product pages (CU count,
+ * clock, HBM bandwidth, peak matrix rates), CDNA3 ISA guide (4 SIMDs per CU,
+ * MFMA dependency wait states, s_nop), AMD matrix instruction calculator
+ * (MFMA execution cycles = FLOPs / (FLOPs/CU/cycle / 4)).
+ */
+#ifndef TKS_MODEL_PARAMS_H
+#define TKS_MODEL_PARAMS_H
+
+#include <stdint.h>
+
+typedef struct tks_model_params {
+  const char *name;
+  /* whole GPU */
+  uint32_t cus;              /* compute units */
+  double clock_hz;           /* peak engine clock */
+  double hbm_bytes_per_s;    /* peak HBM bandwidth */
+  uint32_t xcds;             /* accelerator dies, each with its own L2 */
+  /* per CU */
+  uint32_t simds;
+  uint32_t max_waves_per_simd;
+  uint32_t vgprs_per_simd_lane; /* unified VGPR+AGPR file, registers per lane */
+  uint32_t lds_bytes;
+  uint32_t max_groups_per_cu;
+  /* issue and pipes (cycles) */
+  double issue_cycles;       /* a wave issues at most once per this many clocks */
+  double valu_cycles;        /* wave64 VALU op on a 16-lane SIMD */
+  double valu_slow_cycles;   /* f64 / transcendental VALU */
+  double salu_cycles;
+  double nop_wait_state_cycles;
+  double mfma_flops_per_simd_clk[6]; /* by input type, see enum below */
+  double mfma_min_cycles;
+  double mfma_dep_tail_cycles; /* extra latency before a non-SrcC read of an MFMA result */
+  double lds_bytes_per_clk;  /* per CU */
+  double lds_latency;
+  double smem_latency;
+  double l2_hit_latency, hbm_latency;
+  double l2_bytes_per_clk_per_cu;
+  uint32_t l2_bytes_per_xcd, l2_ways, line_bytes;
+  double barrier_cycles;
+  double launch_overhead_s;
+} tks_model_params;
+
+enum { TKS_MT_F16 = 0, TKS_MT_F32, TKS_MT_XF32, TKS_MT_F64, TKS_MT_I8, TKS_MT_F8 };
+
+/* The table for a SKU id (TKS_MODEL_MI300X, TKS_MODEL_MI325X), or NULL. */
+const tks_model_params *tks_model_params_for(int sku);
+
+#endif
