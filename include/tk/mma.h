@@ -1,0 +1,154 @@
+/* tk/mma.h: one wrapper per MFMA instruction tk uses, and tile-level matrix
+ * products over register tiles (register.h).
+ *
+ * Instructions (CDNA3 ISA guide §7, LLVM BuiltinsAMDGPU.def, gfx940+):
+ *   v_mfma_f32_16x16x16_bf16   (builtin ..._16x16x16bf16_1k)  A,B: 4 bf16/lane
+ *   v_mfma_f32_32x32x8_bf16    (builtin ..._32x32x8bf16_1k)
+ *   v_mfma_f32_16x16x16_f16, v_mfma_f32_32x32x8_f16           A,B: 4 f16/lane
+ *   v_mfma_f32_16x16x32_fp8_fp8, v_mfma_f32_32x32x16_fp8_fp8  A,B: 8 fp8/lane
+ *   v_mfma_i32_16x16x32_i8                                    A,B: 8 i8/lane
+ * The cbsz/abid/blgp modifiers are always 0 (no broadcast).
+ * Tile products (D = A·B + C, all over one wave):
+ *   tk_mma_AB  (D, A, B, C):  A M×K (A kind), B K×N (B kind)
+ *   tk_mma_ABt (D, A, Bt, C): Bt N×K held in the A kind: Bt's A layout is
+ *                              exactly B's layout, so no data moves
+ *   tk_mma_AtB (D, At, B, C): At K×M held in the B kind
+ *   tk_mma_AtBt(D, At, Bt, C)
+ * Shapes and types are checked with static_assert.
+ */
+#ifndef TK_MMA_H
+#define TK_MMA_H
+
+#include "register.h"
+
+#if TK_HIP
+TK_DI tk_f32x4 tk_mfma_16x16x16_bf16(tk_i16x4 a, tk_i16x4 b, tk_f32x4 c) {
+  return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c, 0, 0, 0);
+}
+TK_DI tk_f32x16 tk_mfma_32x32x8_bf16(tk_i16x4 a, tk_i16x4 b, tk_f32x16 c) {
+  return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, 0, 0, 0);
+}
+TK_DI tk_f32x4 tk_mfma_16x16x16_f16(tk_f16x4 a, tk_f16x4 b, tk_f32x4 c) {
+  return __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, c, 0, 0, 0);
+}
+TK_DI tk_f32x16 tk_mfma_32x32x8_f16(tk_f16x4 a, tk_f16x4 b, tk_f32x16 c) {
+  return __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, 0, 0, 0);
+}
+TK_DI tk_f32x4 tk_mfma_16x16x32_fp8(int64_t a, int64_t b, tk_f32x4 c) {
+  return __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8((long)a, (long)b, c, 0, 0, 0);
+}
+TK_DI tk_f32x16 tk_mfma_32x32x16_fp8(int64_t a, int64_t b, tk_f32x16 c) {
+  return __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8((long)a, (long)b, c, 0, 0, 0);
+}
+TK_DI tk_i32x4 tk_mfma_16x16x32_i8(int64_t a, int64_t b, tk_i32x4 c) {
+  return __builtin_amdgcn_mfma_i32_16x16x32_i8((long)a, (long)b, c, 0, 0, 0);
+}
+
+/* reinterpret an lvalue as another type: only the branch whose types match
+ * is ever executed, the others are discarded after constant folding */
+#define TK_RI_(T, x) (*(T *)(void *)&(x))
+
+/* one fragment product, dispatched on compile-time type ids (dead branches
+ * are removed; each branch only type-checks for its own vector types because
+ * the operands are bit-cast). */
+#define TK_MFMA_FRAG(dt, shape, a, b, c, d)                                      \
+  do {                                                                            \
+    if ((dt) == TK_DT_BF16 && (shape) == TK_SHAPE_16x16x16)                      \
+      TK_RI_(tk_f32x4, d) = (tk_mfma_16x16x16_bf16(               \
+          TK_RI_(tk_i16x4, a), TK_RI_(tk_i16x4, b),        \
+          TK_RI_(tk_f32x4, c)));                                      \
+    else if ((dt) == TK_DT_BF16 && (shape) == TK_SHAPE_32x32x8)                  \
+      TK_RI_(tk_f32x16, d) = (tk_mfma_32x32x8_bf16(                \
+          TK_RI_(tk_i16x4, a), TK_RI_(tk_i16x4, b),        \
+          TK_RI_(tk_f32x16, c)));                                     \
+    else if ((dt) == TK_DT_F16 && (shape) == TK_SHAPE_16x16x16)                  \
+      TK_RI_(tk_f32x4, d) = (tk_mfma_16x16x16_f16(                \
+          TK_RI_(tk_f16x4, a), TK_RI_(tk_f16x4, b),        \
+          TK_RI_(tk_f32x4, c)));                                      \
+    else if ((dt) == TK_DT_F16 && (shape) == TK_SHAPE_32x32x8)                   \
+      TK_RI_(tk_f32x16, d) = (tk_mfma_32x32x8_f16(                 \
+          TK_RI_(tk_f16x4, a), TK_RI_(tk_f16x4, b),        \
+          TK_RI_(tk_f32x16, c)));                                     \
+    else if ((dt) == TK_DT_FP8E4 && (shape) == TK_SHAPE_16x16x32)                \
+      TK_RI_(tk_f32x4, d) = (tk_mfma_16x16x32_fp8(                \
+          TK_RI_(int64_t, a), TK_RI_(int64_t, b),          \
+          TK_RI_(tk_f32x4, c)));                                      \
+    else if ((dt) == TK_DT_FP8E4 && (shape) == TK_SHAPE_32x32x16)                \
+      TK_RI_(tk_f32x16, d) = (tk_mfma_32x32x16_fp8(                \
+          TK_RI_(int64_t, a), TK_RI_(int64_t, b),          \
+          TK_RI_(tk_f32x16, c)));                                     \
+    else if ((dt) == TK_DT_I8 && (shape) == TK_SHAPE_16x16x32)                   \
+      TK_RI_(tk_i32x4, d) = (tk_mfma_16x16x32_i8(                 \
+          TK_RI_(int64_t, a), TK_RI_(int64_t, b),          \
+          TK_RI_(tk_i32x4, c)));                                      \
+  } while (0)
+#endif
+
+/* static checks shared by the four products; TA/TB are the tile types, and
+ * the "logical" dims after transposition are passed in. */
+#define TK_MMA_CHECK(TD, TA, TB, TC, kA, kB, opA, opB, M, K, N)                  \
+  static_assert(TA::tk_dt == TK_DT_BF16 || TA::tk_dt == TK_DT_F16 ||             \
+                TA::tk_dt == TK_DT_FP8E4 || TA::tk_dt == TK_DT_I8,                \
+    "tk: mma: operand type has no MFMA (use bf16, f16, fp8 e4m3 or i8 tiles)");  \
+  static_assert(TA::tk_dt == TB::tk_dt && TA::tk_shape == TB::tk_shape,          \
+    "tk: mma: A and B must have the same element type and MFMA shape");          \
+  static_assert(TA::tk_op == (opA) && TB::tk_op == (opB),                         \
+    "tk: mma: operand tile kind does not match (A/B/transposed) role");           \
+  static_assert(TD::tk_op == TK_OP_C && TC::tk_op == TK_OP_C &&                   \
+                TD::tk_dt == TC::tk_dt &&                                         \
+                TD::tk_dt == (TA::tk_dt == TK_DT_I8 ? TK_DT_I32 : TK_DT_F32),     \
+    "tk: mma: D and C must be accumulator tiles (f32, or i32 for i8)");           \
+  static_assert(TD::tk_frows == ((TA::tk_shape == TK_SHAPE_16x16x16 ||           \
+                                  TA::tk_shape == TK_SHAPE_16x16x32) ? 16 : 32),  \
+    "tk: mma: accumulator fragment size does not match the MFMA shape");         \
+  static_assert((M) == TD::tk_rows && (N) == TD::tk_cols && (K) > 0 &&           \
+                TD::tk_rows == TC::tk_rows && TD::tk_cols == TC::tk_cols,         \
+    "tk: mma: incompatible tile shapes (need A M×K, B K×N, C and D M×N)")
+
+#if TK_HIP
+/* generic loop: A fragment (m,k) at ia, B fragment (k,n) at ib */
+#define TK_MMA_LOOP(D, A, B, C, NM, NN, NK, IA, IB)                               \
+  do { for (int _m = 0; _m < (NM); _m++)                                          \
+         for (int _n = 0; _n < (NN); _n++) {                                      \
+           TK_TYPEOF((D).f[0]) _acc = (C).f[_m * (NN) + _n];                      \
+           for (int _k = 0; _k < (NK); _k++)                                      \
+             TK_MFMA_FRAG(TK_TYPEOF(A)::tk_dt, TK_TYPEOF(A)::tk_shape,            \
+                          (A).f[IA], (B).f[IB], _acc, _acc);                      \
+           (D).f[_m * (NN) + _n] = _acc;                                          \
+         } } while (0)
+
+/* D (M×N) = A (M×K, A kind) · B (K×N, B kind) + C */
+#define tk_mma_AB(D, A, B, C)                                                     \
+  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(B) _TB; \
+       TK_MMA_CHECK(_TD, _TA, _TB, TK_TYPEOF(C), , , TK_OP_A, TK_OP_B,            \
+                    _TA::tk_rows, _TA::tk_cols, _TB::tk_cols);                    \
+       static_assert(_TA::tk_cols == _TB::tk_rows, "tk: mma_AB: A cols (K) must equal B rows (K)"); \
+       TK_MMA_LOOP(D, A, B, C, _TA::tk_fr, _TB::tk_fc, _TA::tk_fc,                \
+                   _m * _TA::tk_fc + _k, _k * _TB::tk_fc + _n); } while (0)
+/* D = A · Bt^T + C, Bt N×K in the A kind */
+#define tk_mma_ABt(D, A, Bt, C)                                                   \
+  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(Bt) _TB; \
+       TK_MMA_CHECK(_TD, _TA, _TB, TK_TYPEOF(C), , , TK_OP_A, TK_OP_A,            \
+                    _TA::tk_rows, _TA::tk_cols, _TB::tk_rows);                    \
+       static_assert(_TA::tk_cols == _TB::tk_cols, "tk: mma_ABt: A cols (K) must equal Bt cols (K)"); \
+       TK_MMA_LOOP(D, A, Bt, C, _TA::tk_fr, _TB::tk_fr, _TA::tk_fc,               \
+                   _m * _TA::tk_fc + _k, _n * _TB::tk_fc + _k); } while (0)
+/* D = At^T · B + C, At K×M in the B kind */
+#define tk_mma_AtB(D, At, B, C)                                                   \
+  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(B) _TB; \
+       TK_MMA_CHECK(_TD, _TA, _TB, TK_TYPEOF(C), , , TK_OP_B, TK_OP_B,            \
+                    _TA::tk_cols, _TA::tk_rows, _TB::tk_cols);                    \
+       static_assert(_TA::tk_rows == _TB::tk_rows, "tk: mma_AtB: At rows (K) must equal B rows (K)"); \
+       TK_MMA_LOOP(D, At, B, C, _TA::tk_fc, _TB::tk_fc, _TA::tk_fr,               \
+                   _k * _TA::tk_fc + _m, _k * _TB::tk_fc + _n); } while (0)
+/* D = At^T · Bt^T + C */
+#define tk_mma_AtBt(D, At, Bt, C)                                                 \
+  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(Bt) _TB; \
+       TK_MMA_CHECK(_TD, _TA, _TB, TK_TYPEOF(C), , , TK_OP_B, TK_OP_A,            \
+                    _TA::tk_cols, _TA::tk_rows, _TB::tk_rows);                    \
+       static_assert(_TA::tk_rows == _TB::tk_cols, "tk: mma_AtBt: At rows (K) must equal Bt cols (K)"); \
+       TK_MMA_LOOP(D, At, Bt, C, _TA::tk_fc, _TB::tk_fr, _TA::tk_fr,              \
+                   _k * _TA::tk_fc + _m, _n * _TB::tk_fc + _k); } while (0)
+#endif
+
+#endif /* TK_MMA_H */

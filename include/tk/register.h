@@ -1,0 +1,325 @@
+/* tk/register.h: per-wave register fragments in the exact MFMA operand
+ * layouts, and register tiles composed of them.
+ *
+ * Layouts (CDNA3 ISA guide §7 "Matrix Arithmetic Instructions"; AMD matrix
+ * instruction calculator, e.g. `--instruction v_mfma_f32_32x32x8_bf16
+ * --detail-instruction`).  l = lane 0..63, i = register element index.
+ * Operand A is M×K, B is K×N, the accumulator M×N.  KW = K elements per lane
+ * (4 for bf16/f16, 8 for fp8/i8).
+ *   16x16xK:  A(l,i)  = (row l%16,           k KW*(l/16)+i)
+ *             B(l,i)  = (k KW*(l/16)+i,      col l%16)
+ *             C(l,i)  = (row 4*(l/16)+i,     col l%16),            i < 4
+ *   32x32xK:  A(l,i)  = (row l%32,           k KW*(l/32)+i)
+ *             B(l,i)  = (k KW*(l/32)+i,      col l%32)
+ *             C(l,i)  = (row 8*(i/4)+4*(l/32)+i%4, col l%32),      i < 16
+ * Kinds (TK_K_<op>_<type>_<shape>) name a fragment: rows, cols, per-lane
+ * vector type, element type id, shape id, operand role.  Register tiles
+ * (TK_RT) hold R/rows × C/cols fragments, row-major in .f[].
+ * A B-operand tile is physically the A-operand layout of its transpose, so
+ * mma_ABt etc. need no data movement (see mma.h).
+ */
+#ifndef TK_REGISTER_H
+#define TK_REGISTER_H
+
+#include "types.h"
+
+/* shape ids */
+enum { TK_SHAPE_16x16x16 = 1, TK_SHAPE_32x32x8 = 2, TK_SHAPE_16x16x32 = 3,
+       TK_SHAPE_32x32x16 = 4 };
+/* operand roles */
+enum { TK_OP_A = 1, TK_OP_B = 2, TK_OP_C = 3 };
+
+/* kind tables: ROWS, COLS, VEC (per-lane type), N (elements per lane), DT, SHAPE, OP */
+/* bf16 */
+#define TK_K_A_BF16_16x16x16_ROWS 16
+#define TK_K_A_BF16_16x16x16_COLS 16
+#define TK_K_A_BF16_16x16x16_VEC tk_i16x4
+#define TK_K_A_BF16_16x16x16_N 4
+#define TK_K_A_BF16_16x16x16_DT TK_DT_BF16
+#define TK_K_A_BF16_16x16x16_SHAPE TK_SHAPE_16x16x16
+#define TK_K_A_BF16_16x16x16_OP TK_OP_A
+#define TK_K_B_BF16_16x16x16_ROWS 16
+#define TK_K_B_BF16_16x16x16_COLS 16
+#define TK_K_B_BF16_16x16x16_VEC tk_i16x4
+#define TK_K_B_BF16_16x16x16_N 4
+#define TK_K_B_BF16_16x16x16_DT TK_DT_BF16
+#define TK_K_B_BF16_16x16x16_SHAPE TK_SHAPE_16x16x16
+#define TK_K_B_BF16_16x16x16_OP TK_OP_B
+#define TK_K_A_BF16_32x32x8_ROWS 32
+#define TK_K_A_BF16_32x32x8_COLS 8
+#define TK_K_A_BF16_32x32x8_VEC tk_i16x4
+#define TK_K_A_BF16_32x32x8_N 4
+#define TK_K_A_BF16_32x32x8_DT TK_DT_BF16
+#define TK_K_A_BF16_32x32x8_SHAPE TK_SHAPE_32x32x8
+#define TK_K_A_BF16_32x32x8_OP TK_OP_A
+#define TK_K_B_BF16_32x32x8_ROWS 8
+#define TK_K_B_BF16_32x32x8_COLS 32
+#define TK_K_B_BF16_32x32x8_VEC tk_i16x4
+#define TK_K_B_BF16_32x32x8_N 4
+#define TK_K_B_BF16_32x32x8_DT TK_DT_BF16
+#define TK_K_B_BF16_32x32x8_SHAPE TK_SHAPE_32x32x8
+#define TK_K_B_BF16_32x32x8_OP TK_OP_B
+/* f16 */
+#define TK_K_A_F16_16x16x16_ROWS 16
+#define TK_K_A_F16_16x16x16_COLS 16
+#define TK_K_A_F16_16x16x16_VEC tk_f16x4
+#define TK_K_A_F16_16x16x16_N 4
+#define TK_K_A_F16_16x16x16_DT TK_DT_F16
+#define TK_K_A_F16_16x16x16_SHAPE TK_SHAPE_16x16x16
+#define TK_K_A_F16_16x16x16_OP TK_OP_A
+#define TK_K_B_F16_16x16x16_ROWS 16
+#define TK_K_B_F16_16x16x16_COLS 16
+#define TK_K_B_F16_16x16x16_VEC tk_f16x4
+#define TK_K_B_F16_16x16x16_N 4
+#define TK_K_B_F16_16x16x16_DT TK_DT_F16
+#define TK_K_B_F16_16x16x16_SHAPE TK_SHAPE_16x16x16
+#define TK_K_B_F16_16x16x16_OP TK_OP_B
+#define TK_K_A_F16_32x32x8_ROWS 32
+#define TK_K_A_F16_32x32x8_COLS 8
+#define TK_K_A_F16_32x32x8_VEC tk_f16x4
+#define TK_K_A_F16_32x32x8_N 4
+#define TK_K_A_F16_32x32x8_DT TK_DT_F16
+#define TK_K_A_F16_32x32x8_SHAPE TK_SHAPE_32x32x8
+#define TK_K_A_F16_32x32x8_OP TK_OP_A
+#define TK_K_B_F16_32x32x8_ROWS 8
+#define TK_K_B_F16_32x32x8_COLS 32
+#define TK_K_B_F16_32x32x8_VEC tk_f16x4
+#define TK_K_B_F16_32x32x8_N 4
+#define TK_K_B_F16_32x32x8_DT TK_DT_F16
+#define TK_K_B_F16_32x32x8_SHAPE TK_SHAPE_32x32x8
+#define TK_K_B_F16_32x32x8_OP TK_OP_B
+/* fp8 e4m3 (8 values per lane packed in an int64) */
+#define TK_K_A_FP8_16x16x32_ROWS 16
+#define TK_K_A_FP8_16x16x32_COLS 32
+#define TK_K_A_FP8_16x16x32_VEC int64_t
+#define TK_K_A_FP8_16x16x32_N 8
+#define TK_K_A_FP8_16x16x32_DT TK_DT_FP8E4
+#define TK_K_A_FP8_16x16x32_SHAPE TK_SHAPE_16x16x32
+#define TK_K_A_FP8_16x16x32_OP TK_OP_A
+#define TK_K_B_FP8_16x16x32_ROWS 32
+#define TK_K_B_FP8_16x16x32_COLS 16
+#define TK_K_B_FP8_16x16x32_VEC int64_t
+#define TK_K_B_FP8_16x16x32_N 8
+#define TK_K_B_FP8_16x16x32_DT TK_DT_FP8E4
+#define TK_K_B_FP8_16x16x32_SHAPE TK_SHAPE_16x16x32
+#define TK_K_B_FP8_16x16x32_OP TK_OP_B
+#define TK_K_A_FP8_32x32x16_ROWS 32
+#define TK_K_A_FP8_32x32x16_COLS 16
+#define TK_K_A_FP8_32x32x16_VEC int64_t
+#define TK_K_A_FP8_32x32x16_N 8
+#define TK_K_A_FP8_32x32x16_DT TK_DT_FP8E4
+#define TK_K_A_FP8_32x32x16_SHAPE TK_SHAPE_32x32x16
+#define TK_K_A_FP8_32x32x16_OP TK_OP_A
+#define TK_K_B_FP8_32x32x16_ROWS 16
+#define TK_K_B_FP8_32x32x16_COLS 32
+#define TK_K_B_FP8_32x32x16_VEC int64_t
+#define TK_K_B_FP8_32x32x16_N 8
+#define TK_K_B_FP8_32x32x16_DT TK_DT_FP8E4
+#define TK_K_B_FP8_32x32x16_SHAPE TK_SHAPE_32x32x16
+#define TK_K_B_FP8_32x32x16_OP TK_OP_B
+/* i8 16x16x32 */
+#define TK_K_A_I8_16x16x32_ROWS 16
+#define TK_K_A_I8_16x16x32_COLS 32
+#define TK_K_A_I8_16x16x32_VEC int64_t
+#define TK_K_A_I8_16x16x32_N 8
+#define TK_K_A_I8_16x16x32_DT TK_DT_I8
+#define TK_K_A_I8_16x16x32_SHAPE TK_SHAPE_16x16x32
+#define TK_K_A_I8_16x16x32_OP TK_OP_A
+#define TK_K_B_I8_16x16x32_ROWS 32
+#define TK_K_B_I8_16x16x32_COLS 16
+#define TK_K_B_I8_16x16x32_VEC int64_t
+#define TK_K_B_I8_16x16x32_N 8
+#define TK_K_B_I8_16x16x32_DT TK_DT_I8
+#define TK_K_B_I8_16x16x32_SHAPE TK_SHAPE_16x16x32
+#define TK_K_B_I8_16x16x32_OP TK_OP_B
+/* accumulators; shape id 16 = any 16x16 MFMA, 32 = any 32x32 */
+#define TK_K_C_F32_16x16_ROWS 16
+#define TK_K_C_F32_16x16_COLS 16
+#define TK_K_C_F32_16x16_VEC tk_f32x4
+#define TK_K_C_F32_16x16_N 4
+#define TK_K_C_F32_16x16_DT TK_DT_F32
+#define TK_K_C_F32_16x16_SHAPE 16
+#define TK_K_C_F32_16x16_OP TK_OP_C
+#define TK_K_C_F32_32x32_ROWS 32
+#define TK_K_C_F32_32x32_COLS 32
+#define TK_K_C_F32_32x32_VEC tk_f32x16
+#define TK_K_C_F32_32x32_N 16
+#define TK_K_C_F32_32x32_DT TK_DT_F32
+#define TK_K_C_F32_32x32_SHAPE 32
+#define TK_K_C_F32_32x32_OP TK_OP_C
+#define TK_K_C_I32_16x16_ROWS 16
+#define TK_K_C_I32_16x16_COLS 16
+#define TK_K_C_I32_16x16_VEC tk_i32x4
+#define TK_K_C_I32_16x16_N 4
+#define TK_K_C_I32_16x16_DT TK_DT_I32
+#define TK_K_C_I32_16x16_SHAPE 16
+#define TK_K_C_I32_16x16_OP TK_OP_C
+
+/* TK_RT(name, kind, R, C): typedef a register tile type of R×C elements made
+ * of fragments of `kind` (e.g. TK_RT(acc_t, TK_K_C_F32_32x32, 64, 64)).
+ * R and C must be multiples of the fragment dimensions (static_assert). */
+#define TK_RT(name, kind, R, C)                                                  \
+  typedef struct {                                                               \
+    static_assert((R) > 0 && (R) % kind##_ROWS == 0,                             \
+      "tk: register tile rows must be a positive multiple of the fragment rows"); \
+    static_assert((C) > 0 && (C) % kind##_COLS == 0,                             \
+      "tk: register tile cols must be a positive multiple of the fragment cols"); \
+    enum { tk_rows = (R), tk_cols = (C), tk_frows = kind##_ROWS,                 \
+           tk_fcols = kind##_COLS, tk_fr = (R) / kind##_ROWS,                     \
+           tk_fc = (C) / kind##_COLS, tk_n = kind##_N, tk_dt = kind##_DT,        \
+           tk_shape = kind##_SHAPE, tk_op = kind##_OP };                         \
+    kind##_VEC f[((R) / kind##_ROWS) * ((C) / kind##_COLS)];                     \
+  } name
+
+/* number of fragments of a tile type / object */
+#define TK_RT_NF(T) ((int)((T)::tk_fr * (T)::tk_fc))
+#define TK_TYPEOF(x) __typeof__(x)
+
+/* --- layout functions (lane, i) -> (row, col) within one fragment --------- */
+/* shape: 16 or 32 (fragment M/N), kw: K elements per lane for A/B */
+TK_HDI int tk_layout_a_row(int shape, int kw, int lane, int i) { (void)kw; (void)i; return lane % shape; }
+TK_HDI int tk_layout_a_col(int shape, int kw, int lane, int i) { return kw * (lane / shape) + i; }
+TK_HDI int tk_layout_b_row(int shape, int kw, int lane, int i) { return kw * (lane / shape) + i; }
+TK_HDI int tk_layout_b_col(int shape, int kw, int lane, int i) { (void)kw; (void)i; return lane % shape; }
+TK_HDI int tk_layout_c_row(int shape, int lane, int i) {
+  return shape == 16 ? 4 * (lane / 16) + i : 8 * (i / 4) + 4 * (lane / 32) + i % 4;
+}
+TK_HDI int tk_layout_c_col(int shape, int lane, int i) { (void)i; return lane % shape; }
+
+/* --- per-lane access helpers --------------------------------------------- */
+#if TK_HIP
+TK_DI int tk_lane(void) { return (int)__builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)); }
+
+/* cross-lane: value of lane (lane ^ m); ds_bpermute works in bytes */
+TK_DI float tk_xor_f32(float v, int m) {
+  int src = (tk_lane() ^ m) << 2;
+  return __builtin_bit_cast(float, __builtin_amdgcn_ds_bpermute(src, __builtin_bit_cast(int, v)));
+}
+#endif
+
+/* --- whole-tile operations (macros: work on any TK_RT type) --------------- */
+/* fill every element with scalar v */
+#define tk_rt_fill(D, v)                                                         \
+  do { for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++)     \
+         for (int _i = 0; _i < (int)TK_TYPEOF(D)::tk_n; _i++) (D).f[_f][_i] = (v); } while (0)
+#define tk_rt_zero(D) tk_rt_fill(D, 0)
+
+#define TK_RT_SAME(D, A)                                                          \
+  static_assert(TK_TYPEOF(D)::tk_rows == TK_TYPEOF(A)::tk_rows &&                \
+                TK_TYPEOF(D)::tk_cols == TK_TYPEOF(A)::tk_cols &&                \
+                TK_TYPEOF(D)::tk_dt == TK_TYPEOF(A)::tk_dt &&                    \
+                TK_TYPEOF(D)::tk_shape == TK_TYPEOF(A)::tk_shape &&              \
+                TK_TYPEOF(D)::tk_op == TK_TYPEOF(A)::tk_op,                      \
+                "tk: elementwise operands must be register tiles of the same kind and size")
+#define TK_RT_FLOAT(D)                                                            \
+  static_assert(TK_TYPEOF(D)::tk_dt == TK_DT_F32, "tk: this operation needs an f32 (accumulator) tile")
+
+#define TK_RT_BINOP(D, A, B, OP)                                                 \
+  do { TK_RT_SAME(D, A); TK_RT_SAME(D, B);                                       \
+       for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++)      \
+         (D).f[_f] = (A).f[_f] OP (B).f[_f]; } while (0)
+#define tk_rt_add(D, A, B) TK_RT_BINOP(D, A, B, +)
+#define tk_rt_sub(D, A, B) TK_RT_BINOP(D, A, B, -)
+#define tk_rt_mul(D, A, B) TK_RT_BINOP(D, A, B, *)
+#define tk_rt_scale(D, A, s)                                                      \
+  do { TK_RT_SAME(D, A); TK_RT_FLOAT(D);                                          \
+       for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++)      \
+         (D).f[_f] = (A).f[_f] * (float)(s); } while (0)
+#define tk_rt_max(D, A, B)                                                        \
+  do { TK_RT_SAME(D, A); TK_RT_SAME(D, B); TK_RT_FLOAT(D);                        \
+       for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++)      \
+         for (int _i = 0; _i < (int)TK_TYPEOF(D)::tk_n; _i++)                     \
+           (D).f[_f][_i] = __builtin_fmaxf((A).f[_f][_i], (B).f[_f][_i]); } while (0)
+#define tk_rt_exp2(D, A)                                                          \
+  do { TK_RT_SAME(D, A); TK_RT_FLOAT(D);                                          \
+       for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++)      \
+         for (int _i = 0; _i < (int)TK_TYPEOF(D)::tk_n; _i++)                     \
+           (D).f[_f][_i] = __builtin_exp2f((A).f[_f][_i]); } while (0)
+
+/* Row / column vectors of an f32 accumulator tile, per lane: a lane holds the
+ * values of the rows (columns) its elements lie in.
+ *   row vector: float rv[TK_RT_ROWV(T)], rv[fr*N + i] belongs to row
+ *               fr*FR + tk_layout_c_row(FR, lane, i)
+ *   col vector: float cv[TK_RT_COLV(T)], cv[fc] belongs to column
+ *               fc*FC + lane % FC */
+#define TK_RT_ROWV(T) ((int)(T::tk_fr * T::tk_n))
+#define TK_RT_COLV(T) ((int)(T::tk_fc))
+
+#if TK_HIP
+/* reduce v over the lanes that share a row (lane % FR differs): xor 1..FR/2 */
+#define TK_ROW_XREDUCE(v, FR, OPF)                                                \
+  do { for (int _m = 1; _m < (FR); _m <<= 1) (v) = OPF((v), tk_xor_f32((v), _m)); } while (0)
+/* reduce over lanes sharing a column (lane / FR differs): xor FR..32 */
+#define TK_COL_XREDUCE(v, FR, OPF)                                                \
+  do { for (int _m = (FR); _m < 64; _m <<= 1) (v) = OPF((v), tk_xor_f32((v), _m)); } while (0)
+TK_DI float tk_op_max(float a, float b) { return __builtin_fmaxf(a, b); }
+TK_DI float tk_op_sum(float a, float b) { return a + b; }
+
+#define TK_RT_ROW_REDUCE(rv, A, OPF)                                              \
+  do { TK_RT_FLOAT(A);                                                            \
+       typedef TK_TYPEOF(A) _T;                                                   \
+       for (int _r = 0; _r < _T::tk_fr; _r++)                                     \
+         for (int _i = 0; _i < _T::tk_n; _i++) {                                  \
+           float _v = (A).f[_r * _T::tk_fc][_i];                                  \
+           for (int _c = 1; _c < _T::tk_fc; _c++) _v = OPF(_v, (A).f[_r * _T::tk_fc + _c][_i]); \
+           TK_ROW_XREDUCE(_v, _T::tk_frows, OPF);                                 \
+           (rv)[_r * _T::tk_n + _i] = _v;                                         \
+         } } while (0)
+#define TK_RT_COL_REDUCE(cv, A, OPF)                                              \
+  do { TK_RT_FLOAT(A);                                                            \
+       typedef TK_TYPEOF(A) _T;                                                   \
+       for (int _c = 0; _c < _T::tk_fc; _c++) {                                   \
+         float _v = (A).f[_c][0];                                                 \
+         for (int _r = 0; _r < _T::tk_fr; _r++)                                   \
+           for (int _i = (_r == 0 ? 1 : 0); _i < _T::tk_n; _i++)                  \
+             _v = OPF(_v, (A).f[_r * _T::tk_fc + _c][_i]);                        \
+         TK_COL_XREDUCE(_v, _T::tk_frows, OPF);                                   \
+         (cv)[_c] = _v;                                                           \
+       } } while (0)
+/* row-wise / column-wise max and sum of an f32 tile (cross-lane via ds_bpermute) */
+#define tk_rt_row_max(rv, A) TK_RT_ROW_REDUCE(rv, A, tk_op_max)
+#define tk_rt_row_sum(rv, A) TK_RT_ROW_REDUCE(rv, A, tk_op_sum)
+#define tk_rt_col_max(cv, A) TK_RT_COL_REDUCE(cv, A, tk_op_max)
+#define tk_rt_col_sum(cv, A) TK_RT_COL_REDUCE(cv, A, tk_op_sum)
+#endif
+
+/* broadcasts: D = A (op) row vector / column vector; OP one of + - * */
+#define tk_rt_row_bcast(D, A, rv, OP)                                             \
+  do { TK_RT_SAME(D, A); TK_RT_FLOAT(D); typedef TK_TYPEOF(A) _T;                 \
+       for (int _r = 0; _r < _T::tk_fr; _r++)                                     \
+         for (int _c = 0; _c < _T::tk_fc; _c++)                                   \
+           for (int _i = 0; _i < _T::tk_n; _i++)                                  \
+             (D).f[_r * _T::tk_fc + _c][_i] = (A).f[_r * _T::tk_fc + _c][_i] OP (rv)[_r * _T::tk_n + _i]; \
+  } while (0)
+#define tk_rt_col_bcast(D, A, cv, OP)                                             \
+  do { TK_RT_SAME(D, A); TK_RT_FLOAT(D); typedef TK_TYPEOF(A) _T;                 \
+       for (int _r = 0; _r < _T::tk_fr; _r++)                                     \
+         for (int _c = 0; _c < _T::tk_fc; _c++)                                   \
+           for (int _i = 0; _i < _T::tk_n; _i++)                                  \
+             (D).f[_r * _T::tk_fc + _c][_i] = (A).f[_r * _T::tk_fc + _c][_i] OP (cv)[_c]; \
+  } while (0)
+
+/* Convert an f32 accumulator tile (M×N) to a bf16 / f16 B-operand tile of the
+ * same M×N (M becomes K): C(l,i) = (4*(l/16)+i, l%16) is exactly the B layout
+ * (k = 4*(l/16)+i, n = l%16); for 32x32, register group i/4 is the K=8 block
+ * i/4 of the 32x32x8 B layout.  D: TK_RT(.., TK_K_B_BF16_16x16x16 or
+ * TK_K_B_BF16_32x32x8 (or F16), M, N). */
+#define TK_RT_CVT_C_TO_B(D, A, CVT)                                               \
+  do { TK_RT_FLOAT(A); typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(D) _TD;        \
+       static_assert(_TD::tk_op == TK_OP_B && _TD::tk_n == 4 &&                   \
+                     _TD::tk_rows == _TA::tk_rows && _TD::tk_cols == _TA::tk_cols && \
+                     _TD::tk_fcols == _TA::tk_fcols,                              \
+         "tk: accumulator converts to a 16-bit B-operand tile of the same size and MFMA width"); \
+       for (int _r = 0; _r < _TA::tk_fr; _r++)                                    \
+         for (int _c = 0; _c < _TA::tk_fc; _c++)                                  \
+           for (int _g = 0; _g < _TA::tk_n / 4; _g++)                             \
+             for (int _i = 0; _i < 4; _i++)                                       \
+               CVT((D).f[((_r * (_TA::tk_n / 4)) + _g) * _TD::tk_fc + _c][_i],     \
+                   (A).f[_r * _TA::tk_fc + _c][_g * 4 + _i]);                     \
+  } while (0)
+#define TK_CVT_BF16_(dst, x) ((dst) = (int16_t)tk_f32_to_bf16(x))
+#define TK_CVT_F16_(dst, x) ((dst) = (_Float16)(x))
+#define tk_rt_cvt_c_to_b_bf16(D, A) TK_RT_CVT_C_TO_B(D, A, TK_CVT_BF16_)
+#define tk_rt_cvt_c_to_b_f16(D, A) TK_RT_CVT_C_TO_B(D, A, TK_CVT_F16_)
+
+#endif /* TK_REGISTER_H */

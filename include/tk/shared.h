@@ -1,0 +1,92 @@
+/* tk/shared.h: LDS tiles, a compile-time-checked LDS allocator, and the byte
+ * layouts (linear and swizzled) of tiles in LDS.
+ *
+ * Hardware (CDNA3 ISA guide, "Local Data Share"): 64 KiB per work-group, 32
+ * banks of 4 bytes; bank = (byte address / 4) % 32, so one 128-byte window
+ * covers every bank once.  A wide LDS access is served in phases; lanes of
+ * one phase conflict when they touch the same bank at different addresses.
+ * Phase model used here (Composable Kernel / CK-tile docs on LDS bank
+ * conflicts, and published MI300 microbenchmarks of ds_read/ds_write widths):
+ *   ds_write_b128: 8 phases of 8 consecutive lanes (8 × 16 B = 128 B)
+ *   ds_read_b64:   4 phases of 16 consecutive lanes (16 × 8 B = 128 B)
+ *   ds_read_b128:  8 phases: lanes 0-3+20-23, 4-7+16-19, 8-11+28-31,
+ *                  12-15+24-27, and the same +32
+ * A phase is conflict free iff its lanes cover distinct 4-byte banks.
+ *
+ * Layouts (tk_lds_offset(layout, cols, elem_bytes, r, c) -> byte offset):
+ *  TK_LDS_LINEAR  row-major, row pitch = cols*elem_bytes.  Kept for
+ *                 comparison: fragment reads of 16 rows at the same column hit
+ *                 the same banks (up to 16-way conflicts with 128-byte rows).
+ *  TK_LDS_SWZ     row-major rows, 8-byte units of a row permuted by
+ *                 u' = u ^ f(r).  W = max(1, 128/row_bytes) rows share a
+ *                 128-byte window, Uw = 16/W units of a row lie in one window;
+ *                 q = (r/W) % Uw and f = ((q % (Uw/2)) << 1) | (q / (Uw/2)).
+ *                 Designed for:
+ *                  - ds_read_b64 fragment reads (lane l: row l%16 or l%32,
+ *                    8-byte unit l/16 or l/32): 16 rows of one phase land on
+ *                    16 different 8-byte slots of the window;
+ *                  - ds_read_b128 fragment reads (lane l: row l%16 or l%32,
+ *                    16-byte chunk l/16 or l/32) with the phases above;
+ *                  - ds_write_b128 group stores (thread t writes 16-byte chunk
+ *                    t % (row_bytes/16) of row t / (row_bytes/16)).
+ *                 Since f's low bit equals bit 3 of the row, the two 8-byte
+ *                 halves of every 16-byte chunk are swapped in rows with
+ *                 (r & 8): a 16-byte writer/reader of such a row exchanges
+ *                 its two 8-byte halves (tk_lds_swz_halves_swapped(r)).
+ *                 Needs row_bytes a power of two >= 16.
+ * The host tests (tests/tk/host_swizzle.cpp) check bijection and the phase
+ * model for every layout.
+ */
+#ifndef TK_SHARED_H
+#define TK_SHARED_H
+
+#include "target.h"
+
+enum { TK_LDS_LINEAR = 0, TK_LDS_SWZ = 1 };
+
+TK_HDI uint32_t tk_lds_swz_f(uint32_t row_bytes, uint32_t r) {
+  uint32_t w = row_bytes >= 128 ? 1 : 128 / row_bytes;
+  uint32_t uw = 16 / w, q = (r / w) % uw;
+  return ((q % (uw / 2)) << 1) | (q / (uw / 2));
+}
+TK_HDI int tk_lds_swz_halves_swapped(uint32_t r) { return (r & 8u) != 0; }
+
+/* byte offset of element (r, c) of a tile with `cols` columns of elem_bytes */
+TK_HDI uint32_t tk_lds_offset(int layout, uint32_t cols, uint32_t elem_bytes, uint32_t r, uint32_t c) {
+  uint32_t rb = cols * elem_bytes, byte = c * elem_bytes;
+  if (layout == TK_LDS_LINEAR) return r * rb + byte;
+  uint32_t u = byte / 8, rest = byte % 8;
+  return r * rb + ((u ^ tk_lds_swz_f(rb, r)) * 8) + rest;
+}
+
+/* TK_ST(name, elem_t, R, C, layout): typedef an LDS tile of R×C elements.
+ * R, C multiples of 16 (the MFMA fragment edge); swizzled rows a power of two
+ * of at least 16 bytes. */
+#define TK_ST(name, elem_t, R, C, layout)                                        \
+  typedef struct {                                                               \
+    static_assert((R) > 0 && (R) % 16 == 0,                                       \
+      "tk: shared tile rows must be a positive multiple of 16 (the fragment size)"); \
+    static_assert((C) > 0 && (C) % 16 == 0,                                       \
+      "tk: shared tile cols must be a positive multiple of 16 (the fragment size)"); \
+    static_assert((layout) == TK_LDS_LINEAR ||                                   \
+                  (((C) * sizeof(elem_t)) & ((C) * sizeof(elem_t) - 1)) == 0,    \
+      "tk: swizzled shared tiles need a row of a power-of-two number of bytes");  \
+    enum { tk_rows = (R), tk_cols = (C), tk_elem_bytes = sizeof(elem_t),          \
+           tk_layout = (layout) };                                                \
+    elem_t data[(R) * (C)] __attribute__((aligned(16)));                          \
+  } name
+
+/* byte offset of (r, c) in a tile type T */
+#define tk_st_offset(T, r, c) tk_lds_offset(T::tk_layout, T::tk_cols, T::tk_elem_bytes, (r), (c))
+
+/* Static LDS allocator: describe all of a kernel's LDS as one struct type
+ * and check it at compile time, then declare it in the kernel:
+ *   typedef struct { a_tile a[2]; b_tile b[2]; } smem_t;
+ *   TK_LDS_CHECK(smem_t);
+ *   __global__ void k(...) { TK_LDS_ALLOC(smem_t, sm); ... sm.a[0] ... } */
+#define TK_LDS_CHECK(T)                                                           \
+  static_assert(sizeof(T) <= TK_LDS_BYTES,                                        \
+    "tk: LDS layout exceeds the 64 KiB of LDS per work-group (TK_LDS_BYTES)")
+#define TK_LDS_ALLOC(T, var) TK_LDS_CHECK(T); __shared__ T var
+
+#endif /* TK_SHARED_H */

@@ -1,0 +1,145 @@
+/* tk/types.h: element types and conversions.
+ *
+ * Storage types are plain bit containers (uint16_t, uint8_t) so every value
+ * moves bit-exactly; the packed vectors are clang ext_vector_types, the
+ * operand types the MFMA builtins take (LLVM BuiltinsAMDGPU.def:
+ * v4i16 for bf16_1k, v4f16 for f16, i64 for 8 fp8/i8 values, v4f32/v16f32
+ * accumulators).
+ * fp8 on gfx942 uses the FNUZ encodings (CDNA3 ISA guide, "FP8 and BF8";
+ * LLVM APFloat Float8E4M3FNUZ / Float8E5M2FNUZ): exponent bias 8 (e4m3) and
+ * 16 (e5m2), no infinities, no negative zero, the single NaN is 0x80.
+ * Device conversions use v_cvt_pk_fp8_f32 / v_cvt_f32_fp8 (round to nearest
+ * even, saturation off: out-of-range -> NaN 0x80); tk_*_ref are bit-exact host
+ * references of the same rules, for tests.
+ */
+#ifndef TK_TYPES_H
+#define TK_TYPES_H
+
+#include <stdint.h>
+#include <string.h>
+#include "target.h"
+
+typedef uint16_t tk_bf16;  /* bfloat16 bits */
+typedef uint16_t tk_f16;   /* IEEE half bits (use _Float16 for arithmetic) */
+typedef uint8_t tk_fp8e4;  /* fp8 e4m3 FNUZ bits */
+typedef uint8_t tk_fp8e5;  /* fp8 e5m2 FNUZ (bf8) bits */
+
+typedef float tk_f32x4 __attribute__((ext_vector_type(4)));
+typedef float tk_f32x16 __attribute__((ext_vector_type(16)));
+typedef int32_t tk_i32x4 __attribute__((ext_vector_type(4)));
+typedef int32_t tk_i32x16 __attribute__((ext_vector_type(16)));
+typedef int16_t tk_i16x4 __attribute__((ext_vector_type(4)));  /* 4 bf16 */
+typedef _Float16 tk_f16x4 __attribute__((ext_vector_type(4)));
+typedef uint32_t tk_u32x2 __attribute__((ext_vector_type(2)));
+typedef uint32_t tk_u32x4 __attribute__((ext_vector_type(4)));
+
+/* element type ids, used in static assertions of the tile macros */
+enum { TK_DT_F32 = 1, TK_DT_BF16 = 2, TK_DT_F16 = 3, TK_DT_FP8E4 = 4,
+       TK_DT_FP8E5 = 5, TK_DT_I8 = 6, TK_DT_I32 = 7 };
+
+TK_HDI uint32_t tk_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+TK_HDI float tk_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* --- bf16 ----------------------------------------------------------------- */
+/* f32 -> bf16, round to nearest even; NaN stays NaN (quiet bit forced so a
+ * NaN whose payload is only in the low half does not become inf). */
+TK_HDI tk_bf16 tk_f32_to_bf16(float f) {
+  uint32_t u = tk_f32_bits(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (tk_bf16)((u >> 16) | 0x0040u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (tk_bf16)(u >> 16);
+}
+TK_HDI float tk_bf16_to_f32(tk_bf16 h) { return tk_bits_f32((uint32_t)h << 16); }
+/* two bf16 in one dword: lo in bits 15..0 (lower k / lower column first) */
+TK_HDI uint32_t tk_pack_bf16x2(float lo, float hi) {
+  return (uint32_t)tk_f32_to_bf16(lo) | ((uint32_t)tk_f32_to_bf16(hi) << 16);
+}
+
+/* --- f16 (hardware / compiler conversion, RNE) ---------------------------- */
+TK_HDI tk_f16 tk_f32_to_f16(float f) { _Float16 h = (_Float16)f; tk_f16 b; memcpy(&b, &h, 2); return b; }
+TK_HDI float tk_f16_to_f32(tk_f16 b) { _Float16 h; memcpy(&h, &b, 2); return (float)h; }
+
+/* --- fp8 FNUZ: bit-exact host reference ----------------------------------- */
+/* Decode: mbits mantissa bits, exponent bias `bias`; 0x80 is NaN. */
+TK_HDI float tk_fp8_decode_ref(uint8_t v, int mbits, int bias) {
+  if (v == 0x80) return tk_bits_f32(0x7fc00000u);
+  int sign = v >> 7, e = (v >> mbits) & ((1 << (7 - mbits)) - 1), m = v & ((1 << mbits) - 1);
+  float r;
+  if (e == 0) r = (float)m / (float)(1 << mbits);       /* subnormal: m * 2^-mbits * 2^(1-bias) */
+  else r = 1.0f + (float)m / (float)(1 << mbits);
+  int ex = (e == 0 ? 1 : e) - bias;
+  while (ex > 0) { r *= 2.0f; ex--; }
+  while (ex < 0) { r *= 0.5f; ex++; }
+  return sign ? -r : r;
+}
+/* Encode with round to nearest even, no saturation: NaN, inf and values that
+ * round beyond the largest finite -> 0x80 (NaN); -0 and values rounding to 0
+ * -> 0x00 (FNUZ has no -0). Matches v_cvt_pk_fp8_f32 with clamp off. */
+TK_HDI uint8_t tk_fp8_encode_ref(float f, int mbits, int bias) {
+  uint32_t u = tk_f32_bits(f);
+  uint32_t sign = u >> 31, a = u & 0x7fffffffu;
+  if (a >= 0x7f800000u) return 0x80;
+  int ebits = 7 - mbits;
+  /* smallest normal exponent 1-bias; quantum at exponent E is 2^(E-mbits) */
+  int e32 = (int)(a >> 23) - 127;
+  int emin = 1 - bias;
+  int qexp = (e32 < emin ? emin : e32) - mbits;     /* log2 of the quantum */
+  if (a == 0) return 0;
+  /* scaled = a / 2^qexp as an integer with RNE; exact via f32 bits */
+  uint32_t mant = (a & 0x7fffffu) | (e32 >= -126 ? 0x800000u : 0u);
+  int sh = (e32 >= -126 ? e32 : -126) - 23 - qexp;  /* value = mant * 2^(e-23) */
+  uint32_t q;
+  if (sh >= 0) q = mant << sh;
+  else if (sh < -31) q = 0;
+  else {
+    uint32_t rem = mant & ((1u << -sh) - 1), half = 1u << (-sh - 1);
+    q = mant >> -sh;
+    if (rem > half || (rem == half && (q & 1u))) q++;
+  }
+  /* q = magnitude in quanta; renormalise */
+  uint32_t code;
+  if (q == 0) return 0;
+  int E = qexp + mbits;            /* exponent of the quantum grid */
+  if (q >= (2u << mbits)) { q >>= 1; E++; }      /* rounding carried */
+  if (q < (1u << mbits)) code = q;               /* subnormal (E == emin) */
+  else {
+    int be = E + bias;
+    if (be > (1 << ebits) - 1) return 0x80;
+    code = ((uint32_t)be << mbits) | (q & ((1u << mbits) - 1));
+  }
+  if (code > 0x7f) return 0x80;
+  return (uint8_t)(code | (sign << 7));
+}
+TK_HDI float tk_fp8e4_to_f32_ref(tk_fp8e4 v) { return tk_fp8_decode_ref(v, 3, 8); }
+TK_HDI float tk_fp8e5_to_f32_ref(tk_fp8e5 v) { return tk_fp8_decode_ref(v, 2, 16); }
+TK_HDI tk_fp8e4 tk_f32_to_fp8e4_ref(float f) { return tk_fp8_encode_ref(f, 3, 8); }
+TK_HDI tk_fp8e5 tk_f32_to_fp8e5_ref(float f) { return tk_fp8_encode_ref(f, 2, 16); }
+
+/* --- fp8 on device: hardware conversions ---------------------------------- */
+#if TK_HIP
+/* two f32 -> two fp8 in the low 16 bits (a -> byte 0, b -> byte 1) */
+TK_DI uint32_t tk_cvt_pk_fp8e4(float a, float b) {
+  return (uint32_t)__builtin_amdgcn_cvt_pk_fp8_f32(a, b, 0, false) & 0xffffu;
+}
+TK_DI uint32_t tk_cvt_pk_fp8e5(float a, float b) {
+  return (uint32_t)__builtin_amdgcn_cvt_pk_bf8_f32(a, b, 0, false) & 0xffffu;
+}
+/* four f32 -> four fp8 in one dword, a in byte 0 */
+TK_DI uint32_t tk_cvt_pk4_fp8e4(float a, float b, float c, float d) {
+  int lo = __builtin_amdgcn_cvt_pk_fp8_f32(a, b, 0, false);
+  return (uint32_t)__builtin_amdgcn_cvt_pk_fp8_f32(c, d, lo, true);
+}
+TK_DI uint32_t tk_cvt_pk4_fp8e5(float a, float b, float c, float d) {
+  int lo = __builtin_amdgcn_cvt_pk_bf8_f32(a, b, 0, false);
+  return (uint32_t)__builtin_amdgcn_cvt_pk_bf8_f32(c, d, lo, true);
+}
+/* byte `sel` (0..3, compile-time constant) of a dword -> f32 */
+#define tk_cvt_fp8e4_f32(dword, sel) __builtin_amdgcn_cvt_f32_fp8((int)(dword), (sel))
+#define tk_cvt_fp8e5_f32(dword, sel) __builtin_amdgcn_cvt_f32_bf8((int)(dword), (sel))
+TK_DI float tk_fp8e4_to_f32(tk_fp8e4 v) { return __builtin_amdgcn_cvt_f32_fp8((int)v, 0); }
+TK_DI float tk_fp8e5_to_f32(tk_fp8e5 v) { return __builtin_amdgcn_cvt_f32_bf8((int)v, 0); }
+TK_DI tk_fp8e4 tk_f32_to_fp8e4(float f) { return (tk_fp8e4)tk_cvt_pk_fp8e4(f, 0.0f); }
+TK_DI tk_fp8e5 tk_f32_to_fp8e5(float f) { return (tk_fp8e5)tk_cvt_pk_fp8e5(f, 0.0f); }
+#endif
+
+#endif /* TK_TYPES_H */
