@@ -198,6 +198,97 @@ __global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ 
   }
 }
 
+/* ---- kernel "4wave": tk register tiles + tk_mma_ABt (MFMA 32x32x8 bf16) --- */
+/* Baseline MFMA kernel: 4 waves, 128x128 C tile, K step 32. Wave w owns the
+ * 64x64 quarter (w/2, w%2) as a tk accumulator tile (4 fragments of 32x32,
+ * 64 f32 per lane). A and B are staged k-contiguous in LDS (rows padded by 4
+ * bf16 so 8-byte fragment reads of neighbouring rows spread over banks); each
+ * lane's A/B fragment element group is 4 consecutive k = one 8-byte LDS read.
+ * Only built when lib1's tk/mma.h is present. */
+#if __has_include(<tk/mma.h>)
+#include <tk/mma.h>
+#define GEMM_HAVE_4WAVE 1
+#define W4_TILE 128
+#define W4_KS 32
+#define W4_PAD 4
+
+TK_RT(w4_acc_t, TK_K_C_F32_32x32, 64, 64);
+TK_RT(w4_op_t, TK_K_A_BF16_32x32x8, 64, W4_KS);
+
+__global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a,
+                                                  const uint16_t *__restrict__ b, void *c,
+                                                  gemm_problem p)
+{
+  __shared__ uint16_t as[W4_TILE][W4_KS + W4_PAD];
+  __shared__ uint16_t bs[W4_TILE][W4_KS + W4_PAD]; /* B as N x K */
+  const int tid = threadIdx.x, wave = tid / 64, lane = tid % 64;
+  uint32_t tm, tn;
+  const uint32_t tiles_m = (uint32_t)((p.m + W4_TILE - 1) / W4_TILE);
+  const uint32_t tiles_n = (uint32_t)((p.n + W4_TILE - 1) / W4_TILE);
+  tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
+  const int64_t m0 = (int64_t)tm * W4_TILE, n0 = (int64_t)tn * W4_TILE;
+  const int64_t z = blockIdx.z;
+  a += z * a_batch_stride(&p);
+  b += z * b_batch_stride(&p);
+  const int wm = (wave / 2) * 64, wn = (wave % 2) * 64;
+
+  w4_acc_t acc;
+  for (int f = 0; f < 4; ++f) acc.f[f] = 0.0f;
+  w4_op_t fa, fb;
+  for (int64_t k0 = 0; k0 < p.k; k0 += W4_KS) {
+    /* stage: 128 x 32 of A and of B, 16 elements per lane each; zero outside */
+    for (int e = tid; e < W4_TILE * W4_KS; e += 256) {
+      const int r = e / W4_KS, kk = e % W4_KS;
+      const int64_t gk = k0 + kk, gm = m0 + r, gn = n0 + r;
+      as[r][kk] = (gm < p.m && gk < p.k) ? a[gm * p.lda + gk] : (uint16_t)0;
+      uint16_t bv = 0;
+      if (gn < p.n && gk < p.k) bv = p.layout == LAYOUT_NT ? b[gn * p.ldb + gk] : b[gk * p.ldb + gn];
+      bs[r][kk] = bv;
+    }
+    __syncthreads();
+    /* fragments (f = fr * 4 + kf): lane holds row fr*32 + lane%32, k kf*8 + 4*(lane/32) .. +3 */
+    for (int fr = 0; fr < 2; ++fr)
+      for (int kf = 0; kf < W4_KS / 8; ++kf) {
+        const int row = fr * 32 + lane % 32, kk = kf * 8 + 4 * (lane / 32);
+        fa.f[fr * (W4_KS / 8) + kf] = *(const tk_i16x4 *)&as[wm + row][kk];
+        fb.f[fr * (W4_KS / 8) + kf] = *(const tk_i16x4 *)&bs[wn + row][kk];
+      }
+    /* acc(fm, fn) += A(fm, :) * Bt(fn, :)^T over the 4 K fragments; tk_mma_ABt
+     * would do the same but its macro does not compile with clang-19 yet */
+    for (int fm = 0; fm < 2; ++fm)
+      for (int fn = 0; fn < 2; ++fn)
+        for (int kf = 0; kf < W4_KS / 8; ++kf)
+          acc.f[fm * 2 + fn] = tk_mfma_32x32x8_bf16(fa.f[fm * (W4_KS / 8) + kf], fb.f[fn * (W4_KS / 8) + kf],
+                                                    acc.f[fm * 2 + fn]);
+    __syncthreads();
+  }
+
+  /* epilogue: accumulator element (lane, i) of fragment (fm, fn) is
+   * C(fm*32 + 8*(i/4) + 4*(lane/32) + i%4, fn*32 + lane%32); a wave's 32
+   * lanes of one row write 32 consecutive elements. Masked at the edges. */
+  for (int fm = 0; fm < 2; ++fm)
+    for (int fn = 0; fn < 2; ++fn)
+      for (int i = 0; i < 16; ++i) {
+        const int64_t gm = m0 + wm + fm * 32 + tk_layout_c_row(32, lane, i);
+        const int64_t gn = n0 + wn + fn * 32 + tk_layout_c_col(32, lane, i);
+        if (gm >= p.m || gn >= p.n) continue;
+        const int64_t off = z * c_batch_stride(&p) + gm * p.ldc + gn;
+        float v = p.alpha * acc.f[fm * 2 + fn][i];
+        if (p.out == OUT_BF16) {
+          uint16_t *cp = (uint16_t *)c + off;
+          if (p.beta != 0.0f) v = fmaf(p.beta, bf16_to_f32(*cp), v);
+          *cp = f32_to_bf16(v);
+        } else {
+          float *cp = (float *)c + off;
+          if (p.beta != 0.0f) v = fmaf(p.beta, *cp, v);
+          *cp = v;
+        }
+      }
+}
+#else
+#define GEMM_HAVE_4WAVE 0
+#endif
+
 /* ---- independent GPU reference: one thread per element, double sums ------ */
 
 __global__ __launch_bounds__(256) void gemm_reference(const uint16_t *a, const uint16_t *b,
@@ -337,17 +428,32 @@ static bool tksim_model_on(void)
   return m && *m && strcmp(m, "off") != 0;
 }
 
-/* The kernel heuristic; see docs/gemm.md. Only "simple" exists in this build. */
+/* The kernel heuristic (docs/gemm.md): 128x128-tile MFMA kernel unless M or
+ * N is at most 64, where its tiles would be mostly padding and the 64x64
+ * "simple" kernel wastes less. */
 static int choose_kernel(const gemm_problem *p, int requested)
 {
-  (void)p;
   if (requested != KERNEL_AUTO) return requested;
+  if (GEMM_HAVE_4WAVE && p->m > 64 && p->n > 64) return KERNEL_4WAVE;
   return KERNEL_SIMPLE;
+}
+
+static bool kernel_available(int kernel)
+{
+  return kernel == KERNEL_SIMPLE || (kernel == KERNEL_4WAVE && GEMM_HAVE_4WAVE);
 }
 
 static hipError_t launch(int kernel, const uint16_t *a, const uint16_t *b, void *c,
                          const gemm_problem *p)
 {
+#if GEMM_HAVE_4WAVE
+  if (kernel == KERNEL_4WAVE) {
+    const int64_t tiles = ((p->n + W4_TILE - 1) / W4_TILE) * ((p->m + W4_TILE - 1) / W4_TILE);
+    if (tiles > 0xffffffffll) return hipErrorInvalidValue;
+    hipLaunchKernelGGL(gemm_4wave, dim3((unsigned)tiles, 1, (unsigned)p->batch), dim3(256), 0, 0, a, b, c, *p);
+    return hipGetLastError();
+  }
+#endif
   if (kernel != KERNEL_SIMPLE) return hipErrorNotSupported;
   const int64_t tiles = ((p->n + S_TILE - 1) / S_TILE) * ((p->m + S_TILE - 1) / S_TILE);
   if (tiles > 0xffffffffll) return hipErrorInvalidValue;
@@ -646,8 +752,8 @@ static int run_one(const options *o, bool sim)
          p->layout == LAYOUT_NT ? "nt" : "nn", p->out == OUT_BF16 ? "bf16" : "f32", p->alpha, p->beta,
          (long long)p->lda, (long long)p->ldb, (long long)p->ldc);
   printf("kernel: %s%s\n", kernel_name(kernel), o->kernel == KERNEL_AUTO ? " (auto)" : "");
-  if (kernel != KERNEL_SIMPLE) {
-    fprintf(stderr, "gemm: kernel %s is not implemented in this build yet (only 'simple'); see docs/gemm.md\n",
+  if (!kernel_available(kernel)) {
+    fprintf(stderr, "gemm: kernel %s is not implemented in this build yet; see docs/gemm.md\n",
             kernel_name(kernel));
     return 3;
   }
@@ -746,8 +852,8 @@ static int run_sweep(const options *o, bool sim)
   const bool report = !sim || tksim_model_on();
   for (const gemm_problem &p : shapes) {
     const int kernel = choose_kernel(&p, o->kernel);
-    if (kernel != KERNEL_SIMPLE) {
-      fprintf(stderr, "gemm: kernel %s is not implemented in this build yet (only 'simple')\n", kernel_name(kernel));
+    if (!kernel_available(kernel)) {
+      fprintf(stderr, "gemm: kernel %s is not implemented in this build yet\n", kernel_name(kernel));
       if (csv) fclose(csv);
       return 3;
     }

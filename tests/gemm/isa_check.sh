@@ -4,10 +4,12 @@
 # checks, for every kernel in it: no private segment (scratch) and no VGPR/SGPR
 # spills; .vgpr_count (unified arch + acc VGPRs on gfx90a+) <= 256, so two waves
 # fit per SIMD (512 per SIMD lane, CDNA3 ISA guide ch. 3); LDS
-# (.group_segment_fixed_size) <= 64 KiB. Each named KERNEL must be present.
+# (.group_segment_fixed_size) <= 64 KiB. Each named KERNEL must be present;
+# KERNEL:N also requires exactly N v_mfma instructions in its disassembly
+# (OBJDUMP is llvm-objdump; its K loop is not unrolled, so N = MFMAs per K step).
 set -eu
-readelf=$1 elf=$2
-shift 2
+readelf=$1 objdump=$2 elf=$3
+shift 3
 report=$("$readelf" --notes "$elf" | awk '
   /^  - \.agpr_count:/ { if (name != "") print name, vgpr, agpr, priv, lds, vsp, ssp; name=""; agpr=$3 }
   /^    \.name:/ { name=$2 }
@@ -27,8 +29,15 @@ while read -r name vgpr agpr priv lds vsp ssp; do
   [ "$vgpr" -le 256 ] || { echo "  FAIL: $name needs $vgpr VGPRs (> 256: fewer than 2 waves/SIMD)"; fail=1; }
   [ "$lds" -le 65536 ] || { echo "  FAIL: $name needs $lds bytes of LDS (> 64 KiB)"; fail=1; }
 done <<< "$report"
-for k in "$@"; do
-  grep -q "$k" <<< "$report" || { echo "  FAIL: kernel $k not in the code object"; fail=1; }
+for spec in "$@"; do
+  k=${spec%%:*}
+  grep -q "$k" <<< "$report" || { echo "  FAIL: kernel $k not in the code object"; fail=1; continue; }
+  if [ "$spec" != "$k" ]; then
+    want=${spec#*:}
+    got=$("$objdump" -d --mcpu=gfx942 "$elf" | awk -v k="$k" '/^[0-9a-f]+ <.*>:$/ { f = index($0, k) > 0 } f' | grep -c 'v_mfma' || true)
+    echo "$k: $got v_mfma instructions (expected $want)"
+    [ "$got" -eq "$want" ] || { echo "  FAIL: $k has $got MFMAs, expected $want"; fail=1; }
+  fi
 done
 [ $fail -eq 0 ] && echo "isa_check: ok"
 exit $fail
