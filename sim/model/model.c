@@ -53,10 +53,19 @@ typedef struct mparse {
   const char *mnem;             /* interned, for the timeline */
 } mparse;
 
+/* A pipe's reservation calendar: time in buckets of CAL_B cycles, each with
+ * the cycles already booked. exec runs a wave for a quantum of instructions
+ * before the next, so bookings arrive out of time order; a bucketed calendar
+ * lets a later-simulated wave use the gaps an earlier one left (a single
+ * "free at" clock would serialise the waves). */
+#define CAL_B 64
+#define CAL_MAX (1u << 24)
+typedef struct cal { uint16_t *used; uint32_t cap, hi, full; double end; } cal;
+
 typedef struct mslot {
   mwave w[MW];
   uint32_t nwaves, group;
-  double valu[4], salu[4], mfma[4], lds, vmem;
+  cal valu[4], salu[4], mfma[4], lds, vmem;
   double busy_simd[4], busy_lds, busy_vmem;
   double base;                  /* timeline offset of this group (slot 0) */
   /* accumulated over groups */
@@ -114,6 +123,49 @@ static int l2_access(uint32_t xcd, uint64_t line)
   t[0] = key;
   pthread_mutex_unlock(mu);
   return hit;
+}
+
+/* ------------------------------------------------------------ calendars */
+static void cal_reset(cal *c)
+{
+  if (c->used && c->hi) memset(c->used, 0, (size_t)(c->hi < c->cap ? c->hi + 1 : c->cap) * sizeof *c->used);
+  c->hi = c->full = 0;
+  c->end = 0;
+}
+
+/* Books dur cycles at or after t; returns the start. */
+static double cal_book(cal *c, double t, double dur)
+{
+  uint32_t b = (uint32_t)(t / CAL_B);
+  if (b >= CAL_MAX - 1) { /* past the calendar: plain free-at clock */
+    double st = t > c->end ? t : c->end;
+    c->end = st + dur;
+    return st;
+  }
+  if (b < c->full) b = c->full;
+  while (b < CAL_MAX - 1 && b < c->cap && c->used[b] >= CAL_B) b++;
+  double need = dur;
+  uint32_t last = b + (uint32_t)(dur / CAL_B) + 2;
+  if (last >= c->cap) {
+    uint32_t n = c->cap ? c->cap : 1024;
+    while (n <= last && n < CAL_MAX) n *= 2;
+    c->used = realloc(c->used, (size_t)n * sizeof *c->used);
+    memset(c->used + c->cap, 0, (size_t)(n - c->cap) * sizeof *c->used);
+    c->cap = n;
+  }
+  double st = (double)b * CAL_B + c->used[b];
+  if (st < t) st = t;
+  while (need > 0 && b < c->cap) {
+    double room = CAL_B - c->used[b];
+    double take = need < room ? need : room;
+    c->used[b] = (uint16_t)(c->used[b] + (take + 0.5 > room ? room : take + 0.5));
+    need -= take;
+    if (need > 0) b++;
+  }
+  if (b > c->hi) c->hi = b;
+  while (c->full < c->cap && c->used[c->full] >= CAL_B) c->full++;
+  if (st + dur > c->end) c->end = st + dur;
+  return st;
 }
 
 /* ------------------------------------------------------------ queues */
@@ -293,9 +345,10 @@ static void h_group_begin(void *u, uint32_t worker, const uint32_t gid[3], uint3
   mslot *s = &g_m.slots[worker];
   double base = s->base;
   memset(s->w, 0, sizeof s->w);
-  memset(s->valu, 0, sizeof s->valu); memset(s->salu, 0, sizeof s->salu);
-  memset(s->mfma, 0, sizeof s->mfma); memset(s->busy_simd, 0, sizeof s->busy_simd);
-  s->lds = s->vmem = s->busy_lds = s->busy_vmem = 0;
+  for (int i = 0; i < 4; i++) { cal_reset(&s->valu[i]); cal_reset(&s->salu[i]); cal_reset(&s->mfma[i]); }
+  cal_reset(&s->lds); cal_reset(&s->vmem);
+  memset(s->busy_simd, 0, sizeof s->busy_simd);
+  s->busy_lds = s->busy_vmem = 0;
   s->nwaves = nwaves > MW ? MW : nwaves;
   s->group = linear;
   for (uint32_t i = 0; i < s->nwaves; i++) s->w[i].active = 1;
@@ -307,8 +360,8 @@ static void h_group_end(void *u, uint32_t worker, uint32_t linear)
   mslot *s = &g_m.slots[worker];
   double t = 0, b = 0;
   for (uint32_t i = 0; i < s->nwaves; i++) t = dmax(t, dmax(s->w[i].end, s->w[i].next));
-  for (int i = 0; i < 4; i++) t = dmax(t, dmax(s->mfma[i], s->valu[i])); /* pipes drain */
-  t = dmax(t, dmax(s->lds, s->vmem));
+  for (int i = 0; i < 4; i++) t = dmax(t, dmax(s->mfma[i].end, s->valu[i].end)); /* pipes drain */
+  t = dmax(t, dmax(s->lds.end, s->vmem.end));
   for (int i = 0; i < 4; i++) b = dmax(b, s->busy_simd[i]);
   b = dmax(b, dmax(s->busy_lds, s->busy_vmem));
   s->sum_cycles += t;
@@ -339,8 +392,7 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           double rr = w->reg_ready[g] + (o == 3 ? 0 : p->mfma_dep_tail_cycles);
           if (w->reg_ready[g] > 0 && rr > ready) ready = rr;
         }
-    double st = dmax(ready, s->mfma[simd]);
-    s->mfma[simd] = st + r->mfma_cycles;
+    double st = cal_book(&s->mfma[simd], ready, r->mfma_cycles);
     s->busy_simd[simd] += r->mfma_cycles;
     if (r->nops > 0)
       for (int i = 0; i < r->count[0]; i++) w->reg_ready[r->first[0] + i] = (float)(st + r->mfma_cycles);
@@ -361,20 +413,19 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           if (w->reg_ready[g] > 0) ready = dmax(ready, w->reg_ready[g] + p->mfma_dep_tail_cycles);
         }
     double c = r->slow ? p->valu_slow_cycles : p->valu_cycles;
-    double st = dmax(ready, s->valu[simd]);
-    s->valu[simd] = st + c;
+    double st = cal_book(&s->valu[simd], ready, c);
     if (st > t) tl(s, tid, "dependency", "wait", t, st);
     w->next = st + p->issue_cycles;
     tl(s, tid, r->mnem, "VALU", st, st + c);
     return;
   }
   case TKS_CLASS_SALU: case TKS_CLASS_BRANCH: case TKS_CLASS_MISC: {
-    double st = dmax(t, s->salu[simd]);
+    double st = t;
     double c = p->salu_cycles;
     const char *tx = in->text ? in->text : "";
     if (!strncmp(tx, "s_nop", 5)) c = p->nop_wait_state_cycles * (atoi(tx + 5) + 1);
     else if (!strncmp(tx, "s_sleep", 7)) c = 64.0 * atoi(tx + 7);
-    else s->salu[simd] = st + c;
+    else st = cal_book(&s->salu[simd], t, c);
     w->next = st + c;
     if (g_m.timeline && s == &g_m.slots[0]) tl(s, tid, parse(s, in)->mnem, g_cls_name[in->cls], st, st + c);
     return;
@@ -414,8 +465,7 @@ static void h_lds(void *u, const tks_wave_view *wv, const tks_inst_view *in, con
   double data = __builtin_popcountll(exec) * (double)bytes / p->lds_bytes_per_clk;
   double cyc = dmax(c.cycles, data);
   if (cyc < 1) cyc = 1;
-  double st = dmax(w->issue, s->lds);
-  s->lds = st + cyc;
+  double st = cal_book(&s->lds, w->issue, cyc);
   s->busy_lds += cyc;
   double ret = st + cyc + p->lds_latency;
   double *last = w->cur_q == 2 ? q_last(&w->lgkm) : NULL;
@@ -461,8 +511,7 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
       if (!is_write) lat = p->hbm_latency;
     }
   }
-  double st = dmax(w->issue, s->vmem);
-  s->vmem = st + xfer;
+  double st = cal_book(&s->vmem, w->issue, xfer);
   s->busy_vmem += xfer;
   double ret = st + xfer + lat;
   double *last = w->cur_q == 1 ? q_last(&w->vm) : NULL;
