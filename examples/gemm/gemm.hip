@@ -198,6 +198,53 @@ __global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ 
   }
 }
 
+/* Epilogue store of 4 consecutive elements of one C row at element offset
+ * off (avail = elements left in the row): C = alpha * v + beta * C, one 8-byte
+ * (bf16) / 16-byte (f32) access when whole and aligned, else per element.
+ * beta == 0 never reads C (BLAS convention: C may hold NaN). */
+__device__ static inline __attribute__((always_inline)) void store4(void *c, const gemm_problem *p, int64_t off, int64_t avail, const float *v)
+{
+  if (avail >= 4 && off % 4 == 0) {
+    if (p->out == OUT_BF16) {
+      uint2 *cp = (uint2 *)((uint16_t *)c + off);
+      uint2 old = make_uint2(0, 0);
+      if (p->beta != 0.0f) old = *cp;
+      const uint16_t o[4] = {(uint16_t)(old.x & 0xffff), (uint16_t)(old.x >> 16), (uint16_t)(old.y & 0xffff),
+                             (uint16_t)(old.y >> 16)};
+      uint16_t r[4];
+      for (int j = 0; j < 4; ++j) {
+        float x = p->alpha * v[j];
+        if (p->beta != 0.0f) x = fmaf(p->beta, bf16_to_f32(o[j]), x);
+        r[j] = f32_to_bf16(x);
+      }
+      *cp = make_uint2((uint32_t)r[0] | ((uint32_t)r[1] << 16), (uint32_t)r[2] | ((uint32_t)r[3] << 16));
+    } else {
+      float4 *cp = (float4 *)((float *)c + off);
+      float4 old = make_float4(0, 0, 0, 0);
+      if (p->beta != 0.0f) old = *cp;
+      float4 r;
+      r.x = p->alpha * v[0] + p->beta * old.x;
+      r.y = p->alpha * v[1] + p->beta * old.y;
+      r.z = p->alpha * v[2] + p->beta * old.z;
+      r.w = p->alpha * v[3] + p->beta * old.w;
+      *cp = r;
+    }
+    return;
+  }
+  for (int j = 0; j < 4 && j < avail; ++j) {
+    float x = p->alpha * v[j];
+    if (p->out == OUT_BF16) {
+      uint16_t *cp = (uint16_t *)c + off + j;
+      if (p->beta != 0.0f) x = fmaf(p->beta, bf16_to_f32(*cp), x);
+      *cp = f32_to_bf16(x);
+    } else {
+      float *cp = (float *)c + off + j;
+      if (p->beta != 0.0f) x = fmaf(p->beta, *cp, x);
+      *cp = x;
+    }
+  }
+}
+
 /* ---- kernel "4wave": tk register tiles + tk_mma_ABt (MFMA 32x32x8 bf16) --- */
 /* Baseline MFMA kernel: 4 waves, 128x128 C tile, K step 32. Wave w owns the
  * 64x64 quarter (w/2, w%2) as a tk accumulator tile (4 fragments of 32x32,
@@ -221,6 +268,7 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
 {
   __shared__ uint16_t as[W4_TILE][W4_KS + W4_PAD];
   __shared__ uint16_t bs[W4_TILE][W4_KS + W4_PAD]; /* B as N x K */
+  __shared__ float w4_cs[4][32][64 + 4];             /* epilogue transpose, per wave */
   const int tid = threadIdx.x, wave = tid / 64, lane = tid % 64;
   uint32_t tm, tn;
   const uint32_t tiles_m = (uint32_t)((p.m + W4_TILE - 1) / W4_TILE);
@@ -263,27 +311,27 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
     __syncthreads();
   }
 
-  /* epilogue: accumulator element (lane, i) of fragment (fm, fn) is
-   * C(fm*32 + 8*(i/4) + 4*(lane/32) + i%4, fn*32 + lane%32); a wave's 32
-   * lanes of one row write 32 consecutive elements. Masked at the edges. */
-  for (int fm = 0; fm < 2; ++fm)
+  /* epilogue through LDS: the accumulator layout gives a lane one column and
+   * 4-row runs (C(lane, i) = (8*(i/4) + 4*(lane/32) + i%4, lane%32)), so each
+   * wave transposes 32x64 of its results through its own LDS slice and then
+   * writes 4 consecutive columns per lane: one 16-byte (f32) or 8-byte (bf16)
+   * store, masked element stores only at the N edge or unaligned rows. */
+  for (int fm = 0; fm < 2; ++fm) {
     for (int fn = 0; fn < 2; ++fn)
-      for (int i = 0; i < 16; ++i) {
-        const int64_t gm = m0 + wm + fm * 32 + tk_layout_c_row(32, lane, i);
-        const int64_t gn = n0 + wn + fn * 32 + tk_layout_c_col(32, lane, i);
-        if (gm >= p.m || gn >= p.n) continue;
-        const int64_t off = z * c_batch_stride(&p) + gm * p.ldc + gn;
-        float v = p.alpha * acc.f[fm * 2 + fn][i];
-        if (p.out == OUT_BF16) {
-          uint16_t *cp = (uint16_t *)c + off;
-          if (p.beta != 0.0f) v = fmaf(p.beta, bf16_to_f32(*cp), v);
-          *cp = f32_to_bf16(v);
-        } else {
-          float *cp = (float *)c + off;
-          if (p.beta != 0.0f) v = fmaf(p.beta, *cp, v);
-          *cp = v;
-        }
+      for (int i = 0; i < 16; ++i)
+        w4_cs[wave][tk_layout_c_row(32, lane, i)][fn * 32 + tk_layout_c_col(32, lane, i)] = acc.f[fm * 2 + fn][i];
+    __syncthreads();
+    for (int pass = 0; pass < 8; ++pass) {
+      const int r = pass * 4 + lane / 16, cc = (lane % 16) * 4;
+      const int64_t gm = m0 + wm + fm * 32 + r, gn = n0 + wn + cc;
+      if (gm < p.m && gn < p.n) {
+        float v[4];
+        for (int j = 0; j < 4; ++j) v[j] = w4_cs[wave][r][cc + j];
+        store4(c, &p, z * c_batch_stride(&p) + gm * p.ldc + gn, p.n - gn, v);
       }
+    }
+    __syncthreads();
+  }
 }
 #else
 #define GEMM_HAVE_4WAVE 0
