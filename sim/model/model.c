@@ -25,6 +25,7 @@
 #include "exec/hooks.h"
 #include "model/params.h"
 #include "model/timeline.h"
+#include "model/model.h"
 
 #define MQ 64          /* outstanding counter ops tracked per wave */
 #define MW 16          /* waves per group */
@@ -608,6 +609,7 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
     groups += g_m.slots[i].groups;
   }
   if (!groups) return 0;
+  /* groups exec skipped under --model-sample take the simulated groups' mean */
   double T = sum / groups, B = busy / groups;
   double ngroups = 1;
   for (int i = 0; i < 3; i++) ngroups *= d->block[i] ? ceil((double)d->grid[i] / d->block[i]) : 1;
@@ -626,6 +628,35 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
   return 0;
 }
 
+/* ------------------------------------------------------------ sampling */
+/* --model-sample=N: the model needs only N groups per resident-group slot of
+ * one CU (N x occupancy), spread evenly over the grid; exec asks per group
+ * (NEEDS.md) and skips the others, which then compute nothing. */
+static uint32_t g_sample_stride; /* 0: every group runs */
+
+int tks_model_group_selected(uint32_t group_linear)
+{
+  return g_sample_stride == 0 || group_linear % g_sample_stride == 0;
+}
+
+int tks_model_sampling(void) { return g_sample_stride > 1; }
+
+static void setup_sampling(const tks_dispatch *d, const tks_options *opt, const tks_model_params *p)
+{
+  g_sample_stride = 0;
+  if (opt->model_sample <= 0 || d->cooperative) return; /* grid syncs need every group */
+  double ngroups = 1;
+  uint32_t threads = 1;
+  for (int i = 0; i < 3; i++) {
+    ngroups *= d->block[i] ? ceil((double)d->grid[i] / d->block[i]) : 1;
+    threads *= d->block[i] ? d->block[i] : 1;
+  }
+  uint32_t wpg = (threads + 63) / 64;
+  uint32_t k = tks_model_groups_per_cu(p, d->k, wpg, d->k->group_segment_fixed_size + d->dynamic_lds);
+  double want = (double)opt->model_sample * k;
+  if (ngroups > want) g_sample_stride = (uint32_t)floor(ngroups / want);
+}
+
 /* ------------------------------------------------------------ runtime hooks */
 void tks_model_launch_begin(const tks_dispatch *d, const tks_options *opt)
 {
@@ -635,6 +666,7 @@ void tks_model_launch_begin(const tks_dispatch *d, const tks_options *opt)
   g_m.p = p;
   g_l2_p = p;
   pthread_once(&g_l2_once, l2_init);
+  setup_sampling(d, opt, p);
   g_m.timeline = opt->timeline != NULL && tks_timeline_open(opt->timeline) == 0;
   tks_hooks h = {0};
   h.dispatch_begin = h_dispatch_begin;
