@@ -1,0 +1,54 @@
+/* test_extrapolate: the model's whole-GPU arithmetic against hand-derived
+ * figures. Occupancy: gfx942 has a unified 512-register VGPR+AGPR file per
+ * SIMD lane and at most 8 waves per SIMD (AMDGPUUsage), 64 KiB LDS per CU;
+ * a wave uses accum_offset + AGPRs registers in granules of 8. Rounds: a CU
+ * running n groups k at a time needs ceil(n/k) rounds. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/model.h"
+
+static int fails;
+#define EXPECT(c, ...)                                   \
+  do {                                                   \
+    if (!(c)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); fails++; } \
+  } while (0)
+
+int main(void)
+{
+  const tks_model_params *p = tks_model_params_for(TKS_MODEL_MI300X), *q = tks_model_params_for(TKS_MODEL_MI325X);
+  EXPECT(p && q, "both SKUs have tables");
+  EXPECT(!tks_model_params_for(0) && !tks_model_params_for(99), "unknown SKU ids give NULL");
+  /* product pages: 1307.4 TFLOP/s dense bf16 = 304 CUs x 2.1 GHz x 2048 */
+  double peak = p->cus * p->clock_hz * p->simds * p->mfma_flops_per_simd_clk[TKS_MT_F16];
+  EXPECT(fabs(peak / 1307.4e12 - 1) < 0.001, "bf16 peak %.1f TFLOP/s", peak / 1e12);
+  EXPECT(q->hbm_bytes_per_s == 6.0e12 && p->hbm_bytes_per_s == 5.3e12, "HBM bandwidths");
+
+  tks_kernel k;
+  memset(&k, 0, sizeof k);
+  /* 128 VGPRs + 128 AGPRs -> 256 registers -> 2 waves/SIMD; 4-wave groups
+   * put 1 wave on each SIMD -> 2 groups per CU */
+  k.vgpr_count = 128; k.agpr_count = 128; k.accum_offset = 128;
+  EXPECT(tks_model_groups_per_cu(p, &k, 4, 0) == 2, "256 regs, 4 waves: %u", tks_model_groups_per_cu(p, &k, 4, 0));
+  /* 8-wave groups: 2 waves per SIMD -> 1 group */
+  EXPECT(tks_model_groups_per_cu(p, &k, 8, 0) == 1, "256 regs, 8 waves");
+  /* LDS 48 KiB of 64 -> 1 group even with few registers */
+  k.vgpr_count = 32; k.agpr_count = 0;
+  EXPECT(tks_model_groups_per_cu(p, &k, 4, 48 * 1024) == 1, "LDS-limited");
+  /* 32 VGPRs -> 16 by registers, capped at 8 waves/SIMD -> 8 groups of 4 waves */
+  EXPECT(tks_model_groups_per_cu(p, &k, 4, 0) == 8, "wave-limited: %u", tks_model_groups_per_cu(p, &k, 4, 0));
+  /* 30 VGPRs round up to 32 */
+  k.vgpr_count = 100; /* -> 104 -> 4 waves/SIMD */
+  EXPECT(tks_model_groups_per_cu(p, &k, 4, 0) == 4, "100 VGPRs: %u", tks_model_groups_per_cu(p, &k, 4, 0));
+
+  /* rounds: 5 groups, 2 at a time, latency-bound (T > k*B): 3 rounds of T */
+  EXPECT(tks_model_cu_cycles(5, 2, 1000, 100) == 3000, "latency-bound rounds");
+  /* pipe-bound (k*B > T): 4 groups, 2 at a time, B=800: 2 rounds of 1600 */
+  EXPECT(tks_model_cu_cycles(4, 2, 1000, 800) == 3200, "pipe-bound rounds");
+  /* tail: 3 groups, 2 at a time, B=800: 1600 + max(1000, 800) */
+  EXPECT(tks_model_cu_cycles(3, 2, 1000, 800) == 2600, "tail round");
+  EXPECT(tks_model_cu_cycles(0, 2, 1000, 800) == 0, "no groups");
+  printf("%s\n", fails ? "FAILED" : "PASSED");
+  return fails != 0;
+}
