@@ -112,39 +112,39 @@ TK_DI tk_i32x4 tk_mfma_16x16x32_i8(int64_t a, int64_t b, tk_i32x4 c) {
          for (int _n = 0; _n < (NN); _n++) {                                      \
            TK_TYPEOF((D).f[0]) _acc = (C).f[_m * (NN) + _n];                      \
            for (int _k = 0; _k < (NK); _k++)                                      \
-             TK_MFMA_FRAG(TK_TYPEOF(A)::tk_dt, TK_TYPEOF(A)::tk_shape,            \
+             TK_MFMA_FRAG(_TA::tk_dt, _TA::tk_shape,            \
                           (A).f[IA], (B).f[IB], _acc, _acc);                      \
            (D).f[_m * (NN) + _n] = _acc;                                          \
          } } while (0)
 
 /* D (M×N) = A (M×K, A kind) · B (K×N, B kind) + C */
 #define tk_mma_AB(D, A, B, C)                                                     \
-  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(B) _TB; \
-       TK_MMA_CHECK(_TD, _TA, _TB, TK_TYPEOF(C), , , TK_OP_A, TK_OP_B,            \
+  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(B) _TB; \
+       TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_A, TK_OP_B,            \
                     _TA::tk_rows, _TA::tk_cols, _TB::tk_cols);                    \
        static_assert(_TA::tk_cols == _TB::tk_rows, "tk: mma_AB: A cols (K) must equal B rows (K)"); \
        TK_MMA_LOOP(D, A, B, C, _TA::tk_fr, _TB::tk_fc, _TA::tk_fc,                \
                    _m * _TA::tk_fc + _k, _k * _TB::tk_fc + _n); } while (0)
 /* D = A · Bt^T + C, Bt N×K in the A kind */
 #define tk_mma_ABt(D, A, Bt, C)                                                   \
-  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(Bt) _TB; \
-       TK_MMA_CHECK(_TD, _TA, _TB, TK_TYPEOF(C), , , TK_OP_A, TK_OP_A,            \
+  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(Bt) _TB; \
+       TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_A, TK_OP_A,            \
                     _TA::tk_rows, _TA::tk_cols, _TB::tk_rows);                    \
        static_assert(_TA::tk_cols == _TB::tk_cols, "tk: mma_ABt: A cols (K) must equal Bt cols (K)"); \
        TK_MMA_LOOP(D, A, Bt, C, _TA::tk_fr, _TB::tk_fr, _TA::tk_fc,               \
                    _m * _TA::tk_fc + _k, _n * _TB::tk_fc + _k); } while (0)
 /* D = At^T · B + C, At K×M in the B kind */
 #define tk_mma_AtB(D, At, B, C)                                                   \
-  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(B) _TB; \
-       TK_MMA_CHECK(_TD, _TA, _TB, TK_TYPEOF(C), , , TK_OP_B, TK_OP_B,            \
+  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(B) _TB; \
+       TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_B, TK_OP_B,            \
                     _TA::tk_cols, _TA::tk_rows, _TB::tk_cols);                    \
        static_assert(_TA::tk_rows == _TB::tk_rows, "tk: mma_AtB: At rows (K) must equal B rows (K)"); \
        TK_MMA_LOOP(D, At, B, C, _TA::tk_fc, _TB::tk_fc, _TA::tk_fr,               \
                    _k * _TA::tk_fc + _m, _k * _TB::tk_fc + _n); } while (0)
 /* D = At^T · Bt^T + C */
 #define tk_mma_AtBt(D, At, Bt, C)                                                 \
-  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(Bt) _TB; \
-       TK_MMA_CHECK(_TD, _TA, _TB, TK_TYPEOF(C), , , TK_OP_B, TK_OP_A,            \
+  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(Bt) _TB; \
+       TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_B, TK_OP_A,            \
                     _TA::tk_cols, _TA::tk_rows, _TB::tk_rows);                    \
        static_assert(_TA::tk_rows == _TB::tk_cols, "tk: mma_AtBt: At rows (K) must equal Bt cols (K)"); \
        TK_MMA_LOOP(D, At, Bt, C, _TA::tk_fc, _TB::tk_fr, _TA::tk_fr,              \

@@ -172,7 +172,7 @@ enum { TK_OP_A = 1, TK_OP_B = 2, TK_OP_C = 3 };
   } name
 
 /* number of fragments of a tile type / object */
-#define TK_RT_NF(T) ((int)((T)::tk_fr * (T)::tk_fc))
+#define TK_RT_NF(T) ((int)(T::tk_fr * T::tk_fc))
 #define TK_TYPEOF(x) __typeof__(x)
 
 /* --- layout functions (lane, i) -> (row, col) within one fragment --------- */
@@ -201,18 +201,19 @@ TK_DI float tk_xor_f32(float v, int m) {
 /* fill every element with scalar v */
 #define tk_rt_fill(D, v)                                                         \
   do { for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++)     \
-         for (int _i = 0; _i < (int)TK_TYPEOF(D)::tk_n; _i++) (D).f[_f][_i] = (v); } while (0)
+         for (int _i = 0; _i < (int)(sizeof((D).f[0]) / sizeof((D).f[0][0])); _i++) (D).f[_f][_i] = (v); } while (0)
 #define tk_rt_zero(D) tk_rt_fill(D, 0)
 
+/* (a nested block so the helper typedefs never collide) */
 #define TK_RT_SAME(D, A)                                                          \
-  static_assert(TK_TYPEOF(D)::tk_rows == TK_TYPEOF(A)::tk_rows &&                \
-                TK_TYPEOF(D)::tk_cols == TK_TYPEOF(A)::tk_cols &&                \
-                TK_TYPEOF(D)::tk_dt == TK_TYPEOF(A)::tk_dt &&                    \
-                TK_TYPEOF(D)::tk_shape == TK_TYPEOF(A)::tk_shape &&              \
-                TK_TYPEOF(D)::tk_op == TK_TYPEOF(A)::tk_op,                      \
-                "tk: elementwise operands must be register tiles of the same kind and size")
+  { typedef TK_TYPEOF(D) _S1; typedef TK_TYPEOF(A) _S2;                           \
+    static_assert(_S1::tk_rows == _S2::tk_rows && _S1::tk_cols == _S2::tk_cols && \
+                  _S1::tk_dt == _S2::tk_dt && _S1::tk_shape == _S2::tk_shape &&  \
+                  _S1::tk_op == _S2::tk_op,                                       \
+                  "tk: elementwise operands must be register tiles of the same kind and size"); }
 #define TK_RT_FLOAT(D)                                                            \
-  static_assert(TK_TYPEOF(D)::tk_dt == TK_DT_F32, "tk: this operation needs an f32 (accumulator) tile")
+  { typedef TK_TYPEOF(D) _S1;                                                     \
+    static_assert(_S1::tk_dt == TK_DT_F32, "tk: this operation needs an f32 (accumulator) tile"); }
 
 #define TK_RT_BINOP(D, A, B, OP)                                                 \
   do { TK_RT_SAME(D, A); TK_RT_SAME(D, B);                                       \
@@ -228,12 +229,12 @@ TK_DI float tk_xor_f32(float v, int m) {
 #define tk_rt_max(D, A, B)                                                        \
   do { TK_RT_SAME(D, A); TK_RT_SAME(D, B); TK_RT_FLOAT(D);                        \
        for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++)      \
-         for (int _i = 0; _i < (int)TK_TYPEOF(D)::tk_n; _i++)                     \
+         for (int _i = 0; _i < (int)(sizeof((D).f[0]) / sizeof((D).f[0][0])); _i++)                     \
            (D).f[_f][_i] = __builtin_fmaxf((A).f[_f][_i], (B).f[_f][_i]); } while (0)
 #define tk_rt_exp2(D, A)                                                          \
   do { TK_RT_SAME(D, A); TK_RT_FLOAT(D);                                          \
        for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++)      \
-         for (int _i = 0; _i < (int)TK_TYPEOF(D)::tk_n; _i++)                     \
+         for (int _i = 0; _i < (int)(sizeof((D).f[0]) / sizeof((D).f[0][0])); _i++)                     \
            (D).f[_f][_i] = __builtin_exp2f((A).f[_f][_i]); } while (0)
 
 /* Row / column vectors of an f32 accumulator tile, per lane: a lane holds the
