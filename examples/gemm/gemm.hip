@@ -281,7 +281,7 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
   const int wm = (wave / 2) * 64, wn = (wave % 2) * 64;
 
   w4_acc_t acc;
-  for (int f = 0; f < 4; ++f) acc.f[f] = 0.0f;
+  tk_rt_zero(acc);
   w4_op_t fa, fb;
   for (int64_t k0 = 0; k0 < p.k; k0 += W4_KS) {
     /* stage: 128 x 32 of A and of B, 16 elements per lane each; zero outside */
@@ -301,13 +301,8 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
         fa.f[fr * (W4_KS / 8) + kf] = *(const tk_i16x4 *)&as[wm + row][kk];
         fb.f[fr * (W4_KS / 8) + kf] = *(const tk_i16x4 *)&bs[wn + row][kk];
       }
-    /* acc(fm, fn) += A(fm, :) * Bt(fn, :)^T over the 4 K fragments; tk_mma_ABt
-     * would do the same but its macro does not compile with clang-19 yet */
-    for (int fm = 0; fm < 2; ++fm)
-      for (int fn = 0; fn < 2; ++fn)
-        for (int kf = 0; kf < W4_KS / 8; ++kf)
-          acc.f[fm * 2 + fn] = tk_mfma_32x32x8_bf16(fa.f[fm * (W4_KS / 8) + kf], fb.f[fn * (W4_KS / 8) + kf],
-                                                    acc.f[fm * 2 + fn]);
+    /* acc(fm, fn) += A(fm, :) * Bt(fn, :)^T over the 4 K fragments of 8 */
+    tk_mma_ABt(acc, fa, fb, acc);
     __syncthreads();
   }
 
