@@ -1,0 +1,264 @@
+/* tk/loads.h: moving tiles global -> LDS (group loads) and LDS -> registers
+ * (ds_read_b64 prefetch with an explicit, unforgettable wait).
+ *
+ * 1. Group loads, split in two halves so a kernel can overlap the next tile's
+ *    global loads with MFMA work:
+ *      TK_STAGE(stage_t, smem_tile_t, NT);        staging registers, NT threads
+ *      tk_load_issue(stage, gl, rsrc, b, h, r0, c0, tid);   global -> registers
+ *      ... MFMAs on the previous tile ...
+ *      tk_load_commit(smem_tile, stage, tid, n_after);      wait + ds_write_b128
+ *    issue emits every buffer_load_dwordx4 of the batch back to back (no wait
+ *    between them: tests/isa checks the disassembly); commit emits ONE
+ *    s_waitcnt vmcnt(n_after), n_after = vector-memory ops issued after this
+ *    batch that may stay in flight (e.g. the other operand's batch), then the
+ *    ds_write_b128s into the tile's (swizzled) layout.  The loads are compiler
+ *    intrinsics, so LLVM still tracks them: a too-large n_after costs a
+ *    compiler-inserted wait, never a wrong result.
+ *    Thread tid (0..NT-1) moves 16-byte chunks tid, tid+NT, ...; chunk j is
+ *    row j / (row_bytes/16), bytes 16*(j % (row_bytes/16)) of that row.
+ * 2. Direct-to-LDS loads (tk_load_lds_direct): buffer_load_dword ... lds,
+ *    4 bytes per lane straight into LDS at M0 + lane*4 (no VGPR staging; the
+ *    global address of each lane is permuted so any LDS layout works).  For
+ *    comparison with 1 (four times the instructions).
+ * 3. ds_read_b64 prefetch of MFMA operand fragments (8 bytes per lane for every
+ *    A/B kind of register.h):
+ *      TK_PENDING(pend_t, reg_tile_t);
+ *      tk_prefetch_issue(pend, smem_tile, r0, c0);  inline-asm ds_read_b64s
+ *      ... other work ...
+ *      tk_prefetch_wait(reg_tile, pend, n);         s_waitcnt lgkmcnt(n) + move
+ *    The reads are inline asm, invisible to LLVM's wait insertion, so their
+ *    results are only reachable through tk_prefetch_wait, whose asm both
+ *    waits and is an input/output dependency of every pending register: the
+ *    compiler cannot read a pending register before the wait.  n = LDS ops
+ *    issued after this batch that may stay pending (0..15); use n > 0 only
+ *    when no scalar (SMEM) load is in flight, since those return out of order.
+ *    ds_read_b128 is not offered: with the 16x16x16/32x32x8 operand layouts a
+ *    lane's two consecutive K fragments are 4*KW elements apart, not adjacent.
+ *
+ * Hardware facts (CDNA3 ISA guide: "Vector Memory Buffer Instructions"
+ * (MUBUF, LDS bit, range checking), "Data Share Operations" (DS_WRITE_B128,
+ * DS_READ_B64), 4.4 "S_WAITCNT"; LLVM AMDGPUUsage: llvm.amdgcn.raw.buffer.*
+ * intrinsics, buffer resource): raw buffer accesses beyond num_records return
+ * 0 / are dropped, so out-of-tensor rows and column chunks are sent to offset
+ * TK_OOB_OFFSET instead of branching; vmcnt and LDS lgkmcnt retire in issue
+ * order; the LDS form of buffer_load_dword writes lane l's dword to
+ * M0 + inst_offset + 4*l (gfx942: 4 bytes per lane; clang-19 has no
+ * __builtin_amdgcn_raw_buffer_load_lds, so the llvm.amdgcn.raw.buffer.load.lds
+ * intrinsic is called by name, as global.h does for the other buffer ops).
+ * Requirement: the tensor's contiguous row length in bytes (and the column
+ * origin c0 * elem_bytes) must be a multiple of 16, so each 16-byte chunk is
+ * entirely inside or outside the tensor (checked on the host with
+ * tk_load_shape_ok).
+ */
+#ifndef TK_LOADS_H
+#define TK_LOADS_H
+
+#include "global.h"
+#include "shared.h"
+#include "register.h"
+#include "sync.h"
+
+/* byte offset beyond any buffer's num_records (tensors < 4 GiB - 16) */
+#define TK_OOB_OFFSET 0xfffffff0u
+
+/* A 2-D window of a tk_gl tensor starting at (b, h, r0, c0): byte offsets of
+ * in-range elements, TK_OOB_OFFSET for out-of-range ones. */
+typedef struct {
+  uint32_t base;    /* byte offset of (r0, c0) from the tensor's pointer */
+  uint32_t pitch;   /* bytes between rows */
+  int32_t rows;     /* rows left in the tensor from r0 (<= 0: none) */
+  int32_t cols;     /* columns left from c0 */
+  uint32_t eb;      /* element bytes */
+} tk_gview;
+
+TK_HDI tk_gview tk_gview_make(const tk_gl *g, int64_t b, int64_t h, int64_t r0, int64_t c0) {
+  tk_gview v;
+  int64_t rl = g->dims[2] - r0, cl = g->dims[3] - c0;
+  v.base = (uint32_t)(tk_gl_offset(g, b, h, r0, c0) * g->elem_bytes);
+  v.pitch = (uint32_t)(g->strides[2] * g->elem_bytes);
+  v.rows = (int32_t)(rl < 0 ? 0 : rl > 0x7fffffff ? 0x7fffffff : rl);
+  v.cols = (int32_t)(cl < 0 ? 0 : cl > 0x7fffffff ? 0x7fffffff : cl);
+  /* an out-of-range batch/head index: the whole window is outside */
+  if (b >= g->dims[0] || h >= g->dims[1] || b < 0 || h < 0 || r0 < 0 || c0 < 0) v.rows = 0;
+  v.eb = (uint32_t)g->elem_bytes;
+  return v;
+}
+/* byte offset of (r, c) of the window, or TK_OOB_OFFSET (branch-free select) */
+TK_HDI uint32_t tk_gview_off(const tk_gview *v, uint32_t r, uint32_t c) {
+  uint32_t off = v->base + r * v->pitch + c * v->eb;
+  return ((int32_t)r < v->rows && (int32_t)c < v->cols) ? off : TK_OOB_OFFSET;
+}
+/* Host check of the 16-byte chunk requirement for a tensor and column origin. */
+TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
+  return (g->dims[3] * g->elem_bytes) % 16 == 0 && (g->strides[2] * g->elem_bytes) % 16 == 0 &&
+         (c0 * g->elem_bytes) % 16 == 0 && ((uintptr_t)g->ptr % 16) == 0;
+}
+
+/* ---- 1. group loads ---------------------------------------------------------- */
+
+/* Staging registers for loading LDS tile type ST with NT threads. */
+#define TK_STAGE(name, ST, NT)                                                      \
+  typedef struct {                                                                  \
+    static_assert(((ST::tk_rows * ST::tk_cols * ST::tk_elem_bytes) / 16) % (NT) == 0, \
+      "tk: a group load needs the tile's 16-byte chunk count to be a multiple of the thread count"); \
+    enum { tk_nt = (NT), tk_rows = ST::tk_rows, tk_cols = ST::tk_cols,              \
+           tk_elem_bytes = ST::tk_elem_bytes,                                        \
+           tk_cpr = ST::tk_cols * ST::tk_elem_bytes / 16, /* chunks per row */       \
+           tk_epc = 16 / ST::tk_elem_bytes,               /* elements per chunk */   \
+           tk_per = ST::tk_rows * ST::tk_cols * ST::tk_elem_bytes / 16 / (NT) };     \
+    tk_u32x4 v[ST::tk_rows * ST::tk_cols * ST::tk_elem_bytes / 16 / (NT)];            \
+  } name
+
+/* Number of buffer loads one thread issues for a stage type / object: what a
+ * later batch adds to the n_after of an earlier batch's commit. */
+#define TK_STAGE_NLOADS(S) ((int)(sizeof((S).v) / sizeof((S).v[0])))
+
+#if TK_HIP
+/* global -> registers: all of this thread's buffer_load_dwordx4, no wait.
+ * gl: const tk_gl *, rsrc: tk_gl_rsrc(gl) (make it once per kernel), (b, h,
+ * r0, c0): element coordinates of the tile's top-left corner. */
+#define tk_load_issue(S, gl, rsrc, b, h, r0, c0, tid)                              \
+  do {                                                                             \
+    typedef TK_TYPEOF(S) _S;                                                       \
+    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));                \
+    _Pragma("unroll") for (int _i = 0; _i < _S::tk_per; _i++) {                    \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * _S::tk_nt;              \
+      (S).v[_i] = tk_buffer_load_b128((rsrc),                                      \
+          tk_gview_off(&_gv, _j / _S::tk_cpr, (_j % _S::tk_cpr) * _S::tk_epc));    \
+    }                                                                              \
+  } while (0)
+
+/* registers -> LDS tile: one s_waitcnt vmcnt(n_after), then ds_write_b128s.
+ * Swizzled layouts keep 8-byte units whole: a chunk lands in one aligned
+ * 16-byte slot with its halves exchanged when the layout says so. */
+#define tk_load_commit(sm, S, tid, n_after)                                        \
+  do {                                                                             \
+    typedef TK_TYPEOF(S) _S;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    static_assert(_S::tk_rows == _T::tk_rows && _S::tk_cols == _T::tk_cols &&      \
+                  _S::tk_elem_bytes == _T::tk_elem_bytes,                          \
+                  "tk: stage and LDS tile have different shapes");                 \
+    TK_WAIT_VMCNT(n_after);                                                        \
+    _Pragma("unroll") for (int _i = 0; _i < _S::tk_per; _i++) {                    \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * _S::tk_nt;              \
+      const uint32_t _o = tk_lds_offset(_T::tk_layout, _T::tk_cols, _T::tk_elem_bytes, \
+                                        _j / _S::tk_cpr, (_j % _S::tk_cpr) * _S::tk_epc); \
+      tk_u32x4 _x = (S).v[_i];                                                     \
+      asm volatile("" : "+v"(_x)); /* no use of the loads above the wait */         \
+      if (_o & 8u) _x = _x.zwxy;                                                   \
+      *(tk_u32x4 *)((char *)(sm).data + (_o & ~15u)) = _x;                         \
+    }                                                                              \
+  } while (0)
+
+/* Both halves at once (no overlap): issue, wait for this batch, write LDS. */
+#define tk_load(sm, S, gl, rsrc, b, h, r0, c0, tid)                                \
+  do {                                                                             \
+    tk_load_issue(S, gl, rsrc, b, h, r0, c0, tid);                                 \
+    tk_load_commit(sm, S, tid, 0);                                                 \
+  } while (0)
+
+/* ---- 2. direct-to-LDS loads ------------------------------------------------------ */
+
+__device__ void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_space(3))) void *lds, int32_t size,
+                                 int32_t voffset, int32_t soffset, int32_t offset, int32_t aux)
+    __asm("llvm.amdgcn.raw.buffer.load.lds");
+
+/* Load LDS tile sm from the tensor window with buffer_load_dword ... lds.
+ * Each wave writes 256 contiguous LDS bytes per instruction (lane l: dword l);
+ * lane l loads the global dword whose element belongs at that LDS position
+ * (inverse of the layout), so swizzled layouts work too.  NT threads (whole
+ * waves), tid = 0..NT-1.  The caller waits (TK_WAIT_VMCNT) and barriers
+ * before reading sm. */
+#define tk_load_lds_direct(sm, NT, gl, rsrc, b, h, r0, c0, tid)                    \
+  do {                                                                             \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    enum { _bytes = _T::tk_rows * _T::tk_cols * _T::tk_elem_bytes,                 \
+           _rb = _T::tk_cols * _T::tk_elem_bytes };                                \
+    static_assert(_bytes % ((NT) * 4) == 0 && (NT) % 64 == 0,                      \
+                  "tk: direct loads need whole waves and a tile of a multiple of NT*4 bytes"); \
+    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));                \
+    const uint32_t _wave0 = (uint32_t)__builtin_amdgcn_readfirstlane((int)((uint32_t)(tid) / 64u)) * 256u;                        \
+    _Pragma("unroll") for (int _i = 0; _i < _bytes / ((NT) * 4); _i++) {           \
+      const uint32_t _wbase = _wave0 + (uint32_t)_i * (NT) * 4u; /* wave-uniform */ \
+      const uint32_t _p = _wbase + ((uint32_t)(tid) % 64u) * 4u;                   \
+      const uint32_t _r = _p / _rb;                                                \
+      const uint32_t _u = (_p % _rb) / 8u;                                         \
+      const uint32_t _uu = _T::tk_layout == TK_LDS_LINEAR ? _u : (_u ^ tk_lds_swz_f(_rb, _r)); \
+      const uint32_t _byte = _uu * 8u + _p % 8u;                                   \
+      const uint32_t _go = tk_gview_off(&_gv, _r, _byte / _T::tk_elem_bytes);      \
+      tk_llvm_raw_buffer_load_lds((rsrc),                                          \
+          (__attribute__((address_space(3))) void *)((char *)(sm).data + _wbase),  \
+          4, (int32_t)(_go == TK_OOB_OFFSET ? _go : _go + _byte % _T::tk_elem_bytes), 0, 0, 0); \
+    }                                                                              \
+  } while (0)
+
+/* ---- 3. ds_read_b64 prefetch ----------------------------------------------------- */
+
+/* LDS byte address of a generic pointer into __shared__ memory: the low 32
+ * bits of a flat LDS address are the LDS offset (shared aperture in the high
+ * half; AMDGPUUsage "Address Spaces"). */
+TK_DI uint32_t tk_lds_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
+
+/* Pending results of a prefetch into register tile type RT (any A/B kind:
+ * 8 bytes per lane per fragment).  Opaque: only tk_prefetch_wait reads it. */
+#define TK_PENDING(name, RT)                                                        \
+  typedef struct {                                                                  \
+    static_assert(RT::tk_op == TK_OP_A || RT::tk_op == TK_OP_B,                    \
+                  "tk: prefetch fills A or B operand tiles");                      \
+    enum { tk_nf = RT::tk_fr * RT::tk_fc, tk_fr = RT::tk_fr, tk_fc = RT::tk_fc,     \
+           tk_frows = RT::tk_frows, tk_fcols = RT::tk_fcols, tk_op = RT::tk_op,      \
+           tk_n = RT::tk_n, tk_rows = RT::tk_rows, tk_cols = RT::tk_cols,           \
+           tk_dt = RT::tk_dt };                                                      \
+    tk_u32x2 tk_pending_[RT::tk_fr * RT::tk_fc];                                      \
+  } name
+
+TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
+  tk_u32x2 v;
+  /* "memory": LDS written by ordinary stores before this must stay before it */
+  asm volatile("ds_read_b64 %0, %1" : "=v"(v) : "v"(addr) : "memory");
+  return v;
+}
+
+/* Issue one ds_read_b64 per fragment of P's tile type from LDS tile sm.
+ * A tiles (M x K): fragment (fr, fc) is sm rows r0 + fr*FR.., cols c0 + fc*FC..
+ * B tiles (K x N) are read from sm holding B transposed (N x K, K contiguous):
+ * fragment (fr, fc) is sm rows r0 + fc*FC.., cols c0 + fr*FR..
+ * Lane l reads row l % S, K elements KW*(l/S) .. +KW-1 (S: 16 or 32, the M or
+ * N edge of the MFMA; KW = N elements per lane), 8 contiguous bytes. */
+#define tk_prefetch_issue(P, sm, r0, c0)                                           \
+  do {                                                                             \
+    typedef TK_TYPEOF(P) _P;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    static_assert(_T::tk_elem_bytes * _P::tk_n == 8, "tk: LDS tile element type does not match the fragment"); \
+    const uint32_t _l = tk_lane_id();                                              \
+    const uint32_t _s = _P::tk_op == TK_OP_A ? _P::tk_frows : _P::tk_fcols;        \
+    const uint32_t _base = tk_lds_addr((sm).data);                                 \
+    _Pragma("unroll") for (int _fr = 0; _fr < _P::tk_fr; _fr++)                    \
+    _Pragma("unroll") for (int _fc = 0; _fc < _P::tk_fc; _fc++) {                  \
+      const uint32_t _row = (uint32_t)(r0) + (_P::tk_op == TK_OP_A ? _fr * _P::tk_frows : _fc * _P::tk_fcols) + _l % _s; \
+      const uint32_t _col = (uint32_t)(c0) + (_P::tk_op == TK_OP_A ? _fc * _P::tk_fcols : _fr * _P::tk_frows) + _P::tk_n * (_l / _s); \
+      (P).tk_pending_[_fr * _P::tk_fc + _fc] = tk_ds_read_b64_asm(                 \
+          _base + tk_lds_offset(_T::tk_layout, _T::tk_cols, _T::tk_elem_bytes, _row, _col)); \
+    }                                                                              \
+  } while (0)
+
+/* Wait until at most n LDS ops are outstanding (0..15, constant) and move the
+ * prefetched fragments into register tile D.  The wait asm takes every
+ * pending register as "+v" operand, so no use can be scheduled above it. */
+#define tk_prefetch_wait(D, P, n)                                                  \
+  do {                                                                             \
+    typedef TK_TYPEOF(P) _P;                                                       \
+    typedef TK_TYPEOF(D) _D;                                                       \
+    static_assert(_P::tk_rows == _D::tk_rows && _P::tk_cols == _D::tk_cols &&      \
+                  _P::tk_op == _D::tk_op && _P::tk_dt == _D::tk_dt && _P::tk_frows == _D::tk_frows, \
+                  "tk: pending prefetch and destination tile differ");             \
+    static_assert((n) >= 0 && (n) <= 15, "tk: lgkmcnt wait count must be 0..15"); \
+    asm volatile("s_waitcnt lgkmcnt(%0)" ::"n"(n) : "memory");                     \
+    _Pragma("unroll") for (int _f = 0; _f < _P::tk_nf; _f++) {                     \
+      asm volatile("" : "+v"((P).tk_pending_[_f]));                                \
+      (D).f[_f] = __builtin_bit_cast(TK_TYPEOF((D).f[0]), (P).tk_pending_[_f]);    \
+    }                                                                              \
+  } while (0)
+#endif /* TK_HIP */
+
+#endif /* TK_LOADS_H */
