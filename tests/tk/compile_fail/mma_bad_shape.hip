@@ -1,0 +1,12 @@
+// EXPECT: tk: mma_AB: A cols (K) must equal B rows (K)
+// A is 16x32 but B is 16x16 (K mismatch).
+#include "tk/mma.h"
+TK_RT(a_t, TK_K_A_BF16_16x16x16, 16, 32);
+TK_RT(b_t, TK_K_B_BF16_16x16x16, 16, 16);
+TK_RT(acc_t, TK_K_C_F32_16x16, 16, 16);
+__global__ void k(float *out) {
+  a_t a; b_t b; acc_t c, d;
+  tk_rt_zero(a); tk_rt_zero(b); tk_rt_zero(c);
+  tk_mma_AB(d, a, b, c);
+  out[0] = d.f[0][0];
+}
