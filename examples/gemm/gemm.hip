@@ -248,16 +248,26 @@ __device__ static inline __attribute__((always_inline)) void store4(void *c, con
 /* ---- kernel "4wave": tk register tiles + tk_mma_ABt (MFMA 32x32x8 bf16) --- */
 /* Baseline MFMA kernel: 4 waves, 128x128 C tile, K step 32. Wave w owns the
  * 64x64 quarter (w/2, w%2) as a tk accumulator tile (4 fragments of 32x32,
- * 64 f32 per lane). A and B are staged k-contiguous in LDS (rows padded by 4
- * bf16 so 8-byte fragment reads of neighbouring rows spread over banks); each
- * lane's A/B fragment element group is 4 consecutive k = one 8-byte LDS read.
- * Only built when lib1's tk/mma.h is present. */
-#if __has_include(<tk/mma.h>)
+ * 64 f32 per lane). A and B are staged k-contiguous in tk swizzled LDS tiles;
+ * each lane's A/B fragment element group is 4 consecutive k = one 8-byte LDS
+ * read. Only built when tk/mma.h and tk/shared.h are present. */
+#if __has_include(<tk/mma.h>) && __has_include(<tk/shared.h>)
 #include <tk/mma.h>
+#include <tk/shared.h>
 #define GEMM_HAVE_4WAVE 1
 #define W4_TILE 128
 #define W4_KS 32
-#define W4_PAD 4
+
+/* LDS: A and Bt tiles (128 x 32 bf16, rows of 64 bytes) in tk's swizzled
+ * layout, so ds_read_b64 fragment reads of 32 rows spread over all banks,
+ * plus the per-wave epilogue transpose area; 50 KiB, checked by TK_LDS_CHECK. */
+TK_ST(w4_st_t, tk_bf16, W4_TILE, W4_KS, TK_LDS_SWZ);
+typedef struct {
+  w4_st_t a, b;
+  float cs[4][32][64 + 4];
+} w4_smem_t;
+#define W4_LDS_AT(tile, r, k) (*(uint16_t *)((char *)(tile).data + tk_st_offset(w4_st_t, (r), (k))))
+#define W4_FRAG_AT(tile, r, k) (*(const tk_i16x4 *)((const char *)(tile).data + tk_st_offset(w4_st_t, (r), (k))))
 
 TK_RT(w4_acc_t, TK_K_C_F32_32x32, 64, 64);
 TK_RT(w4_op_t, TK_K_A_BF16_32x32x8, 64, W4_KS);
@@ -266,9 +276,7 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
                                                   const uint16_t *__restrict__ b, void *c,
                                                   gemm_problem p)
 {
-  __shared__ uint16_t as[W4_TILE][W4_KS + W4_PAD];
-  __shared__ uint16_t bs[W4_TILE][W4_KS + W4_PAD]; /* B as N x K */
-  __shared__ float w4_cs[4][32][64 + 4];             /* epilogue transpose, per wave */
+  TK_LDS_ALLOC(w4_smem_t, sm);
   const int tid = threadIdx.x, wave = tid / 64, lane = tid % 64;
   uint32_t tm, tn;
   const uint32_t tiles_m = (uint32_t)((p.m + W4_TILE - 1) / W4_TILE);
@@ -288,18 +296,18 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
     for (int e = tid; e < W4_TILE * W4_KS; e += 256) {
       const int r = e / W4_KS, kk = e % W4_KS;
       const int64_t gk = k0 + kk, gm = m0 + r, gn = n0 + r;
-      as[r][kk] = (gm < p.m && gk < p.k) ? a[gm * p.lda + gk] : (uint16_t)0;
+      W4_LDS_AT(sm.a, r, kk) = (gm < p.m && gk < p.k) ? a[gm * p.lda + gk] : (uint16_t)0;
       uint16_t bv = 0;
       if (gn < p.n && gk < p.k) bv = p.layout == LAYOUT_NT ? b[gn * p.ldb + gk] : b[gk * p.ldb + gn];
-      bs[r][kk] = bv;
+      W4_LDS_AT(sm.b, r, kk) = bv; /* B as N x K */
     }
     __syncthreads();
     /* fragments (f = fr * 4 + kf): lane holds row fr*32 + lane%32, k kf*8 + 4*(lane/32) .. +3 */
     for (int fr = 0; fr < 2; ++fr)
       for (int kf = 0; kf < W4_KS / 8; ++kf) {
         const int row = fr * 32 + lane % 32, kk = kf * 8 + 4 * (lane / 32);
-        fa.f[fr * (W4_KS / 8) + kf] = *(const tk_i16x4 *)&as[wm + row][kk];
-        fb.f[fr * (W4_KS / 8) + kf] = *(const tk_i16x4 *)&bs[wn + row][kk];
+        fa.f[fr * (W4_KS / 8) + kf] = W4_FRAG_AT(sm.a, wm + row, kk);
+        fb.f[fr * (W4_KS / 8) + kf] = W4_FRAG_AT(sm.b, wn + row, kk);
       }
     /* acc(fm, fn) += A(fm, :) * Bt(fn, :)^T over the 4 K fragments of 8 */
     tk_mma_ABt(acc, fa, fb, acc);
@@ -314,14 +322,14 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
   for (int fm = 0; fm < 2; ++fm) {
     for (int fn = 0; fn < 2; ++fn)
       for (int i = 0; i < 16; ++i)
-        w4_cs[wave][tk_layout_c_row(32, lane, i)][fn * 32 + tk_layout_c_col(32, lane, i)] = acc.f[fm * 2 + fn][i];
+        sm.cs[wave][tk_layout_c_row(32, lane, i)][fn * 32 + tk_layout_c_col(32, lane, i)] = acc.f[fm * 2 + fn][i];
     __syncthreads();
     for (int pass = 0; pass < 8; ++pass) {
       const int r = pass * 4 + lane / 16, cc = (lane % 16) * 4;
       const int64_t gm = m0 + wm + fm * 32 + r, gn = n0 + wn + cc;
       if (gm < p.m && gn < p.n) {
         float v[4];
-        for (int j = 0; j < 4; ++j) v[j] = w4_cs[wave][r][cc + j];
+        for (int j = 0; j < 4; ++j) v[j] = sm.cs[wave][r][cc + j];
         store4(c, &p, z * c_batch_stride(&p) + gm * p.ldc + gn, p.n - gn, v);
       }
     }
