@@ -1,0 +1,130 @@
+/* tk/stores.h: moving results out: accumulator register tiles -> global
+ * (f32 or bf16, optional C = alpha*acc + beta*C epilogue), register tiles ->
+ * LDS tiles, and LDS tiles -> global with 16-byte stores.
+ *
+ *   tk_store_acc_f32(gl, rsrc, b, h, r0, c0, acc, alpha, beta);
+ *   tk_store_acc_bf16(gl, rsrc, b, h, r0, c0, acc, alpha, beta);
+ *   tk_store_acc_lds(sm, acc, r0, c0);      f32 or bf16 LDS tile, any layout
+ *   tk_store_lds_global(gl, rsrc, b, h, r0, c0, sm, tid, NT);
+ *
+ * Accumulator element (lane l, register i) of fragment (fr, fc) is
+ * row fr*FR + tk_layout_c_row(FR, l, i), column fc*FC + l % FC (register.h,
+ * CDNA3 ISA guide §7 MFMA output layout): for each register i, lanes with
+ * consecutive l % FC write consecutive columns, so each store instruction
+ * writes FC*4 (f32) or FC*2 (bf16) contiguous bytes per row.
+ * Edges: every store goes through the tensor's buffer resource, and elements
+ * outside the tensor (rows >= dims[2] - r0, columns >= dims[3] - c0) are sent
+ * to TK_OOB_OFFSET, beyond num_records: the hardware drops them (CDNA3 ISA
+ * guide, "Buffer addressing" range checking; LLVM AMDGPUUsage buffer
+ * intrinsics), no branches.  beta == 0 does not read C (so NaNs in an
+ * uninitialised C do not leak); the test is wave-uniform.
+ * LDS -> global needs 16-byte chunks wholly inside or outside the tensor:
+ * tk_load_shape_ok (loads.h) checks that on the host.
+ */
+#ifndef TK_STORES_H
+#define TK_STORES_H
+
+#include "loads.h"
+
+#if TK_HIP
+__device__ void tk_llvm_raw_buffer_store_i16(int16_t v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
+    __asm("llvm.amdgcn.raw.buffer.store.i16");
+__device__ int16_t tk_llvm_raw_buffer_load_i16(tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
+    __asm("llvm.amdgcn.raw.buffer.load.i16");
+
+TK_DI void tk_buffer_store_b16(tk_rsrc r, uint32_t byte_off, uint16_t v) {
+  tk_llvm_raw_buffer_store_i16((int16_t)v, r, (int32_t)byte_off, 0, 0);
+}
+TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
+  return (uint16_t)tk_llvm_raw_buffer_load_i16(r, (int32_t)byte_off, 0, 0);
+}
+
+#define TK__ACC_CHECK(T)                                                          \
+  static_assert(T::tk_op == TK_OP_C && T::tk_dt == TK_DT_F32, \
+                "tk: this store takes an f32 accumulator tile (TK_K_C_F32_*)")
+
+/* acc (f32 accumulator tile) -> f32 tensor window at (b, h, r0, c0):
+ * out = alpha * acc + beta * out. */
+#define tk_store_acc_f32(gl, rsrc, b, h, r0, c0, A, alpha, beta)                  \
+  do {                                                                            \
+    typedef TK_TYPEOF(A) _A;                                                      \
+    TK__ACC_CHECK(_A);                                                            \
+    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
+    const uint32_t _l = tk_lane_id();                                             \
+    const float _al = (alpha), _be = (beta);                                      \
+    _Pragma("unroll") for (int _fr = 0; _fr < _A::tk_fr; _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < _A::tk_fc; _fc++)                   \
+    _Pragma("unroll") for (int _i = 0; _i < _A::tk_n; _i++) {                     \
+      const uint32_t _o = tk_gview_off(&_gv,                                      \
+          _fr * _A::tk_frows + tk_layout_c_row(_A::tk_frows, (int)_l, _i),        \
+          _fc * _A::tk_fcols + _l % _A::tk_fcols);                                \
+      float _v = _al * (A).f[_fr * _A::tk_fc + _fc][_i];                          \
+      if (_be != 0.0f) _v += _be * tk_bits_f32(tk_buffer_load_b32((rsrc), _o));   \
+      tk_buffer_store_b32((rsrc), _o, tk_f32_bits(_v));                           \
+    }                                                                             \
+  } while (0)
+
+/* acc -> bf16 tensor (round to nearest even); beta reads the bf16 C. */
+#define tk_store_acc_bf16(gl, rsrc, b, h, r0, c0, A, alpha, beta)                 \
+  do {                                                                            \
+    typedef TK_TYPEOF(A) _A;                                                      \
+    TK__ACC_CHECK(_A);                                                            \
+    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
+    const uint32_t _l = tk_lane_id();                                             \
+    const float _al = (alpha), _be = (beta);                                      \
+    _Pragma("unroll") for (int _fr = 0; _fr < _A::tk_fr; _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < _A::tk_fc; _fc++)                   \
+    _Pragma("unroll") for (int _i = 0; _i < _A::tk_n; _i++) {                     \
+      const uint32_t _o = tk_gview_off(&_gv,                                      \
+          _fr * _A::tk_frows + tk_layout_c_row(_A::tk_frows, (int)_l, _i),        \
+          _fc * _A::tk_fcols + _l % _A::tk_fcols);                                \
+      float _v = _al * (A).f[_fr * _A::tk_fc + _fc][_i];                          \
+      if (_be != 0.0f) _v += _be * tk_bf16_to_f32(tk_buffer_load_b16((rsrc), _o)); \
+      tk_buffer_store_b16((rsrc), _o, tk_f32_to_bf16(_v));                        \
+    }                                                                             \
+  } while (0)
+
+/* acc -> LDS tile sm (f32 or bf16 elements, any layout), at tile element
+ * (r0, c0).  The caller barriers (tk_lds_barrier) before others read sm. */
+#define tk_store_acc_lds(sm, A, r0, c0)                                           \
+  do {                                                                            \
+    typedef TK_TYPEOF(A) _A;                                                      \
+    typedef TK_TYPEOF(sm) _T;                                                     \
+    TK__ACC_CHECK(_A);                                                            \
+    static_assert(_T::tk_elem_bytes == 4 || _T::tk_elem_bytes == 2,               \
+                  "tk: accumulators go to f32 or bf16 LDS tiles");                \
+    const uint32_t _l = tk_lane_id();                                             \
+    _Pragma("unroll") for (int _fr = 0; _fr < _A::tk_fr; _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < _A::tk_fc; _fc++)                   \
+    _Pragma("unroll") for (int _i = 0; _i < _A::tk_n; _i++) {                     \
+      const uint32_t _o = tk_lds_offset(_T::tk_layout, _T::tk_cols, _T::tk_elem_bytes, \
+          (uint32_t)(r0) + _fr * _A::tk_frows + tk_layout_c_row(_A::tk_frows, (int)_l, _i), \
+          (uint32_t)(c0) + _fc * _A::tk_fcols + _l % _A::tk_fcols);               \
+      const float _v = (A).f[_fr * _A::tk_fc + _fc][_i];                          \
+      if (_T::tk_elem_bytes == 4) *(float *)((char *)(sm).data + _o) = _v;        \
+      else *(uint16_t *)((char *)(sm).data + _o) = tk_f32_to_bf16(_v);            \
+    }                                                                             \
+  } while (0)
+
+/* LDS tile sm -> tensor window at (b, h, r0, c0) by NT threads (tid 0..NT-1):
+ * 16-byte chunks, ds_read_b128 + buffer_store_dwordx4; out-of-tensor chunks
+ * are dropped by the buffer range check. */
+#define tk_store_lds_global(gl, rsrc, b, h, r0, c0, sm, tid, NT)                  \
+  do {                                                                            \
+    typedef TK_TYPEOF(sm) _T;                                                     \
+    enum { _cpr = _T::tk_cols * _T::tk_elem_bytes / 16, _epc = 16 / _T::tk_elem_bytes, \
+           _chunks = _T::tk_rows * _T::tk_cols * _T::tk_elem_bytes / 16 };        \
+    static_assert(_chunks % (NT) == 0, "tk: chunk count must be a multiple of the thread count"); \
+    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
+    _Pragma("unroll") for (int _i = 0; _i < _chunks / (NT); _i++) {               \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * (NT);                  \
+      const uint32_t _r = _j / _cpr, _c = (_j % _cpr) * _epc;                     \
+      const uint32_t _o = tk_lds_offset(_T::tk_layout, _T::tk_cols, _T::tk_elem_bytes, _r, _c); \
+      tk_u32x4 _x = *(const tk_u32x4 *)((const char *)(sm).data + (_o & ~15u));   \
+      if (_o & 8u) _x = _x.zwxy;                                                  \
+      tk_buffer_store_b128((rsrc), tk_gview_off(&_gv, _r, _c), _x);               \
+    }                                                                             \
+  } while (0)
+#endif /* TK_HIP */
+
+#endif /* TK_STORES_H */
