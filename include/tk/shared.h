@@ -5,8 +5,11 @@
  * banks of 4 bytes; bank = (byte address / 4) % 32, so one 128-byte window
  * covers every bank once.  A wide LDS access is served in phases; lanes of
  * one phase conflict when they touch the same bank at different addresses.
- * Phase model used here (Composable Kernel / CK-tile docs on LDS bank
- * conflicts, and published MI300 microbenchmarks of ds_read/ds_write widths):
+ * Phase model used here (CK-tile docs "Understanding AMD GPU LDS and Bank
+ * Conflicts", rocm.docs.amd.com/projects/composable_kernel, conceptual/
+ * ck_tile/hardware/lds_bank_conflicts; ROCm blog "Avoiding LDS Bank
+ * Conflicts on AMD GPUs Using CK-Tile Framework"; MI300 measurements of
+ * SQ_LDS_BANK_CONFLICT per ds_read/ds_write width published with them):
  *   ds_write_b128: 8 phases of 8 consecutive lanes (8 × 16 B = 128 B)
  *   ds_read_b64:   4 phases of 16 consecutive lanes (16 × 8 B = 128 B)
  *   ds_read_b128:  8 phases: lanes 0-3+20-23, 4-7+16-19, 8-11+28-31,
