@@ -3,7 +3,7 @@
 # 4 buffer_load_dwordx4; no spills, registers and LDS within gfx942 limits.
 if(TARGET tk_test_tutorial)
   tk_isa_check(NAME isa_tutorial TARGET tk_test_tutorial KERNEL tutorial_gemm
-    CHECKS --no-spill --max-regs 256 --max-lds 65536
+    CHECKS --no-spill --max-regs 256 --max-lds 65536 --main-loop "^v_mfma"
            --loop-count "^v_mfma_f32_32x32x8_?bf16 " 8 8 --loop-count "^ds_read_b64" 16 16
            --loop-count "^buffer_load_dwordx4" 4 4)
 endif()
