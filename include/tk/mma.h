@@ -87,22 +87,22 @@ TK_DI tk_i32x4 tk_mfma_16x16x32_i8(int64_t a, int64_t b, tk_i32x4 c) {
 /* static checks shared by the four products; TA/TB are the tile types, and
  * the "logical" dims after transposition are passed in. */
 #define TK_MMA_CHECK(TD, TA, TB, TC, kA, kB, opA, opB, M, K, N)                  \
-  static_assert(TA::tk_dt == TK_DT_BF16 || TA::tk_dt == TK_DT_F16 ||             \
-                TA::tk_dt == TK_DT_FP8E4 || TA::tk_dt == TK_DT_I8,                \
+  static_assert(((int)TA::tk_dt) == TK_DT_BF16 || ((int)TA::tk_dt) == TK_DT_F16 ||             \
+                ((int)TA::tk_dt) == TK_DT_FP8E4 || ((int)TA::tk_dt) == TK_DT_I8,                \
     "tk: mma: operand type has no MFMA (use bf16, f16, fp8 e4m3 or i8 tiles)");  \
-  static_assert(TA::tk_dt == TB::tk_dt && TA::tk_shape == TB::tk_shape,          \
+  static_assert(((int)TA::tk_dt) == ((int)TB::tk_dt) && ((int)TA::tk_shape) == ((int)TB::tk_shape),          \
     "tk: mma: A and B must have the same element type and MFMA shape");          \
-  static_assert(TA::tk_op == (opA) && TB::tk_op == (opB),                         \
+  static_assert(((int)TA::tk_op) == (opA) && ((int)TB::tk_op) == (opB),                         \
     "tk: mma: operand tile kind does not match (A/B/transposed) role");           \
-  static_assert(TD::tk_op == TK_OP_C && TC::tk_op == TK_OP_C &&                   \
-                TD::tk_dt == TC::tk_dt &&                                         \
-                TD::tk_dt == (TA::tk_dt == TK_DT_I8 ? TK_DT_I32 : TK_DT_F32),     \
+  static_assert(((int)TD::tk_op) == TK_OP_C && ((int)TC::tk_op) == TK_OP_C &&                   \
+                ((int)TD::tk_dt) == ((int)TC::tk_dt) &&                                         \
+                ((int)TD::tk_dt) == (((int)TA::tk_dt) == TK_DT_I8 ? TK_DT_I32 : TK_DT_F32),     \
     "tk: mma: D and C must be accumulator tiles (f32, or i32 for i8)");           \
-  static_assert(TD::tk_frows == ((TA::tk_shape == TK_SHAPE_16x16x16 ||           \
-                                  TA::tk_shape == TK_SHAPE_16x16x32) ? 16 : 32),  \
+  static_assert(((int)TD::tk_frows) == ((((int)TA::tk_shape) == TK_SHAPE_16x16x16 ||           \
+                                  ((int)TA::tk_shape) == TK_SHAPE_16x16x32) ? 16 : 32),  \
     "tk: mma: accumulator fragment size does not match the MFMA shape");         \
-  static_assert((M) == TD::tk_rows && (N) == TD::tk_cols && (K) > 0 &&           \
-                TD::tk_rows == TC::tk_rows && TD::tk_cols == TC::tk_cols,         \
+  static_assert((M) == ((int)TD::tk_rows) && (N) == ((int)TD::tk_cols) && (K) > 0 &&           \
+                ((int)TD::tk_rows) == ((int)TC::tk_rows) && ((int)TD::tk_cols) == ((int)TC::tk_cols),         \
     "tk: mma: incompatible tile shapes (need A M×K, B K×N, C and D M×N)")
 
 #if TK_HIP
@@ -112,7 +112,7 @@ TK_DI tk_i32x4 tk_mfma_16x16x32_i8(int64_t a, int64_t b, tk_i32x4 c) {
          for (int _n = 0; _n < (NN); _n++) {                                      \
            TK_TYPEOF((D).f[0]) _acc = (C).f[_m * (NN) + _n];                      \
            for (int _k = 0; _k < (NK); _k++)                                      \
-             TK_MFMA_FRAG(_TA::tk_dt, _TA::tk_shape,            \
+             TK_MFMA_FRAG(((int)_TA::tk_dt), ((int)_TA::tk_shape),            \
                           (A).f[IA], (B).f[IB], _acc, _acc);                      \
            (D).f[_m * (NN) + _n] = _acc;                                          \
          } } while (0)
@@ -121,34 +121,34 @@ TK_DI tk_i32x4 tk_mfma_16x16x32_i8(int64_t a, int64_t b, tk_i32x4 c) {
 #define tk_mma_AB(D, A, B, C)                                                     \
   do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(B) _TB; \
        TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_A, TK_OP_B,            \
-                    _TA::tk_rows, _TA::tk_cols, _TB::tk_cols);                    \
-       static_assert(_TA::tk_cols == _TB::tk_rows, "tk: mma_AB: A cols (K) must equal B rows (K)"); \
-       TK_MMA_LOOP(D, A, B, C, _TA::tk_fr, _TB::tk_fc, _TA::tk_fc,                \
-                   _m * _TA::tk_fc + _k, _k * _TB::tk_fc + _n); } while (0)
+                    ((int)_TA::tk_rows), ((int)_TA::tk_cols), ((int)_TB::tk_cols));                    \
+       static_assert(((int)_TA::tk_cols) == ((int)_TB::tk_rows), "tk: mma_AB: A cols (K) must equal B rows (K)"); \
+       TK_MMA_LOOP(D, A, B, C, ((int)_TA::tk_fr), ((int)_TB::tk_fc), ((int)_TA::tk_fc),                \
+                   _m * ((int)_TA::tk_fc) + _k, _k * ((int)_TB::tk_fc) + _n); } while (0)
 /* D = A · Bt^T + C, Bt N×K in the A kind */
 #define tk_mma_ABt(D, A, Bt, C)                                                   \
   do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(Bt) _TB; \
        TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_A, TK_OP_A,            \
-                    _TA::tk_rows, _TA::tk_cols, _TB::tk_rows);                    \
-       static_assert(_TA::tk_cols == _TB::tk_cols, "tk: mma_ABt: A cols (K) must equal Bt cols (K)"); \
-       TK_MMA_LOOP(D, A, Bt, C, _TA::tk_fr, _TB::tk_fr, _TA::tk_fc,               \
-                   _m * _TA::tk_fc + _k, _n * _TB::tk_fc + _k); } while (0)
+                    ((int)_TA::tk_rows), ((int)_TA::tk_cols), ((int)_TB::tk_rows));                    \
+       static_assert(((int)_TA::tk_cols) == ((int)_TB::tk_cols), "tk: mma_ABt: A cols (K) must equal Bt cols (K)"); \
+       TK_MMA_LOOP(D, A, Bt, C, ((int)_TA::tk_fr), ((int)_TB::tk_fr), ((int)_TA::tk_fc),               \
+                   _m * ((int)_TA::tk_fc) + _k, _n * ((int)_TB::tk_fc) + _k); } while (0)
 /* D = At^T · B + C, At K×M in the B kind */
 #define tk_mma_AtB(D, At, B, C)                                                   \
   do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(B) _TB; \
        TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_B, TK_OP_B,            \
-                    _TA::tk_cols, _TA::tk_rows, _TB::tk_cols);                    \
-       static_assert(_TA::tk_rows == _TB::tk_rows, "tk: mma_AtB: At rows (K) must equal B rows (K)"); \
-       TK_MMA_LOOP(D, At, B, C, _TA::tk_fc, _TB::tk_fc, _TA::tk_fr,               \
-                   _k * _TA::tk_fc + _m, _k * _TB::tk_fc + _n); } while (0)
+                    ((int)_TA::tk_cols), ((int)_TA::tk_rows), ((int)_TB::tk_cols));                    \
+       static_assert(((int)_TA::tk_rows) == ((int)_TB::tk_rows), "tk: mma_AtB: At rows (K) must equal B rows (K)"); \
+       TK_MMA_LOOP(D, At, B, C, ((int)_TA::tk_fc), ((int)_TB::tk_fc), ((int)_TA::tk_fr),               \
+                   _k * ((int)_TA::tk_fc) + _m, _k * ((int)_TB::tk_fc) + _n); } while (0)
 /* D = At^T · Bt^T + C */
 #define tk_mma_AtBt(D, At, Bt, C)                                                 \
   do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(Bt) _TB; \
        TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_B, TK_OP_A,            \
-                    _TA::tk_cols, _TA::tk_rows, _TB::tk_rows);                    \
-       static_assert(_TA::tk_rows == _TB::tk_cols, "tk: mma_AtBt: At rows (K) must equal Bt cols (K)"); \
-       TK_MMA_LOOP(D, At, Bt, C, _TA::tk_fc, _TB::tk_fr, _TA::tk_fr,              \
-                   _k * _TA::tk_fc + _m, _n * _TB::tk_fc + _k); } while (0)
+                    ((int)_TA::tk_cols), ((int)_TA::tk_rows), ((int)_TB::tk_rows));                    \
+       static_assert(((int)_TA::tk_rows) == ((int)_TB::tk_cols), "tk: mma_AtBt: At rows (K) must equal Bt cols (K)"); \
+       TK_MMA_LOOP(D, At, Bt, C, ((int)_TA::tk_fc), ((int)_TB::tk_fr), ((int)_TA::tk_fr),              \
+                   _k * ((int)_TA::tk_fc) + _m, _n * ((int)_TB::tk_fc) + _k); } while (0)
 #endif
 
 #endif /* TK_MMA_H */

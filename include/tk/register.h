@@ -172,7 +172,7 @@ enum { TK_OP_A = 1, TK_OP_B = 2, TK_OP_C = 3 };
   } name
 
 /* number of fragments of a tile type / object */
-#define TK_RT_NF(T) ((int)(T::tk_fr * T::tk_fc))
+#define TK_RT_NF(T) ((int)(((int)T::tk_fr) * ((int)T::tk_fc)))
 #define TK_TYPEOF(x) __typeof__(x)
 
 /* --- layout functions (lane, i) -> (row, col) within one fragment --------- */
@@ -207,13 +207,13 @@ TK_DI float tk_xor_f32(float v, int m) {
 /* (a nested block so the helper typedefs never collide) */
 #define TK_RT_SAME(D, A)                                                          \
   { typedef TK_TYPEOF(D) _S1; typedef TK_TYPEOF(A) _S2;                           \
-    static_assert(_S1::tk_rows == _S2::tk_rows && _S1::tk_cols == _S2::tk_cols && \
-                  _S1::tk_dt == _S2::tk_dt && _S1::tk_shape == _S2::tk_shape &&  \
-                  _S1::tk_op == _S2::tk_op,                                       \
+    static_assert(((int)_S1::tk_rows) == ((int)_S2::tk_rows) && ((int)_S1::tk_cols) == ((int)_S2::tk_cols) && \
+                  ((int)_S1::tk_dt) == ((int)_S2::tk_dt) && ((int)_S1::tk_shape) == ((int)_S2::tk_shape) &&  \
+                  ((int)_S1::tk_op) == ((int)_S2::tk_op),                                       \
                   "tk: elementwise operands must be register tiles of the same kind and size"); }
 #define TK_RT_FLOAT(D)                                                            \
   { typedef TK_TYPEOF(D) _S1;                                                     \
-    static_assert(_S1::tk_dt == TK_DT_F32, "tk: this operation needs an f32 (accumulator) tile"); }
+    static_assert(((int)_S1::tk_dt) == TK_DT_F32, "tk: this operation needs an f32 (accumulator) tile"); }
 
 #define TK_RT_BINOP(D, A, B, OP)                                                 \
   do { TK_RT_SAME(D, A); TK_RT_SAME(D, B);                                       \
@@ -243,8 +243,8 @@ TK_DI float tk_xor_f32(float v, int m) {
  *               fr*FR + tk_layout_c_row(FR, lane, i)
  *   col vector: float cv[TK_RT_COLV(T)], cv[fc] belongs to column
  *               fc*FC + lane % FC */
-#define TK_RT_ROWV(T) ((int)(T::tk_fr * T::tk_n))
-#define TK_RT_COLV(T) ((int)(T::tk_fc))
+#define TK_RT_ROWV(T) ((int)(((int)T::tk_fr) * ((int)T::tk_n)))
+#define TK_RT_COLV(T) ((int)(((int)T::tk_fc)))
 
 #if TK_HIP
 /* reduce v over the lanes that share a row (lane % FR differs): xor 1..FR/2 */
@@ -259,22 +259,22 @@ TK_DI float tk_op_sum(float a, float b) { return a + b; }
 #define TK_RT_ROW_REDUCE(rv, A, OPF)                                              \
   do { TK_RT_FLOAT(A);                                                            \
        typedef TK_TYPEOF(A) _T;                                                   \
-       for (int _r = 0; _r < _T::tk_fr; _r++)                                     \
-         for (int _i = 0; _i < _T::tk_n; _i++) {                                  \
-           float _v = (A).f[_r * _T::tk_fc][_i];                                  \
-           for (int _c = 1; _c < _T::tk_fc; _c++) _v = OPF(_v, (A).f[_r * _T::tk_fc + _c][_i]); \
-           TK_ROW_XREDUCE(_v, _T::tk_frows, OPF);                                 \
-           (rv)[_r * _T::tk_n + _i] = _v;                                         \
+       for (int _r = 0; _r < ((int)_T::tk_fr); _r++)                                     \
+         for (int _i = 0; _i < ((int)_T::tk_n); _i++) {                                  \
+           float _v = (A).f[_r * ((int)_T::tk_fc)][_i];                                  \
+           for (int _c = 1; _c < ((int)_T::tk_fc); _c++) _v = OPF(_v, (A).f[_r * ((int)_T::tk_fc) + _c][_i]); \
+           TK_ROW_XREDUCE(_v, ((int)_T::tk_frows), OPF);                                 \
+           (rv)[_r * ((int)_T::tk_n) + _i] = _v;                                         \
          } } while (0)
 #define TK_RT_COL_REDUCE(cv, A, OPF)                                              \
   do { TK_RT_FLOAT(A);                                                            \
        typedef TK_TYPEOF(A) _T;                                                   \
-       for (int _c = 0; _c < _T::tk_fc; _c++) {                                   \
+       for (int _c = 0; _c < ((int)_T::tk_fc); _c++) {                                   \
          float _v = (A).f[_c][0];                                                 \
-         for (int _r = 0; _r < _T::tk_fr; _r++)                                   \
-           for (int _i = (_r == 0 ? 1 : 0); _i < _T::tk_n; _i++)                  \
-             _v = OPF(_v, (A).f[_r * _T::tk_fc + _c][_i]);                        \
-         TK_COL_XREDUCE(_v, _T::tk_frows, OPF);                                   \
+         for (int _r = 0; _r < ((int)_T::tk_fr); _r++)                                   \
+           for (int _i = (_r == 0 ? 1 : 0); _i < ((int)_T::tk_n); _i++)                  \
+             _v = OPF(_v, (A).f[_r * ((int)_T::tk_fc) + _c][_i]);                        \
+         TK_COL_XREDUCE(_v, ((int)_T::tk_frows), OPF);                                   \
          (cv)[_c] = _v;                                                           \
        } } while (0)
 /* row-wise / column-wise max and sum of an f32 tile (cross-lane via ds_bpermute) */
@@ -287,17 +287,17 @@ TK_DI float tk_op_sum(float a, float b) { return a + b; }
 /* broadcasts: D = A (op) row vector / column vector; OP one of + - * */
 #define tk_rt_row_bcast(D, A, rv, OP)                                             \
   do { TK_RT_SAME(D, A); TK_RT_FLOAT(D); typedef TK_TYPEOF(A) _T;                 \
-       for (int _r = 0; _r < _T::tk_fr; _r++)                                     \
-         for (int _c = 0; _c < _T::tk_fc; _c++)                                   \
-           for (int _i = 0; _i < _T::tk_n; _i++)                                  \
-             (D).f[_r * _T::tk_fc + _c][_i] = (A).f[_r * _T::tk_fc + _c][_i] OP (rv)[_r * _T::tk_n + _i]; \
+       for (int _r = 0; _r < ((int)_T::tk_fr); _r++)                                     \
+         for (int _c = 0; _c < ((int)_T::tk_fc); _c++)                                   \
+           for (int _i = 0; _i < ((int)_T::tk_n); _i++)                                  \
+             (D).f[_r * ((int)_T::tk_fc) + _c][_i] = (A).f[_r * ((int)_T::tk_fc) + _c][_i] OP (rv)[_r * ((int)_T::tk_n) + _i]; \
   } while (0)
 #define tk_rt_col_bcast(D, A, cv, OP)                                             \
   do { TK_RT_SAME(D, A); TK_RT_FLOAT(D); typedef TK_TYPEOF(A) _T;                 \
-       for (int _r = 0; _r < _T::tk_fr; _r++)                                     \
-         for (int _c = 0; _c < _T::tk_fc; _c++)                                   \
-           for (int _i = 0; _i < _T::tk_n; _i++)                                  \
-             (D).f[_r * _T::tk_fc + _c][_i] = (A).f[_r * _T::tk_fc + _c][_i] OP (cv)[_c]; \
+       for (int _r = 0; _r < ((int)_T::tk_fr); _r++)                                     \
+         for (int _c = 0; _c < ((int)_T::tk_fc); _c++)                                   \
+           for (int _i = 0; _i < ((int)_T::tk_n); _i++)                                  \
+             (D).f[_r * ((int)_T::tk_fc) + _c][_i] = (A).f[_r * ((int)_T::tk_fc) + _c][_i] OP (cv)[_c]; \
   } while (0)
 
 /* Convert an f32 accumulator tile (M×N) to a bf16 / f16 B-operand tile of the
@@ -307,16 +307,16 @@ TK_DI float tk_op_sum(float a, float b) { return a + b; }
  * TK_K_B_BF16_32x32x8 (or F16), M, N). */
 #define TK_RT_CVT_C_TO_B(D, A, CVT)                                               \
   do { TK_RT_FLOAT(A); typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(D) _TD;        \
-       static_assert(_TD::tk_op == TK_OP_B && _TD::tk_n == 4 &&                   \
-                     _TD::tk_rows == _TA::tk_rows && _TD::tk_cols == _TA::tk_cols && \
-                     _TD::tk_fcols == _TA::tk_fcols,                              \
+       static_assert(((int)_TD::tk_op) == TK_OP_B && ((int)_TD::tk_n) == 4 &&                   \
+                     ((int)_TD::tk_rows) == ((int)_TA::tk_rows) && ((int)_TD::tk_cols) == ((int)_TA::tk_cols) && \
+                     ((int)_TD::tk_fcols) == ((int)_TA::tk_fcols),                              \
          "tk: accumulator converts to a 16-bit B-operand tile of the same size and MFMA width"); \
-       for (int _r = 0; _r < _TA::tk_fr; _r++)                                    \
-         for (int _c = 0; _c < _TA::tk_fc; _c++)                                  \
-           for (int _g = 0; _g < _TA::tk_n / 4; _g++)                             \
+       for (int _r = 0; _r < ((int)_TA::tk_fr); _r++)                                    \
+         for (int _c = 0; _c < ((int)_TA::tk_fc); _c++)                                  \
+           for (int _g = 0; _g < ((int)_TA::tk_n) / 4; _g++)                             \
              for (int _i = 0; _i < 4; _i++)                                       \
-               CVT((D).f[((_r * (_TA::tk_n / 4)) + _g) * _TD::tk_fc + _c][_i],     \
-                   (A).f[_r * _TA::tk_fc + _c][_g * 4 + _i]);                     \
+               CVT((D).f[((_r * (((int)_TA::tk_n) / 4)) + _g) * ((int)_TD::tk_fc) + _c][_i],     \
+                   (A).f[_r * ((int)_TA::tk_fc) + _c][_g * 4 + _i]);                     \
   } while (0)
 #define TK_CVT_BF16_(dst, x) ((dst) = (int16_t)tk_f32_to_bf16(x))
 #define TK_CVT_F16_(dst, x) ((dst) = (_Float16)(x))

@@ -80,7 +80,7 @@ TK_HDI uint32_t tk_lds_offset(int layout, uint32_t cols, uint32_t elem_bytes, ui
   } name
 
 /* byte offset of (r, c) in a tile type T */
-#define tk_st_offset(T, r, c) tk_lds_offset(T::tk_layout, T::tk_cols, T::tk_elem_bytes, (r), (c))
+#define tk_st_offset(T, r, c) tk_lds_offset(((int)T::tk_layout), ((int)T::tk_cols), ((int)T::tk_elem_bytes), (r), (c))
 
 /* Static LDS allocator: describe all of a kernel's LDS as one struct type
  * and check it at compile time, then declare it in the kernel:

@@ -23,7 +23,9 @@ if(MODE STREQUAL "fail")
   message(STATUS "failed as expected with: ${expect}")
 elseif(MODE STREQUAL "header")
   get_filename_component(n "${HEADER}" NAME_WE)
-  set(src "${WORK}/hdr_${n}.hip")
+  get_filename_component(e "${HEADER}" EXT)
+  string(REPLACE "." "_" e "${e}")
+  set(src "${WORK}/hdr_${n}${e}.hip")
   file(WRITE "${src}" "#include \"${HEADER}\"\n")
   # both passes: device (gfx942) and host
   execute_process(COMMAND ${CXX} ${flags} -fsyntax-only "${src}"
