@@ -99,14 +99,14 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
 /* Staging registers for loading LDS tile type ST with NT threads. */
 #define TK_STAGE(name, ST, NT)                                                      \
   typedef struct {                                                                  \
-    static_assert(((ST::tk_rows * ST::tk_cols * ST::tk_elem_bytes) / 16) % (NT) == 0, \
+    static_assert(((((int)ST::tk_rows) * ((int)ST::tk_cols) * ((int)ST::tk_elem_bytes)) / 16) % (NT) == 0, \
       "tk: a group load needs the tile's 16-byte chunk count to be a multiple of the thread count"); \
-    enum { tk_nt = (NT), tk_rows = ST::tk_rows, tk_cols = ST::tk_cols,              \
-           tk_elem_bytes = ST::tk_elem_bytes,                                        \
-           tk_cpr = ST::tk_cols * ST::tk_elem_bytes / 16, /* chunks per row */       \
-           tk_epc = 16 / ST::tk_elem_bytes,               /* elements per chunk */   \
-           tk_per = ST::tk_rows * ST::tk_cols * ST::tk_elem_bytes / 16 / (NT) };     \
-    tk_u32x4 v[ST::tk_rows * ST::tk_cols * ST::tk_elem_bytes / 16 / (NT)];            \
+    enum { tk_nt = (NT), tk_rows = ((int)ST::tk_rows), tk_cols = ((int)ST::tk_cols),              \
+           tk_elem_bytes = ((int)ST::tk_elem_bytes),                                        \
+           tk_cpr = ((int)ST::tk_cols) * ((int)ST::tk_elem_bytes) / 16, /* chunks per row */       \
+           tk_epc = 16 / ((int)ST::tk_elem_bytes),               /* elements per chunk */   \
+           tk_per = ((int)ST::tk_rows) * ((int)ST::tk_cols) * ((int)ST::tk_elem_bytes) / 16 / (NT) };     \
+    tk_u32x4 v[((int)ST::tk_rows) * ((int)ST::tk_cols) * ((int)ST::tk_elem_bytes) / 16 / (NT)];            \
   } name
 
 /* Number of buffer loads one thread issues for a stage type / object: what a
@@ -121,10 +121,10 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
   do {                                                                             \
     typedef TK_TYPEOF(S) _S;                                                       \
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));                \
-    _Pragma("unroll") for (int _i = 0; _i < _S::tk_per; _i++) {                    \
-      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * _S::tk_nt;              \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++) {                    \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);              \
       (S).v[_i] = tk_buffer_load_b128((rsrc),                                      \
-          tk_gview_off(&_gv, _j / _S::tk_cpr, (_j % _S::tk_cpr) * _S::tk_epc));    \
+          tk_gview_off(&_gv, _j / ((int)_S::tk_cpr), (_j % ((int)_S::tk_cpr)) * ((int)_S::tk_epc)));    \
     }                                                                              \
   } while (0)
 
@@ -135,14 +135,14 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
   do {                                                                             \
     typedef TK_TYPEOF(S) _S;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
-    static_assert(_S::tk_rows == _T::tk_rows && _S::tk_cols == _T::tk_cols &&      \
-                  _S::tk_elem_bytes == _T::tk_elem_bytes,                          \
+    static_assert(((int)_S::tk_rows) == ((int)_T::tk_rows) && ((int)_S::tk_cols) == ((int)_T::tk_cols) &&      \
+                  ((int)_S::tk_elem_bytes) == ((int)_T::tk_elem_bytes),                          \
                   "tk: stage and LDS tile have different shapes");                 \
     TK_WAIT_VMCNT(n_after);                                                        \
-    _Pragma("unroll") for (int _i = 0; _i < _S::tk_per; _i++) {                    \
-      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * _S::tk_nt;              \
-      const uint32_t _o = tk_lds_offset(_T::tk_layout, _T::tk_cols, _T::tk_elem_bytes, \
-                                        _j / _S::tk_cpr, (_j % _S::tk_cpr) * _S::tk_epc); \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++) {                    \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);              \
+      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
+                                        _j / ((int)_S::tk_cpr), (_j % ((int)_S::tk_cpr)) * ((int)_S::tk_epc)); \
       tk_u32x4 _x = (S).v[_i];                                                     \
       asm volatile("" : "+v"(_x)); /* no use of the loads above the wait */         \
       if (_o & 8u) _x = _x.zwxy;                                                   \
@@ -172,8 +172,8 @@ __device__ void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address
 #define tk_load_lds_direct(sm, NT, gl, rsrc, b, h, r0, c0, tid)                    \
   do {                                                                             \
     typedef TK_TYPEOF(sm) _T;                                                      \
-    enum { _bytes = _T::tk_rows * _T::tk_cols * _T::tk_elem_bytes,                 \
-           _rb = _T::tk_cols * _T::tk_elem_bytes };                                \
+    enum { _bytes = ((int)_T::tk_rows) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes),                 \
+           _rb = ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) };                                \
     static_assert(_bytes % ((NT) * 4) == 0 && (NT) % 64 == 0,                      \
                   "tk: direct loads need whole waves and a tile of a multiple of NT*4 bytes"); \
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));                \
@@ -183,12 +183,12 @@ __device__ void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address
       const uint32_t _p = _wbase + ((uint32_t)(tid) % 64u) * 4u;                   \
       const uint32_t _r = _p / _rb;                                                \
       const uint32_t _u = (_p % _rb) / 8u;                                         \
-      const uint32_t _uu = _T::tk_layout == TK_LDS_LINEAR ? _u : (_u ^ tk_lds_swz_f(_rb, _r)); \
+      const uint32_t _uu = ((int)_T::tk_layout) == TK_LDS_LINEAR ? _u : (_u ^ tk_lds_swz_f(_rb, _r)); \
       const uint32_t _byte = _uu * 8u + _p % 8u;                                   \
-      const uint32_t _go = tk_gview_off(&_gv, _r, _byte / _T::tk_elem_bytes);      \
+      const uint32_t _go = tk_gview_off(&_gv, _r, _byte / ((int)_T::tk_elem_bytes));      \
       tk_llvm_raw_buffer_load_lds((rsrc),                                          \
           (__attribute__((address_space(3))) void *)((char *)(sm).data + _wbase),  \
-          4, (int32_t)(_go == TK_OOB_OFFSET ? _go : _go + _byte % _T::tk_elem_bytes), 0, 0, 0); \
+          4, (int32_t)(_go == TK_OOB_OFFSET ? _go : _go + _byte % ((int)_T::tk_elem_bytes)), 0, 0, 0); \
     }                                                                              \
   } while (0)
 
@@ -203,19 +203,25 @@ TK_DI uint32_t tk_lds_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
  * 8 bytes per lane per fragment).  Opaque: only tk_prefetch_wait reads it. */
 #define TK_PENDING(name, RT)                                                        \
   typedef struct {                                                                  \
-    static_assert(RT::tk_op == TK_OP_A || RT::tk_op == TK_OP_B,                    \
+    static_assert(((int)RT::tk_op) == TK_OP_A || ((int)RT::tk_op) == TK_OP_B,                    \
                   "tk: prefetch fills A or B operand tiles");                      \
-    enum { tk_nf = RT::tk_fr * RT::tk_fc, tk_fr = RT::tk_fr, tk_fc = RT::tk_fc,     \
-           tk_frows = RT::tk_frows, tk_fcols = RT::tk_fcols, tk_op = RT::tk_op,      \
-           tk_n = RT::tk_n, tk_rows = RT::tk_rows, tk_cols = RT::tk_cols,           \
-           tk_dt = RT::tk_dt };                                                      \
-    tk_u32x2 tk_pending_[RT::tk_fr * RT::tk_fc];                                      \
+    enum { tk_nf = ((int)RT::tk_fr) * ((int)RT::tk_fc), tk_fr = ((int)RT::tk_fr), tk_fc = ((int)RT::tk_fc),     \
+           tk_frows = ((int)RT::tk_frows), tk_fcols = ((int)RT::tk_fcols), tk_op = ((int)RT::tk_op),      \
+           tk_n = ((int)RT::tk_n), tk_rows = ((int)RT::tk_rows), tk_cols = ((int)RT::tk_cols),           \
+           tk_dt = ((int)RT::tk_dt) };                                                      \
+    tk_u32x2 tk_pending_[((int)RT::tk_fr) * ((int)RT::tk_fc)];                                      \
   } name
 
 TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
   tk_u32x2 v;
   /* "memory": LDS written by ordinary stores before this must stay before it */
+#if defined(__OPTIMIZE__)
   asm volatile("ds_read_b64 %0, %1" : "=v"(v) : "v"(addr) : "memory");
+#else
+  /* -O0 copies every asm result to the stack at once, before any wait could
+   * run (tksim's wait checker reports it): wait inside the asm instead. */
+  asm volatile("ds_read_b64 %0, %1\n\ts_waitcnt lgkmcnt(0)" : "=v"(v) : "v"(addr) : "memory");
+#endif
   return v;
 }
 
@@ -229,16 +235,16 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
   do {                                                                             \
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
-    static_assert(_T::tk_elem_bytes * _P::tk_n == 8, "tk: LDS tile element type does not match the fragment"); \
+    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
     const uint32_t _l = tk_lane_id();                                              \
-    const uint32_t _s = _P::tk_op == TK_OP_A ? _P::tk_frows : _P::tk_fcols;        \
+    const uint32_t _s = ((int)_P::tk_op) == TK_OP_A ? ((int)_P::tk_frows) : ((int)_P::tk_fcols);        \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
-    _Pragma("unroll") for (int _fr = 0; _fr < _P::tk_fr; _fr++)                    \
-    _Pragma("unroll") for (int _fc = 0; _fc < _P::tk_fc; _fc++) {                  \
-      const uint32_t _row = (uint32_t)(r0) + (_P::tk_op == TK_OP_A ? _fr * _P::tk_frows : _fc * _P::tk_fcols) + _l % _s; \
-      const uint32_t _col = (uint32_t)(c0) + (_P::tk_op == TK_OP_A ? _fc * _P::tk_fcols : _fr * _P::tk_frows) + _P::tk_n * (_l / _s); \
-      (P).tk_pending_[_fr * _P::tk_fc + _fc] = tk_ds_read_b64_asm(                 \
-          _base + tk_lds_offset(_T::tk_layout, _T::tk_cols, _T::tk_elem_bytes, _row, _col)); \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_P::tk_fr); _fr++)                    \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_P::tk_fc); _fc++) {                  \
+      const uint32_t _row = (uint32_t)(r0) + (((int)_P::tk_op) == TK_OP_A ? _fr * ((int)_P::tk_frows) : _fc * ((int)_P::tk_fcols)) + _l % _s; \
+      const uint32_t _col = (uint32_t)(c0) + (((int)_P::tk_op) == TK_OP_A ? _fc * ((int)_P::tk_fcols) : _fr * ((int)_P::tk_frows)) + ((int)_P::tk_n) * (_l / _s); \
+      (P).tk_pending_[_fr * ((int)_P::tk_fc) + _fc] = tk_ds_read_b64_asm(                 \
+          _base + tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), _row, _col)); \
     }                                                                              \
   } while (0)
 
@@ -249,12 +255,12 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
   do {                                                                             \
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(D) _D;                                                       \
-    static_assert(_P::tk_rows == _D::tk_rows && _P::tk_cols == _D::tk_cols &&      \
-                  _P::tk_op == _D::tk_op && _P::tk_dt == _D::tk_dt && _P::tk_frows == _D::tk_frows, \
+    static_assert(((int)_P::tk_rows) == ((int)_D::tk_rows) && ((int)_P::tk_cols) == ((int)_D::tk_cols) &&      \
+                  ((int)_P::tk_op) == ((int)_D::tk_op) && ((int)_P::tk_dt) == ((int)_D::tk_dt) && ((int)_P::tk_frows) == ((int)_D::tk_frows), \
                   "tk: pending prefetch and destination tile differ");             \
     static_assert((n) >= 0 && (n) <= 15, "tk: lgkmcnt wait count must be 0..15"); \
     asm volatile("s_waitcnt lgkmcnt(%0)" ::"n"(n) : "memory");                     \
-    _Pragma("unroll") for (int _f = 0; _f < _P::tk_nf; _f++) {                     \
+    _Pragma("unroll") for (int _f = 0; _f < ((int)_P::tk_nf); _f++) {                     \
       asm volatile("" : "+v"((P).tk_pending_[_f]));                                \
       (D).f[_f] = __builtin_bit_cast(TK_TYPEOF((D).f[0]), (P).tk_pending_[_f]);    \
     }                                                                              \

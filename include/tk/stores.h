@@ -40,7 +40,7 @@ TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
 }
 
 #define TK__ACC_CHECK(T)                                                          \
-  static_assert(T::tk_op == TK_OP_C && T::tk_dt == TK_DT_F32, \
+  static_assert(((int)T::tk_op) == TK_OP_C && ((int)T::tk_dt) == TK_DT_F32, \
                 "tk: this store takes an f32 accumulator tile (TK_K_C_F32_*)")
 
 /* acc (f32 accumulator tile) -> f32 tensor window at (b, h, r0, c0):
@@ -52,13 +52,13 @@ TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
     const uint32_t _l = tk_lane_id();                                             \
     const float _al = (alpha), _be = (beta);                                      \
-    _Pragma("unroll") for (int _fr = 0; _fr < _A::tk_fr; _fr++)                   \
-    _Pragma("unroll") for (int _fc = 0; _fc < _A::tk_fc; _fc++)                   \
-    _Pragma("unroll") for (int _i = 0; _i < _A::tk_n; _i++) {                     \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)                   \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
       const uint32_t _o = tk_gview_off(&_gv,                                      \
-          _fr * _A::tk_frows + tk_layout_c_row(_A::tk_frows, (int)_l, _i),        \
-          _fc * _A::tk_fcols + _l % _A::tk_fcols);                                \
-      float _v = _al * (A).f[_fr * _A::tk_fc + _fc][_i];                          \
+          _fr * ((int)_A::tk_frows) + tk_layout_c_row(((int)_A::tk_frows), (int)_l, _i),        \
+          _fc * ((int)_A::tk_fcols) + _l % ((int)_A::tk_fcols));                                \
+      float _v = _al * (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                          \
       if (_be != 0.0f) _v += _be * tk_bits_f32(tk_buffer_load_b32((rsrc), _o));   \
       tk_buffer_store_b32((rsrc), _o, tk_f32_bits(_v));                           \
     }                                                                             \
@@ -72,13 +72,13 @@ TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
     const uint32_t _l = tk_lane_id();                                             \
     const float _al = (alpha), _be = (beta);                                      \
-    _Pragma("unroll") for (int _fr = 0; _fr < _A::tk_fr; _fr++)                   \
-    _Pragma("unroll") for (int _fc = 0; _fc < _A::tk_fc; _fc++)                   \
-    _Pragma("unroll") for (int _i = 0; _i < _A::tk_n; _i++) {                     \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)                   \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
       const uint32_t _o = tk_gview_off(&_gv,                                      \
-          _fr * _A::tk_frows + tk_layout_c_row(_A::tk_frows, (int)_l, _i),        \
-          _fc * _A::tk_fcols + _l % _A::tk_fcols);                                \
-      float _v = _al * (A).f[_fr * _A::tk_fc + _fc][_i];                          \
+          _fr * ((int)_A::tk_frows) + tk_layout_c_row(((int)_A::tk_frows), (int)_l, _i),        \
+          _fc * ((int)_A::tk_fcols) + _l % ((int)_A::tk_fcols));                                \
+      float _v = _al * (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                          \
       if (_be != 0.0f) _v += _be * tk_bf16_to_f32(tk_buffer_load_b16((rsrc), _o)); \
       tk_buffer_store_b16((rsrc), _o, tk_f32_to_bf16(_v));                        \
     }                                                                             \
@@ -91,17 +91,17 @@ TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
     typedef TK_TYPEOF(A) _A;                                                      \
     typedef TK_TYPEOF(sm) _T;                                                     \
     TK__ACC_CHECK(_A);                                                            \
-    static_assert(_T::tk_elem_bytes == 4 || _T::tk_elem_bytes == 2,               \
+    static_assert(((int)_T::tk_elem_bytes) == 4 || ((int)_T::tk_elem_bytes) == 2,               \
                   "tk: accumulators go to f32 or bf16 LDS tiles");                \
     const uint32_t _l = tk_lane_id();                                             \
-    _Pragma("unroll") for (int _fr = 0; _fr < _A::tk_fr; _fr++)                   \
-    _Pragma("unroll") for (int _fc = 0; _fc < _A::tk_fc; _fc++)                   \
-    _Pragma("unroll") for (int _i = 0; _i < _A::tk_n; _i++) {                     \
-      const uint32_t _o = tk_lds_offset(_T::tk_layout, _T::tk_cols, _T::tk_elem_bytes, \
-          (uint32_t)(r0) + _fr * _A::tk_frows + tk_layout_c_row(_A::tk_frows, (int)_l, _i), \
-          (uint32_t)(c0) + _fc * _A::tk_fcols + _l % _A::tk_fcols);               \
-      const float _v = (A).f[_fr * _A::tk_fc + _fc][_i];                          \
-      if (_T::tk_elem_bytes == 4) *(float *)((char *)(sm).data + _o) = _v;        \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)                   \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
+      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
+          (uint32_t)(r0) + _fr * ((int)_A::tk_frows) + tk_layout_c_row(((int)_A::tk_frows), (int)_l, _i), \
+          (uint32_t)(c0) + _fc * ((int)_A::tk_fcols) + _l % ((int)_A::tk_fcols));               \
+      const float _v = (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                          \
+      if (((int)_T::tk_elem_bytes) == 4) *(float *)((char *)(sm).data + _o) = _v;        \
       else *(uint16_t *)((char *)(sm).data + _o) = tk_f32_to_bf16(_v);            \
     }                                                                             \
   } while (0)
@@ -112,14 +112,14 @@ TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
 #define tk_store_lds_global(gl, rsrc, b, h, r0, c0, sm, tid, NT)                  \
   do {                                                                            \
     typedef TK_TYPEOF(sm) _T;                                                     \
-    enum { _cpr = _T::tk_cols * _T::tk_elem_bytes / 16, _epc = 16 / _T::tk_elem_bytes, \
-           _chunks = _T::tk_rows * _T::tk_cols * _T::tk_elem_bytes / 16 };        \
+    enum { _cpr = ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) / 16, _epc = 16 / ((int)_T::tk_elem_bytes), \
+           _chunks = ((int)_T::tk_rows) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) / 16 };        \
     static_assert(_chunks % (NT) == 0, "tk: chunk count must be a multiple of the thread count"); \
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
     _Pragma("unroll") for (int _i = 0; _i < _chunks / (NT); _i++) {               \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * (NT);                  \
       const uint32_t _r = _j / _cpr, _c = (_j % _cpr) * _epc;                     \
-      const uint32_t _o = tk_lds_offset(_T::tk_layout, _T::tk_cols, _T::tk_elem_bytes, _r, _c); \
+      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), _r, _c); \
       tk_u32x4 _x = *(const tk_u32x4 *)((const char *)(sm).data + (_o & ~15u));   \
       if (_o & 8u) _x = _x.zwxy;                                                  \
       tk_buffer_store_b128((rsrc), tk_gview_off(&_gv, _r, _c), _x);               \
