@@ -145,6 +145,10 @@ TK_DEV tk_i32x4 tk_llvm_raw_buffer_load_i32x4(tk_rsrc rsrc, int32_t voffset, int
     __asm("llvm.amdgcn.raw.buffer.load.v4i32");
 TK_DEV void tk_llvm_raw_buffer_store_i32(int32_t v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
     __asm("llvm.amdgcn.raw.buffer.store.i32");
+TK_DEV tk_u32x2 tk_llvm_raw_buffer_load_u32x2(tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
+    __asm("llvm.amdgcn.raw.buffer.load.v2i32");
+TK_DEV void tk_llvm_raw_buffer_store_u32x2(tk_u32x2 v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
+    __asm("llvm.amdgcn.raw.buffer.store.v2i32");
 TK_DEV void tk_llvm_raw_buffer_store_i32x4(tk_i32x4 v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
     __asm("llvm.amdgcn.raw.buffer.store.v4i32");
 
@@ -153,6 +157,12 @@ TK_DI uint32_t tk_buffer_load_b32(tk_rsrc r, uint32_t byte_off) {
 }
 TK_DI tk_u32x4 tk_buffer_load_b128(tk_rsrc r, uint32_t byte_off) {
   return __builtin_bit_cast(tk_u32x4, tk_llvm_raw_buffer_load_i32x4(r, (int32_t)byte_off, 0, 0));
+}
+TK_DI tk_u32x2 tk_buffer_load_b64(tk_rsrc r, uint32_t byte_off) {
+  return tk_llvm_raw_buffer_load_u32x2(r, (int32_t)byte_off, 0, 0);
+}
+TK_DI void tk_buffer_store_b64(tk_rsrc r, uint32_t byte_off, tk_u32x2 v) {
+  tk_llvm_raw_buffer_store_u32x2(v, r, (int32_t)byte_off, 0, 0);
 }
 TK_DI void tk_buffer_store_b32(tk_rsrc r, uint32_t byte_off, uint32_t v) {
   tk_llvm_raw_buffer_store_i32((int32_t)v, r, (int32_t)byte_off, 0, 0);

@@ -6,6 +6,9 @@
  *   tk_store_acc_bf16(gl, rsrc, b, h, r0, c0, acc, alpha, beta);
  *   tk_store_acc_lds(sm, acc, r0, c0);      f32 or bf16 LDS tile, any layout
  *   tk_store_lds_global(gl, rsrc, b, h, r0, c0, sm, tid, NT);
+ *   tk_store_lds_global_ab(gl, rsrc, b, h, r0, c0, sm, tid, NT, alpha, beta);
+ *                    f32 LDS tile -> f32/bf16 tensor, alpha/beta, 16/8-byte
+ *                    stores, any shape (the GEMM epilogue)
  *
  * Accumulator element (lane l, register i) of fragment (fr, fc) is
  * row fr*FR + tk_layout_c_row(FR, l, i), column fc*FC + l % FC (register.h,
@@ -123,6 +126,68 @@ TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
       tk_u32x4 _x = *(const tk_u32x4 *)((const char *)(sm).data + (_o & ~15u));   \
       if (_o & 8u) _x = _x.zwxy;                                                  \
       tk_buffer_store_b128((rsrc), tk_gview_off(&_gv, _r, _c), _x);               \
+    }                                                                             \
+  } while (0)
+
+/* LDS f32 tile sm -> f32 or bf16 tensor window at (b, h, r0, c0) (output type
+ * from gl's element size) with the GEMM epilogue out = alpha * x + beta * out,
+ * by NT threads (tid 0..NT-1), 4 consecutive columns per thread and step:
+ * one 16-byte (f32) or 8-byte (bf16) buffer store when the 4 elements are
+ * inside the tensor and their address is aligned to the store width; element
+ * stores otherwise (any N, any leading dimension), with out-of-tensor
+ * elements sent to TK_OOB_OFFSET and dropped by the range check.  bf16 rounds
+ * to nearest even.  beta == 0 does not read out (wave-uniform test). */
+#define tk_store_lds_global_ab(gl, rsrc, b, h, r0, c0, sm, tid, NT, alpha, beta)  \
+  do {                                                                            \
+    typedef TK_TYPEOF(sm) _T;                                                     \
+    enum { _gpr = ((int)_T::tk_cols) / 4, _groups = ((int)_T::tk_rows) * ((int)_T::tk_cols) / 4 }; \
+    static_assert(((int)_T::tk_elem_bytes) == 4, "tk: tk_store_lds_global_ab reads an f32 LDS tile"); \
+    static_assert(_groups % (NT) == 0, "tk: the tile's 4-column groups must be a multiple of the thread count"); \
+    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
+    const float _al = (alpha), _be = (beta);                                      \
+    const int _f32 = _gv.eb == 4;                                                 \
+    _Pragma("unroll") for (int _i = 0; _i < _groups / (NT); _i++) {               \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * (NT);                  \
+      const uint32_t _r = _j / _gpr, _c = (_j % _gpr) * 4u;                       \
+      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), 4, _r, _c); \
+      tk_u32x4 _x = *(const tk_u32x4 *)((const char *)(sm).data + (_o & ~15u));   \
+      if (_o & 8u) _x = _x.zwxy; /* swizzled: the 8-byte halves are exchanged */   \
+      float _v[4] = {_al * tk_bits_f32(_x.x), _al * tk_bits_f32(_x.y),            \
+                     _al * tk_bits_f32(_x.z), _al * tk_bits_f32(_x.w)};           \
+      const uint32_t _g0 = tk_gview_off(&_gv, _r, _c);                            \
+      const int _whole = (int32_t)_r < _gv.rows && (int32_t)_c + 3 < _gv.cols &&  \
+                         (((uint32_t)(uintptr_t)(gl)->ptr + _g0) % (4u * _gv.eb)) == 0;                              \
+      if (_whole && _f32) {                                                       \
+        if (_be != 0.0f) {                                                        \
+          const tk_u32x4 _old = tk_buffer_load_b128((rsrc), _g0);                 \
+          _v[0] += _be * tk_bits_f32(_old.x); _v[1] += _be * tk_bits_f32(_old.y); \
+          _v[2] += _be * tk_bits_f32(_old.z); _v[3] += _be * tk_bits_f32(_old.w); \
+        }                                                                         \
+        tk_u32x4 _w = {tk_f32_bits(_v[0]), tk_f32_bits(_v[1]), tk_f32_bits(_v[2]), tk_f32_bits(_v[3])}; \
+        tk_buffer_store_b128((rsrc), _g0, _w);                                    \
+      } else if (_whole) {                                                        \
+        if (_be != 0.0f) {                                                        \
+          const tk_u32x2 _old = tk_buffer_load_b64((rsrc), _g0);                  \
+          _v[0] += _be * tk_bf16_to_f32((tk_bf16)(_old.x & 0xffffu));             \
+          _v[1] += _be * tk_bf16_to_f32((tk_bf16)(_old.x >> 16));                 \
+          _v[2] += _be * tk_bf16_to_f32((tk_bf16)(_old.y & 0xffffu));             \
+          _v[3] += _be * tk_bf16_to_f32((tk_bf16)(_old.y >> 16));                 \
+        }                                                                         \
+        tk_u32x2 _w = {tk_pack_bf16x2(_v[0], _v[1]), tk_pack_bf16x2(_v[2], _v[3])}; \
+        tk_buffer_store_b64((rsrc), _g0, _w);                                     \
+      } else {                                                                    \
+        _Pragma("unroll") for (int _e = 0; _e < 4; _e++) {                        \
+          const uint32_t _ge = tk_gview_off(&_gv, _r, _c + (uint32_t)_e);         \
+          float _y = _v[_e];                                                      \
+          if (_f32) {                                                             \
+            if (_be != 0.0f) _y += _be * tk_bits_f32(tk_buffer_load_b32((rsrc), _ge)); \
+            tk_buffer_store_b32((rsrc), _ge, tk_f32_bits(_y));                    \
+          } else {                                                                \
+            if (_be != 0.0f) _y += _be * tk_bf16_to_f32(tk_buffer_load_b16((rsrc), _ge)); \
+            tk_buffer_store_b16((rsrc), _ge, tk_f32_to_bf16(_y));                 \
+          }                                                                       \
+        }                                                                         \
+      }                                                                           \
     }                                                                             \
   } while (0)
 #endif /* TK_HIP */
