@@ -28,7 +28,8 @@ static const char usage_text[] =
   "  --threads=N         worker threads for workgroups (default: all cores)\n"
   "  --budget=N          instruction budget per dispatch (hang guard)\n"
   "  --model=mi300x|mi325x  estimate kernel time with the timing model\n"
-  "  --model-sample=N    timing-model sampling parameter N\n"
+  "  --model-sample=N    with --model: run only N x occupancy workgroups per launch\n"
+  "                      and extrapolate (the others compute nothing)\n"
   "  --timeline=FILE.json  write a Chrome-trace timeline of the launches\n"
   "  --quiet             no diagnostics for failed HIP calls (the program still\n"
   "                      gets the error codes); kernel failures are still shown\n"
@@ -113,6 +114,9 @@ int main(int argc, char **argv)
     } else return usage("unknown option '%s'", a);
   }
   if (i >= argc) return usage("no program given%s", "");
+  /* sampling skips workgroups only for the model's sake: without it the run
+   * would just compute wrong results */
+  if (sample && !model) return usage("--model-sample needs --model=NAME%s", "");
 
   char prog[PATH_MAX];
   if (find_program(argv[i], prog, sizeof prog)) return usage("'%s' is not an executable program", argv[i]);

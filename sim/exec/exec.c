@@ -525,6 +525,10 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
 }
 
 /* ------------------------------------------------------------------ groups */
+/* --model-sample: the timing model (sim/model, optional) names the groups a
+ * sampled dispatch runs; weak so exec links without it (NEEDS.md). */
+__attribute__((weak)) int tks_model_group_selected(uint32_t group_linear);
+
 typedef struct worker_ctx {
   tks_ctx *c;
   uint32_t index;
@@ -659,7 +663,9 @@ static void *worker_main(void *arg)
       if (!exhausted && (nres == 0 || (want_more && nres < cap))) {
         uint64_t gl = __atomic_fetch_add(&c->next_group, 1, __ATOMIC_RELAXED);
         if (gl >= c->total_groups) exhausted = 1;
-        else {
+        else if (tks_model_group_selected && !tks_model_group_selected((uint32_t)gl)) {
+          continue; /* not sampled: no execution, no hooks; its outputs stay untouched */
+        } else {
           /* each group structure owns one execution slot for its lifetime:
            * hook providers keep per-slot state */
           uint32_t slot = 0;

@@ -6,6 +6,7 @@
  * data sheet; CDNA3 ISA guide ch. 1). Error semantics follow the HIP 5.2
  * headers: hipGetLastError returns and clears the last error of this thread.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
 #include "runtime/rt.h"
@@ -215,18 +216,40 @@ TKS_EXPORT hipError_t hipRuntimeGetVersion(int *v)
   return hipSuccess;
 }
 
+/* --model-sample (TKSIM_MODEL_SAMPLE > 0): unselected workgroups do not run,
+ * so the device name says so and the user is told once; programs that
+ * check results can refuse to (sim/model/NEEDS.md). */
+static void sample_note(void)
+{
+  if (!tks_get_options()->quiet)
+    fprintf(stderr, "tksim: --model-sample: results of unsimulated workgroups are not computed\n");
+}
+
+int tks_rt_sampled(void)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  if (tks_get_options()->model_sample <= 0) return 0;
+  pthread_once(&once, sample_note);
+  return 1;
+}
+
+static const char *dev_name(void)
+{
+  return tks_rt_sampled() ? TKS_DEV_NAME " (tksim sampled)" : TKS_DEV_NAME;
+}
+
 TKS_EXPORT hipError_t hipDeviceGetName(char *name, int len, hipDevice_t dev)
 {
   if (!name || len <= 0) return tks_rt_fail(hipErrorInvalidValue, "hipDeviceGetName", "bad buffer");
   if (dev != 0) return tks_rt_fail(hipErrorInvalidDevice, "hipDeviceGetName", "device %d does not exist", dev);
-  snprintf(name, (size_t)len, "%s", TKS_DEV_NAME);
+  snprintf(name, (size_t)len, "%s", dev_name());
   return hipSuccess;
 }
 
 static void fill_props(hipDeviceProp_t *p)
 {
   memset(p, 0, sizeof *p);
-  snprintf(p->name, sizeof p->name, "%s", TKS_DEV_NAME);
+  snprintf(p->name, sizeof p->name, "%s", dev_name());
   snprintf(p->gcnArchName, sizeof p->gcnArchName, "%s", TKS_DEV_ARCH);
   p->totalGlobalMem = TKS_DEV_MEM;
   p->sharedMemPerBlock = TKS_DEV_LDS;

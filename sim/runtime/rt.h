@@ -42,6 +42,10 @@ int tks_rt_stream_ok(hipStream_t s);
 /* Modeled-time bookkeeping for hipEventElapsedTime. */
 void tks_rt_note_launch(double modeled_seconds);
 
+/* 1 under --model-sample (TKSIM_MODEL_SAMPLE > 0); the first call prints that
+ * unsimulated workgroups compute nothing. */
+int tks_rt_sampled(void);
+
 /* Device facts (MI325X-shaped). */
 #define TKS_DEV_NAME "AMD Instinct MI325X (tksim)"
 #define TKS_DEV_ARCH "gfx942:sramecc+:xnack-"
