@@ -1,11 +1,15 @@
-// emu_bench.hip: tksim's speed. Run as `tksim --report emu_bench [SCALE]`:
-// for each kernel it measures the wall time of launch + synchronize and reads
-// that launch's figures from tksim's report (redirected to a temporary file
-// through TKSIM_REPORT_FILE), then prints emulated wave-instructions,
-// lane-instructions and MFMAs per second. Kernels: an MFMA chain
-// (v_mfma_f32_32x32x8_f16), a VALU FMA loop, and an LDS read/write loop.
-// Without tksim --report it prints wall times only. Built, not registered as
-// a ctest (timings depend on the machine).
+// emu_bench.hip: tksim's speed, with and without the timing model. Run as
+// `tksim --report emu_bench [SCALE]`: the program re-runs itself twice as a
+// child (TKSIM_MODEL=off, then TKSIM_MODEL=mi300x or the --model given),
+// each child measures the wall time of launch + synchronize per kernel and
+// reads that launch's figures from tksim's report (redirected to a temporary
+// file through TKSIM_REPORT_FILE); the parent prints both sets of emulated
+// wave-instructions, lane-instructions and MFMAs per second and the
+// model-on / model-off wall-time ratio per kernel and in total (the model's
+// budget is 3x). Kernels: an MFMA chain (v_mfma_f32_32x32x8_f16), a VALU FMA
+// loop, and an LDS read/write loop. Without tksim it runs the kernels once and
+// prints wall times only. Built, not registered as a ctest (timings depend on
+// the machine).
 #include "../isa/vtest.h"
 #include <chrono>
 #include <string>
@@ -84,10 +88,8 @@ template <typename F> static void bench(const char *name, F launch)
     printf("%-6s wall %8.3f s  (no tksim report: run as `tksim --report emu_bench`)\n", name, s);
 }
 
-int main(int argc, char **argv)
+static int run_kernels(int scale)
 {
-  int scale = argc > 1 ? atoi(argv[1]) : 1;
-  if (scale < 1) scale = 1;
   const char *rep = getenv("TKSIM_REPORT");
   if (rep && atoi(rep) > 0 && !getenv("TKSIM_REPORT_FILE")) {
     g_report = "/tmp/tksim_bench_report_" + std::to_string(getpid());
@@ -100,5 +102,56 @@ int main(int argc, char **argv)
   bench("mfma", [&] { k_mfma<<<blocks, threads>>>(out.d, 256); });
   bench("valu", [&] { k_valu<<<blocks, threads>>>(out.d, 512); });
   bench("lds", [&] { k_lds<<<blocks, threads>>>(out.d, 128); });
+  return 0;
+}
+
+/* Runs this program as a child with TKSIM_MODEL=model; echoes its lines and
+ * collects each kernel's wall seconds. */
+static int run_child(const char *self, int scale, const char *model, double wall[3])
+{
+  char cmd[4400];
+  snprintf(cmd, sizeof cmd, "TKSIM_MODEL=%s TKSIM_MODEL_SAMPLE=0 '%s' --child %d", model, self, scale);
+  FILE *f = popen(cmd, "r");
+  if (!f) return -1;
+  static const char *const names[3] = {"mfma", "valu", "lds"};
+  char line[1024];
+  int got = 0;
+  while (fgets(line, sizeof line, f)) {
+    printf("  %s", line);
+    char nm[16];
+    double s;
+    if (sscanf(line, "%15s wall %lf", nm, &s) == 2)
+      for (int i = 0; i < 3; i++)
+        if (!strcmp(nm, names[i])) { wall[i] = s; got++; }
+  }
+  return pclose(f) == 0 && got == 3 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+  int child = argc > 1 && !strcmp(argv[1], "--child");
+  int scale = argc > 1 + child ? atoi(argv[1 + child]) : 1;
+  if (scale < 1) scale = 1;
+  if (child || !getenv("TKSIM_ACTIVE")) return run_kernels(scale);
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) { fprintf(stderr, "emu_bench: cannot find /proc/self/exe\n"); return 1; }
+  self[n] = 0;
+  const char *m = getenv("TKSIM_MODEL");
+  const char *model = m && *m && strcmp(m, "off") ? m : "mi300x";
+  double off[3] = {0, 0, 0}, on[3] = {0, 0, 0};
+  setvbuf(stdout, nullptr, _IOLBF, 0);
+  printf("model off:\n");
+  if (run_child(self, scale, "off", off)) { fprintf(stderr, "emu_bench: model-off run failed\n"); return 1; }
+  printf("model on (%s):\n", model);
+  if (run_child(self, scale, model, on)) { fprintf(stderr, "emu_bench: model-on run failed\n"); return 1; }
+  static const char *const names[3] = {"mfma", "valu", "lds"};
+  double toff = 0, ton = 0;
+  for (int i = 0; i < 3; i++) {
+    printf("%-6s model on / off: %6.2fx (%.3f s / %.3f s)\n", names[i], on[i] / off[i], on[i], off[i]);
+    toff += off[i];
+    ton += on[i];
+  }
+  printf("total  model on / off: %6.2fx (%.3f s / %.3f s; budget 3x)\n", ton / toff, ton, toff);
   return 0;
 }
