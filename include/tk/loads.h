@@ -159,7 +159,7 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
 
 /* ---- 2. direct-to-LDS loads ------------------------------------------------------ */
 
-__device__ void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_space(3))) void *lds, int32_t size,
+TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_space(3))) void *lds, int32_t size,
                                  int32_t voffset, int32_t soffset, int32_t offset, int32_t aux)
     __asm("llvm.amdgcn.raw.buffer.load.lds");
 

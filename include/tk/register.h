@@ -198,10 +198,15 @@ TK_DI float tk_xor_f32(float v, int m) {
 #endif
 
 /* --- whole-tile operations (macros: work on any TK_RT type) --------------- */
-/* fill every element with scalar v */
+/* fill every element with scalar v (a value for f32/f16/i32/i8 tiles, the
+ * bit pattern for bf16/fp8 tiles).  fp8/i8 fragments are one int64 holding 8
+ * bytes, so they are filled through a byte view; vector kinds by a splat. */
 #define tk_rt_fill(D, v)                                                         \
-  do { for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++)     \
-         for (int _i = 0; _i < (int)(sizeof((D).f[0]) / sizeof((D).f[0][0])); _i++) (D).f[_f][_i] = (v); } while (0)
+  do { typedef TK_TYPEOF(D) _TF;                                                 \
+       _Pragma("unroll") for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++) \
+         if ((int)sizeof((D).f[0]) == ((int)_TF::tk_n)) /* 1 byte per element */ \
+           *(tk_u8x8 *)(void *)&(D).f[_f] = (tk_u8x8)(uint8_t)(v);              \
+         else (D).f[_f] = (TK_TYPEOF((D).f[0]))(v); } while (0)
 #define tk_rt_zero(D) tk_rt_fill(D, 0)
 
 /* (a nested block so the helper typedefs never collide) */
@@ -215,10 +220,20 @@ TK_DI float tk_xor_f32(float v, int m) {
   { typedef TK_TYPEOF(D) _S1;                                                     \
     static_assert(((int)_S1::tk_dt) == TK_DT_F32, "tk: this operation needs an f32 (accumulator) tile"); }
 
+/* Arithmetic needs elements the vector types compute on: bf16 and fp8 tiles
+ * hold raw bits (convert first); i8 tiles are packed in an int64, so they go
+ * through a byte view (8 independent wrapping int8 lanes). */
 #define TK_RT_BINOP(D, A, B, OP)                                                 \
   do { TK_RT_SAME(D, A); TK_RT_SAME(D, B);                                       \
-       for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++)      \
-         (D).f[_f] = (A).f[_f] OP (B).f[_f]; } while (0)
+       { typedef TK_TYPEOF(D) _S0;                                               \
+         static_assert(((int)_S0::tk_dt) == TK_DT_F32 || ((int)_S0::tk_dt) == TK_DT_F16 || \
+                       ((int)_S0::tk_dt) == TK_DT_I32 || ((int)_S0::tk_dt) == TK_DT_I8,   \
+           "tk: elementwise arithmetic needs f32, f16, i32 or i8 tiles (bf16/fp8 tiles hold raw bits)"); \
+         _Pragma("unroll") for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++) \
+           if (((int)_S0::tk_dt) == TK_DT_I8)                                     \
+             *(tk_i8x8 *)(void *)&(D).f[_f] =                                    \
+                 *(tk_i8x8 *)(void *)&(A).f[_f] OP *(tk_i8x8 *)(void *)&(B).f[_f]; \
+           else (D).f[_f] = (A).f[_f] OP (B).f[_f]; } } while (0)
 #define tk_rt_add(D, A, B) TK_RT_BINOP(D, A, B, +)
 #define tk_rt_sub(D, A, B) TK_RT_BINOP(D, A, B, -)
 #define tk_rt_mul(D, A, B) TK_RT_BINOP(D, A, B, *)

@@ -90,6 +90,6 @@ TK_HDI uint32_t tk_lds_offset(int layout, uint32_t cols, uint32_t elem_bytes, ui
 #define TK_LDS_CHECK(T)                                                           \
   static_assert(sizeof(T) <= TK_LDS_BYTES,                                        \
     "tk: LDS layout exceeds the 64 KiB of LDS per work-group (TK_LDS_BYTES)")
-#define TK_LDS_ALLOC(T, var) TK_LDS_CHECK(T); __shared__ T var
+#define TK_LDS_ALLOC(T, var) TK_LDS_CHECK(T); TK_SHARED T var
 
 #endif /* TK_SHARED_H */

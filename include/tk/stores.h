@@ -30,9 +30,9 @@
 #include "loads.h"
 
 #if TK_HIP
-__device__ void tk_llvm_raw_buffer_store_i16(int16_t v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
+TK_DEV void tk_llvm_raw_buffer_store_i16(int16_t v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
     __asm("llvm.amdgcn.raw.buffer.store.i16");
-__device__ int16_t tk_llvm_raw_buffer_load_i16(tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
+TK_DEV int16_t tk_llvm_raw_buffer_load_i16(tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
     __asm("llvm.amdgcn.raw.buffer.load.i16");
 
 TK_DI void tk_buffer_store_b16(tk_rsrc r, uint32_t byte_off, uint16_t v) {

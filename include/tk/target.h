@@ -13,14 +13,19 @@
 
 #include <stdint.h>
 
+/* The qualifiers are clang's own attributes, not the __host__/__device__/
+ * __shared__ macros of hip_runtime.h, so tk needs no HIP header at all and
+ * works the same with Debian's HIP 5.2 and ROCm 6/7 (tests/tk: -nogpuinc). */
 #if defined(__HIP__) || defined(__HIPCC__)
 #define TK_HIP 1
-#define TK_HD __host__ __device__
-#define TK_DEV __device__
+#define TK_HD __attribute__((host)) __attribute__((device))
+#define TK_DEV __attribute__((device))
+#define TK_SHARED __attribute__((shared))
 #else
 #define TK_HIP 0
 #define TK_HD
 #define TK_DEV
+#define TK_SHARED
 #endif
 
 /* every tk function: a C-style, always-inlined static function */

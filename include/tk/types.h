@@ -32,13 +32,16 @@ typedef int16_t tk_i16x4 __attribute__((ext_vector_type(4)));  /* 4 bf16 */
 typedef _Float16 tk_f16x4 __attribute__((ext_vector_type(4)));
 typedef uint32_t tk_u32x2 __attribute__((ext_vector_type(2)));
 typedef uint32_t tk_u32x4 __attribute__((ext_vector_type(4)));
+/* byte views of the 8 fp8/i8 values an MFMA operand packs in an int64 */
+typedef uint8_t tk_u8x8 __attribute__((ext_vector_type(8)));
+typedef int8_t tk_i8x8 __attribute__((ext_vector_type(8)));
 
 /* element type ids, used in static assertions of the tile macros */
 enum { TK_DT_F32 = 1, TK_DT_BF16 = 2, TK_DT_F16 = 3, TK_DT_FP8E4 = 4,
        TK_DT_FP8E5 = 5, TK_DT_I8 = 6, TK_DT_I32 = 7 };
 
-TK_HDI uint32_t tk_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-TK_HDI float tk_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+TK_HDI uint32_t tk_f32_bits(float f) { uint32_t u; __builtin_memcpy(&u, &f, 4); return u; }
+TK_HDI float tk_bits_f32(uint32_t u) { float f; __builtin_memcpy(&f, &u, 4); return f; }
 
 /* --- bf16 ----------------------------------------------------------------- */
 /* f32 -> bf16, round to nearest even; NaN stays NaN (quiet bit forced so a
@@ -56,8 +59,8 @@ TK_HDI uint32_t tk_pack_bf16x2(float lo, float hi) {
 }
 
 /* --- f16 (hardware / compiler conversion, RNE) ---------------------------- */
-TK_HDI tk_f16 tk_f32_to_f16(float f) { _Float16 h = (_Float16)f; tk_f16 b; memcpy(&b, &h, 2); return b; }
-TK_HDI float tk_f16_to_f32(tk_f16 b) { _Float16 h; memcpy(&h, &b, 2); return (float)h; }
+TK_HDI tk_f16 tk_f32_to_f16(float f) { _Float16 h = (_Float16)f; tk_f16 b; __builtin_memcpy(&b, &h, 2); return b; }
+TK_HDI float tk_f16_to_f32(tk_f16 b) { _Float16 h; __builtin_memcpy(&h, &b, 2); return (float)h; }
 
 /* --- fp8 FNUZ: bit-exact host reference ----------------------------------- */
 /* Decode: mbits mantissa bits, exponent bias `bias`; 0x80 is NaN. */

@@ -2,6 +2,7 @@
 #  MODE=fail:   compile SRC; pass iff it fails AND the output contains the text
 #               after "// EXPECT: " on SRC's first line.
 #  MODE=header: compile a one-line file including HEADER; pass iff it compiles.
+#  MODE=compile: run CXX FLAGS SRC as given; pass iff it succeeds.
 # FLAGS is a |-separated list (ctest cannot pass ; through -D).
 string(REPLACE "|" ";" flags "${FLAGS}")
 if(MODE STREQUAL "fail")
@@ -33,6 +34,13 @@ elseif(MODE STREQUAL "header")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${HEADER} does not compile standalone:\n${err}")
   endif()
+elseif(MODE STREQUAL "compile")
+  execute_process(COMMAND ${CXX} ${flags} "${SRC}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${SRC} does not compile with ${flags}:\n${err}")
+  endif()
+  message(STATUS "compiled: ${SRC}")
 else()
-  message(FATAL_ERROR "MODE must be fail or header")
+  message(FATAL_ERROR "MODE must be fail, header or compile")
 endif()
