@@ -10,8 +10,8 @@
  * L2 and HBM bandwidth; a set-associative tag array of 128 B lines per XCD
  * L2 decides hits). Waves are placed on SIMD wave_in_group % 4 (hooks.h).
  * Resources are reserved in exec's interleaving order (not a per-cycle
- * arbiter: s_setprio is not modeled), so throughput is right and the order
- * among waves approximate. Whole-GPU time: occupancy from VGPR/AGPR/LDS use,
+ * arbiter), so throughput is right and the order among waves approximate;
+ * s_setprio acts on the SIMD pipes only (see pcal below). Whole-GPU time: occupancy from VGPR/AGPR/LDS use,
  * rounds of workgroups per CU, max with total HBM traffic / peak bandwidth.
  * Hardware numbers: params.c (each with its source).
  */
@@ -41,14 +41,20 @@ typedef struct mwave {
   int at_barrier, active;
   mq vm, lgkm;
   int cur_q;            /* 1 vm, 2 lgkm: the entry the current instruction pushed */
+  int prio;             /* s_setprio level 0..3 */
   int mfma_regs;        /* any MFMA result pending */
   float reg_ready[MREGS];
 } mwave;
 
-/* Per-instruction parse cache: MFMA cycles and operand register ranges. */
+/* Per-instruction parse cache: MFMA cycles and operand register ranges, the
+ * scalar cost (s_nop/s_sleep) and s_setprio level, so no instruction's text
+ * is read more than once per slot. */
 typedef struct mparse {
   uint8_t done, nops, kind, slow;
+  uint8_t fixed;                /* scalar op that waits without using the SALU (s_nop, s_sleep) */
+  int8_t prio;                  /* s_setprio level, -1 otherwise */
   float mfma_cycles;
+  float scalar_cycles;
   double mfma_flops;
   uint16_t first[4], count[4];  /* operand 0 = destination */
   const char *mnem;             /* interned, for the timeline */
@@ -63,10 +69,22 @@ typedef struct mparse {
 #define CAL_MAX (1u << 24)
 typedef struct cal { uint16_t *used; uint32_t cap, hi, full; double end; } cal;
 
+/* A SIMD pipe with s_setprio levels: one calendar per level. A booking looks
+ * for free capacity among the bookings of its own and higher levels only, so
+ * a higher-priority wave takes the earliest slots even when exec simulated a
+ * lower-priority wave's instructions first (exec runs waves in quanta). The
+ * lower-priority cycles it overlaps are displaced: they are owed (debt) and
+ * booked again before that level's next booking on the pipe, or added to the
+ * pipe's end. Levels above 0 exist only once a wave has executed s_setprio
+ * (top), so the common case is one calendar. */
+#define NPRIO 4
+typedef struct pcal { cal lv[NPRIO]; double debt[NPRIO]; int top; } pcal;
+
 typedef struct mslot {
   mwave w[MW];
   uint32_t nwaves, group;
-  cal valu[4], salu[4], mfma[4], lds, vmem;
+  pcal valu[4], salu[4], mfma[4];
+  cal lds, vmem;
   double busy_simd[4], busy_lds, busy_vmem;
   double base;                  /* timeline offset of this group (slot 0) */
   /* accumulated over groups */
@@ -126,12 +144,26 @@ static int l2_access(uint32_t xcd, uint64_t line)
   return hit;
 }
 
+static double dmax(double a, double b) { return a > b ? a : b; }
+
 /* ------------------------------------------------------------ calendars */
 static void cal_reset(cal *c)
 {
-  if (c->used && c->hi) memset(c->used, 0, (size_t)(c->hi < c->cap ? c->hi + 1 : c->cap) * sizeof *c->used);
+  /* hi is the last bucket written (bucket 0 too when hi is 0) */
+  if (c->used) memset(c->used, 0, (size_t)(c->hi < c->cap ? c->hi + 1 : c->cap) * sizeof *c->used);
   c->hi = c->full = 0;
   c->end = 0;
+}
+
+/* Makes buckets 0..last addressable (zeroed). */
+static void cal_grow(cal *c, uint32_t last)
+{
+  if (last < c->cap) return;
+  uint32_t n = c->cap ? c->cap : 1024;
+  while (n <= last && n < CAL_MAX) n *= 2;
+  c->used = realloc(c->used, (size_t)n * sizeof *c->used);
+  memset(c->used + c->cap, 0, (size_t)(n - c->cap) * sizeof *c->used);
+  c->cap = n;
 }
 
 /* Books dur cycles at or after t; returns the start. */
@@ -146,14 +178,7 @@ static double cal_book(cal *c, double t, double dur)
   if (b < c->full) b = c->full;
   while (b < CAL_MAX - 1 && b < c->cap && c->used[b] >= CAL_B) b++;
   double need = dur;
-  uint32_t last = b + (uint32_t)(dur / CAL_B) + 2;
-  if (last >= c->cap) {
-    uint32_t n = c->cap ? c->cap : 1024;
-    while (n <= last && n < CAL_MAX) n *= 2;
-    c->used = realloc(c->used, (size_t)n * sizeof *c->used);
-    memset(c->used + c->cap, 0, (size_t)(n - c->cap) * sizeof *c->used);
-    c->cap = n;
-  }
+  cal_grow(c, b + (uint32_t)(dur / CAL_B) + 2);
   double st = (double)b * CAL_B + c->used[b];
   if (st < t) st = t;
   while (need > 0 && b < c->cap) {
@@ -167,6 +192,86 @@ static double cal_book(cal *c, double t, double dur)
   while (c->full < c->cap && c->used[c->full] >= CAL_B) c->full++;
   if (st + dur > c->end) c->end = st + dur;
   return st;
+}
+
+static void pcal_reset(pcal *p)
+{
+  for (int l = 0; l <= p->top; l++) { cal_reset(&p->lv[l]); p->debt[l] = 0; }
+  p->top = 0;
+}
+
+static uint32_t lv_used(const cal *c, uint32_t b) { return b < c->cap ? c->used[b] : 0; }
+
+/* Cycles of bucket b booked at levels lo..hi. */
+static uint32_t pcal_used(const pcal *p, int lo, int hi, uint32_t b)
+{
+  uint32_t u = 0;
+  for (int l = lo; l <= hi; l++) u += lv_used(&p->lv[l], b);
+  return u;
+}
+
+/* First-fit of dur cycles at or after t among the bookings of levels >= lvl,
+ * recorded at lvl; capacity it takes from lower levels becomes their debt. */
+static double pcal_fit(pcal *p, int lvl, double t, double dur)
+{
+  cal *c = &p->lv[lvl];
+  uint32_t b = (uint32_t)(t / CAL_B);
+  if (b + (uint32_t)(dur / CAL_B) + 2 >= CAL_MAX - 1) { /* past the calendar: free-at clocks */
+    double st = t;
+    for (int l = lvl; l <= p->top; l++) st = dmax(st, p->lv[l].end);
+    c->end = st + dur;
+    return st;
+  }
+  for (int l = lvl; l <= p->top; l++) /* buckets a level filled alone are full */
+    if (b < p->lv[l].full) b = p->lv[l].full;
+  while (pcal_used(p, lvl, p->top, b) >= CAL_B) b++;
+  cal_grow(c, b + (uint32_t)(dur / CAL_B) + 2);
+  double st = (double)b * CAL_B + pcal_used(p, lvl, p->top, b);
+  if (st < t) st = t;
+  double need = dur;
+  while (need > 0) {
+    double hi = pcal_used(p, lvl, p->top, b);
+    double room = hi < CAL_B ? CAL_B - hi : 0;
+    double take = need < room ? need : room;
+    uint32_t add = (uint32_t)(take + 0.5 > room ? room : take + 0.5);
+    if (lvl > 0 && add) {
+      double lo = pcal_used(p, 0, lvl - 1, b);
+      double over = dmax(0, hi + add + lo - CAL_B) - dmax(0, hi + lo - CAL_B);
+      if (over > 0) { /* owed by the highest lower level booked here */
+        int l = lvl - 1;
+        while (l > 0 && !lv_used(&p->lv[l], b)) l--;
+        p->debt[l] += over;
+      }
+    }
+    c->used[b] = (uint16_t)(c->used[b] + add);
+    need -= take;
+    if (need > 0) { b++; cal_grow(c, b + 1); }
+  }
+  if (b > c->hi) c->hi = b;
+  while (c->full < c->cap && c->used[c->full] >= CAL_B) c->full++;
+  if (st + dur > c->end) c->end = st + dur;
+  return st;
+}
+
+/* Books dur cycles at or after t for a wave at s_setprio level lvl. */
+static double pcal_book(pcal *p, int lvl, double t, double dur)
+{
+  if (lvl > p->top) p->top = lvl;
+  if (p->top == 0) return cal_book(&p->lv[0], t, dur);
+  if (p->debt[lvl] > 0) { /* this level's displaced cycles run first */
+    double d = p->debt[lvl];
+    p->debt[lvl] = 0;
+    t = pcal_fit(p, lvl, t, d) + d;
+  }
+  return pcal_fit(p, lvl, t, dur);
+}
+
+/* When the pipe drains: its last booking plus cycles still owed. */
+static double pcal_end(const pcal *p)
+{
+  double e = 0, owed = 0;
+  for (int l = 0; l <= p->top; l++) { e = dmax(e, p->lv[l].end); owed += p->debt[l]; }
+  return e + owed;
 }
 
 /* ------------------------------------------------------------ queues */
@@ -275,6 +380,13 @@ static mparse *parse(mslot *s, const tks_inst_view *in)
   const char *t = in->text ? in->text : "";
   size_t ml = strcspn(t, " ");
   r->mnem = intern(t, ml);
+  r->prio = -1;
+  r->scalar_cycles = (float)g_m.p->salu_cycles;
+  /* s_nop N: N+1 wait states; s_sleep N: 64*N clocks (ISA guide); neither uses
+   * the SALU. The disassembler may print N in hex (s_sleep 0x7f). */
+  if (ml == 5 && !strncmp(t, "s_nop", 5)) { r->fixed = 1; r->scalar_cycles = (float)(g_m.p->nop_wait_state_cycles * (strtol(t + 5, NULL, 0) + 1)); }
+  else if (ml == 7 && !strncmp(t, "s_sleep", 7)) { r->fixed = 1; r->scalar_cycles = (float)(64.0 * strtol(t + 7, NULL, 0)); }
+  else if (ml == 9 && !strncmp(t, "s_setprio", 9)) r->prio = (int8_t)(strtol(t + 9, NULL, 0) & 3);
   if (in->cls == TKS_CLASS_MFMA) { r->kind = K_MFMA; parse_mfma(r->mnem, g_m.p, r); }
   else if (in->cls == TKS_CLASS_VALU) {
     r->kind = K_VALU;
@@ -311,7 +423,6 @@ static void tl(mslot *s, uint32_t tid, const char *name, const char *cat, double
 }
 
 /* ------------------------------------------------------------ hooks */
-static double dmax(double a, double b) { return a > b ? a : b; }
 
 static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
                              uint32_t waves_per_group, uint32_t lds_bytes)
@@ -326,6 +437,9 @@ static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
     mslot *s = &g_m.slots[i];
     mparse *pc = s->pc; uint32_t npc = s->npc;
     if (!same) { free(pc); pc = NULL; npc = 0; }
+    for (int j = 0; j < 4; j++)
+      for (int l = 0; l < NPRIO; l++) { free(s->valu[j].lv[l].used); free(s->salu[j].lv[l].used); free(s->mfma[j].lv[l].used); }
+    free(s->lds.used); free(s->vmem.used);
     memset(s, 0, sizeof *s);
     s->pc = pc; s->npc = npc;
   }
@@ -346,7 +460,7 @@ static void h_group_begin(void *u, uint32_t worker, const uint32_t gid[3], uint3
   mslot *s = &g_m.slots[worker];
   double base = s->base;
   memset(s->w, 0, sizeof s->w);
-  for (int i = 0; i < 4; i++) { cal_reset(&s->valu[i]); cal_reset(&s->salu[i]); cal_reset(&s->mfma[i]); }
+  for (int i = 0; i < 4; i++) { pcal_reset(&s->valu[i]); pcal_reset(&s->salu[i]); pcal_reset(&s->mfma[i]); }
   cal_reset(&s->lds); cal_reset(&s->vmem);
   memset(s->busy_simd, 0, sizeof s->busy_simd);
   s->busy_lds = s->busy_vmem = 0;
@@ -361,7 +475,7 @@ static void h_group_end(void *u, uint32_t worker, uint32_t linear)
   mslot *s = &g_m.slots[worker];
   double t = 0, b = 0;
   for (uint32_t i = 0; i < s->nwaves; i++) t = dmax(t, dmax(s->w[i].end, s->w[i].next));
-  for (int i = 0; i < 4; i++) t = dmax(t, dmax(s->mfma[i].end, s->valu[i].end)); /* pipes drain */
+  for (int i = 0; i < 4; i++) t = dmax(t, dmax(pcal_end(&s->mfma[i]), pcal_end(&s->valu[i]))); /* pipes drain */
   t = dmax(t, dmax(s->lds.end, s->vmem.end));
   for (int i = 0; i < 4; i++) b = dmax(b, s->busy_simd[i]);
   b = dmax(b, dmax(s->busy_lds, s->busy_vmem));
@@ -393,7 +507,7 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           double rr = w->reg_ready[g] + (o == 3 ? 0 : p->mfma_dep_tail_cycles);
           if (w->reg_ready[g] > 0 && rr > ready) ready = rr;
         }
-    double st = cal_book(&s->mfma[simd], ready, r->mfma_cycles);
+    double st = pcal_book(&s->mfma[simd], w->prio, ready, r->mfma_cycles);
     s->busy_simd[simd] += r->mfma_cycles;
     if (r->nops > 0)
       for (int i = 0; i < r->count[0]; i++) w->reg_ready[r->first[0] + i] = (float)(st + r->mfma_cycles);
@@ -414,21 +528,20 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           if (w->reg_ready[g] > 0) ready = dmax(ready, w->reg_ready[g] + p->mfma_dep_tail_cycles);
         }
     double c = r->slow ? p->valu_slow_cycles : p->valu_cycles;
-    double st = cal_book(&s->valu[simd], ready, c);
+    double st = pcal_book(&s->valu[simd], w->prio, ready, c);
     if (st > t) tl(s, tid, "dependency", "wait", t, st);
     w->next = st + p->issue_cycles;
     tl(s, tid, r->mnem, "VALU", st, st + c);
     return;
   }
   case TKS_CLASS_SALU: case TKS_CLASS_BRANCH: case TKS_CLASS_MISC: {
+    mparse *r = parse(s, in);
     double st = t;
-    double c = p->salu_cycles;
-    const char *tx = in->text ? in->text : "";
-    if (!strncmp(tx, "s_nop", 5)) c = p->nop_wait_state_cycles * (atoi(tx + 5) + 1);
-    else if (!strncmp(tx, "s_sleep", 7)) c = 64.0 * atoi(tx + 7);
-    else st = cal_book(&s->salu[simd], t, c);
+    double c = r->scalar_cycles;
+    if (r->prio >= 0) w->prio = r->prio; /* applies from the next instruction */
+    if (!r->fixed) st = pcal_book(&s->salu[simd], w->prio, t, c);
     w->next = st + c;
-    if (g_m.timeline && s == &g_m.slots[0]) tl(s, tid, parse(s, in)->mnem, g_cls_name[in->cls], st, st + c);
+    if (g_m.timeline && s == &g_m.slots[0]) tl(s, tid, r->mnem, g_cls_name[in->cls], st, st + c);
     return;
   }
   case TKS_CLASS_SMEM:
