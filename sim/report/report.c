@@ -254,11 +254,17 @@ void tks_report_print(const tks_dispatch *d, const tks_launch_stats *s, const tk
           d->grid[0], d->grid[1], d->grid[2], d->block[0], d->block[1], d->block[2], groups, s->waves);
   fprintf(o, "  instructions %" PRIu64 " (lane-instructions %" PRIu64 ")\n", s->instructions,
           s->lane_instructions);
+  /* exec counts each instruction in at most one class; "other" is the rest
+   * (s_nop, s_endpgm, s_setprio, s_sleep, cache control, DS lane ops such as
+   * ds_bpermute), so the classes add up to the total */
+  uint64_t classed = s->salu + s->valu + s->smem + s->vmem_load + s->vmem_store + s->lds_read +
+                     s->lds_write + s->mfma + s->branch + s->waitcnt + s->barrier;
   fprintf(o, "    salu %" PRIu64 "  valu %" PRIu64 "  smem %" PRIu64 "  vmem load %" PRIu64
           "  vmem store %" PRIu64 "  lds read %" PRIu64 "  lds write %" PRIu64 "  mfma %" PRIu64
-          "  branch %" PRIu64 "\n",
+          "  branch %" PRIu64 "  s_waitcnt %" PRIu64 "  s_barrier %" PRIu64 "  other %" PRIu64 "\n",
           s->salu, s->valu, s->smem, s->vmem_load, s->vmem_store, s->lds_read, s->lds_write,
-          s->mfma, s->branch);
+          s->mfma, s->branch, s->waitcnt, s->barrier,
+          s->instructions > classed ? s->instructions - classed : 0);
   fprintf(o, "  mfma %" PRIu64 ", %" PRIu64 " FLOPs\n", s->mfma, s->mfma_flops);
   fprintf(o, "  lds accesses %" PRIu64 ", %" PRIu64 " cycles, bank-conflict cycles %" PRIu64
           " (model: %s)\n", g_r.lds_accesses, g_r.lds_cycles, s->lds_bank_conflict_cycles,

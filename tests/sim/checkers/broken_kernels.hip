@@ -2,7 +2,10 @@
 //   broken_kernels CASE good|bad
 // `good` is the correct kernel (tksim must stay quiet and the program checks
 // its result), `bad` the broken one that tksim's checker must flag:
-//   oob      out-of-bounds global store            (memory checker)
+//   oob      out-of-bounds global store 4 MiB past the end (memory checker)
+//   edge     out-of-bounds global store 64 bytes past the end, inside the
+//            allocator's 256-byte rounding (so it is harmless with the memory
+//            checker off, which the `off` test of ctest does)
 //   wait     inline-asm ds_read_b64 used before s_waitcnt lgkmcnt (wait checker)
 //   race     LDS written by wave 0, read by wave 1 without s_barrier (race checker)
 //   deadlock wave 0 waits at a second s_barrier while wave 1, past its only
@@ -21,8 +24,9 @@ __global__ void k_oob(int *out, int n, int extra)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = i * 2;
-  /* bad: one lane also stores 4 MiB past the end of the allocation */
-  if (extra && i == 5) out[n + (1 << 20)] = 1;
+  /* bad: one lane also stores 4 MiB (extra 1) or 64 bytes (extra 2) past the
+   * end of the allocation */
+  if (extra && i == 5) out[n + (extra == 1 ? (1 << 20) : 16)] = 1;
 }
 
 __global__ void k_wait(unsigned long long *out, int bad)
@@ -106,16 +110,18 @@ __global__ void k_loop(const volatile int *stop, int *out)
 int main(int argc, char **argv)
 {
   if (argc < 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-    fprintf(stderr, "usage: %s oob|wait|race|bytes|inflight|deadlock|loop good|bad\n", argv[0]);
+    fprintf(stderr, "usage: %s oob|edge|wait|race|bytes|inflight|deadlock|loop good|bad\n", argv[0]);
     return 2;
   }
   const char *c = argv[1];
   int bad = !strcmp(argv[2], "bad");
   hipError_t e = hipSuccess;
-  if (!strcmp(c, "oob")) {
-    const int n = 1024;
+  if (!strcmp(c, "oob") || !strcmp(c, "edge")) {
+    const int n = 1024, extra = bad ? (!strcmp(c, "oob") ? 1 : 2) : 0;
     vt_buf<int> out(n);
-    k_oob<<<n / 256, 256>>>(out.d, n, bad);
+    /* the address the memory checker must name (run_checker.cmake) */
+    if (extra) printf("expected fault address %p\n", (void *)(out.d + n + (extra == 1 ? (1 << 20) : 16)));
+    k_oob<<<n / 256, 256>>>(out.d, n, extra);
     e = hipDeviceSynchronize();
     if (e == hipSuccess) {
       auto h = out.get();

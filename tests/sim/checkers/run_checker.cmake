@@ -1,14 +1,22 @@
 # run_checker.cmake: runs `tksim [OPTS] PROG CASE MODE` and checks the outcome.
-#   -DTKSIM=... -DPROG=... -DCASE=... -DMODE=good|bad -DEXPECT=<regex> [-DOPTS=a;b]
-# bad:  tksim must exit non-zero and stderr must match EXPECT.
+#   -DTKSIM=... -DPROG=... -DCASE=... -DMODE=good|bad|off -DEXPECT=<regex> [-DOPTS=a;b] [-DOFF=--no-check-x]
+# bad:  tksim must exit non-zero and stderr must match EXPECT; when the program
+#       prints "expected fault address 0x..", the message must name it.
 # good: exit 0 and no checker message on stderr.
+# off:  the broken kernel with its checker switched off (OFF): no checker
+#       message, and the launch itself does not fail.
 foreach(v TKSIM PROG CASE MODE)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "run_checker.cmake: ${v} not set")
   endif()
 endforeach()
 string(REPLACE "," ";" _opts "${OPTS}")
-execute_process(COMMAND ${TKSIM} ${_opts} ${PROG} ${CASE} ${MODE}
+set(_run_mode ${MODE})
+if(MODE STREQUAL "off")
+  list(APPEND _opts ${OFF})
+  set(_run_mode bad)
+endif()
+execute_process(COMMAND ${TKSIM} ${_opts} ${PROG} ${CASE} ${_run_mode}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 600)
 message("exit status: ${rc}\n--- stdout\n${out}--- stderr\n${err}---")
 set(_checker_msg "tksim: (memory error|missing s_waitcnt|LDS race)|budget|deadlock")
@@ -18,6 +26,19 @@ if(MODE STREQUAL "bad")
   endif()
   if(NOT err MATCHES "${EXPECT}")
     message(FATAL_ERROR "stderr does not match '${EXPECT}'")
+  endif()
+  if(out MATCHES "expected fault address (0x[0-9a-f]+)")
+    string(FIND "${err}" "address ${CMAKE_MATCH_1}," _at)
+    if(_at LESS 0)
+      message(FATAL_ERROR "the message does not name the faulting address ${CMAKE_MATCH_1}")
+    endif()
+  endif()
+elseif(MODE STREQUAL "off")
+  if(err MATCHES "${_checker_msg}")
+    message(FATAL_ERROR "a checker fired on '${CASE}' although ${OFF} switched it off")
+  endif()
+  if(out MATCHES "kernel failed")
+    message(FATAL_ERROR "the launch failed with ${OFF}")
   endif()
 else()
   if(NOT rc EQUAL 0)
