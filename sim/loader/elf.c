@@ -226,6 +226,20 @@ static int parse_metadata(const uint8_t *desc, uint32_t len, tks_code_object *co
 }
 
 /* --- the loader ---------------------------------------------------------- */
+/* Target names for the refusal message, so a user sees "gfx90a" rather than a
+ * number (values: AMDGPUUsage "AMDGPU EF_AMDGPU_MACH Values"). */
+static const char *mach_name(uint32_t mach)
+{
+  static const struct { uint32_t v; const char *n; } t[] = {
+    { 0x2c, "gfx900" }, { 0x2f, "gfx906" }, { 0x30, "gfx908" }, { 0x36, "gfx1030" },
+    { 0x3f, "gfx90a" }, { 0x40, "gfx940" }, { 0x41, "gfx1100" }, { 0x46, "gfx1101" },
+    { 0x47, "gfx1102" }, { 0x48, "gfx1200" }, { 0x4b, "gfx941" }, { 0x4e, "gfx1201" },
+  };
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (t[i].v == mach) return t[i].n;
+  return "another GPU";
+}
+
 static int load(elf_in *f, tks_code_object *co)
 {
   const uint8_t *d = f->d;
@@ -235,7 +249,8 @@ static int load(elf_in *f, tks_code_object *co)
   uint32_t flags = rd32(d + 0x30);
   uint32_t mach = flags & TKS_EF_AMDGPU_MACH_MASK;
   if (mach != TKS_EF_AMDGPU_MACH_GFX942)
-    return fail(f, "built for another GPU (EF_AMDGPU_MACH 0x%02x); tksim emulates gfx942 (0x4c) only: build with --offload-arch=gfx942", mach);
+    return fail(f, "built for %s (EF_AMDGPU_MACH 0x%02x); tksim emulates gfx942 (0x4c) only: build with --offload-arch=gfx942",
+                mach_name(mach), mach);
   uint64_t phoff = rd64(d + 0x20), shoff = rd64(d + 0x28);
   uint16_t phentsize = rd16(d + 0x36), phnum = rd16(d + 0x38);
   uint16_t shentsize = rd16(d + 0x3a), shnum = rd16(d + 0x3c);

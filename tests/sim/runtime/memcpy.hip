@@ -47,6 +47,19 @@ int main()
   std::vector<int> hh(n, 0);
   HIP_OK(hipMemcpy(hh.data(), pinned, bytes, hipMemcpyHostToHost));
   CHECK(std::memcmp(hh.data(), src.data(), bytes) == 0, "host to host");
+  // the remaining async directions: device to device, host to host, default
+  std::vector<int> back3(n, -1), hh2(n, 0);
+  HIP_OK(hipMemsetAsync(d2, 0, bytes, s));
+  HIP_OK(hipMemcpyAsync(d2, d1, bytes, hipMemcpyDeviceToDevice, s));
+  HIP_OK(hipMemcpyAsync(back3.data(), d2, bytes, hipMemcpyDefault, s));
+  HIP_OK(hipMemcpyAsync(hh2.data(), pinned, bytes, hipMemcpyHostToHost, s));
+  HIP_OK(hipStreamSynchronize(s));
+  CHECK(std::memcmp(back3.data(), src.data(), bytes) == 0, "async D2D then async default (D2H)");
+  CHECK(std::memcmp(hh2.data(), src.data(), bytes) == 0, "async host to host");
+  HIP_OK(hipMemcpyAsync(d2, src.data() + 1, bytes - sizeof(int), hipMemcpyDefault, 0));
+  HIP_OK(hipMemcpyAsync(back3.data(), d2, bytes - sizeof(int), hipMemcpyDeviceToHost, 0));
+  HIP_OK(hipDeviceSynchronize());
+  CHECK(std::memcmp(back3.data(), src.data() + 1, bytes - sizeof(int)) == 0, "async default (H2D) on the null stream");
 
   // partial copies at an offset
   HIP_OK(hipMemset(d2, 0, bytes));
