@@ -12,7 +12,9 @@
  * and stores beyond it are dropped (ISA guide "Buffer addressing", range
  * checking).
  * Validation: tk_gl_make returns a TK_ERR_* code and leaves *out untouched on
- * bad input; tk_err_str gives a message.
+ * bad input (null, ndim, dims, strides, alignment, element size, extent past
+ * TK_GL_MAX_BYTES); tk_gl_check_chunks checks the 16-byte paths' rules;
+ * tk_err_str gives a message.
  */
 #ifndef TK_GLOBAL_H
 #define TK_GLOBAL_H
@@ -27,8 +29,14 @@ enum {
   TK_ERR_STRIDE = 4,         /* inner stride != 1, or a stride smaller than the span it steps over */
   TK_ERR_ALIGN = 5,          /* base not aligned to the element size / 4 bytes */
   TK_ERR_ELEM = 6,           /* element size not 1, 2, 4 or 8 */
-  TK_ERR_TOO_LARGE = 7,      /* byte size does not fit a buffer descriptor (2^32 - 1) */
+  TK_ERR_TOO_LARGE = 7,      /* byte extent beyond TK_GL_MAX_BYTES (a buffer descriptor's range) */
+  TK_ERR_CHUNK = 8,          /* 16-byte paths: row bytes, pitch, column origin or base not 16-byte multiples */
+  TK_ERR_GRID = 9,           /* grid mapping: zero tiles or workgroup count != tile count */
 };
+
+/* Largest tensor extent in bytes: num_records is 32 bits, and loads.h sends
+ * out-of-tensor accesses to offset 0xfffffff0, which must stay out of range. */
+#define TK_GL_MAX_BYTES 0xfffffff0ll
 
 TK_HDI const char *tk_err_str(int e) {
   switch (e) {
@@ -39,7 +47,9 @@ TK_HDI const char *tk_err_str(int e) {
   case TK_ERR_STRIDE: return "tk: innermost stride must be 1 and each stride must cover the dimensions inside it";
   case TK_ERR_ALIGN: return "tk: base pointer is not aligned to the element size (and 4 bytes)";
   case TK_ERR_ELEM: return "tk: element size must be 1, 2, 4 or 8 bytes";
-  case TK_ERR_TOO_LARGE: return "tk: tensor spans more than 4 GiB - 1 bytes, beyond a buffer descriptor";
+  case TK_ERR_TOO_LARGE: return "tk: tensor spans more than 4 GiB - 16 bytes, beyond a buffer descriptor";
+  case TK_ERR_CHUNK: return "tk: 16-byte loads/stores need the base 16-byte aligned and row bytes, row pitch and column origin multiples of 16 bytes";
+  case TK_ERR_GRID: return "tk: grid needs tiles_m, tiles_n > 0 and one workgroup per tile";
   default: return "tk: unknown error";
   }
 }
@@ -65,14 +75,20 @@ TK_HDI int tk_gl_make(tk_gl *out, void *ptr, int elem_bytes, int ndim,
     d[4 - ndim + i] = dims[i];
   }
   int64_t span = 1;  /* elements covered by one step of the next-outer dim */
+  uint64_t last = 0; /* element offset of the last element */
   for (int i = 3; i >= 0; i--) {
     int gi = i - (4 - ndim);
     int64_t st = (strides && gi >= 0) ? strides[gi] : span;
     if (i == 3 && st != 1) return TK_ERR_STRIDE;
     if (st < span && d[i] > 1) return TK_ERR_STRIDE;
+    /* 2^32 bounds keep every product below 2^64: no overflow on the way */
+    if (d[i] > 0xffffffffll || (d[i] > 1 && st > 0xffffffffll)) return TK_ERR_TOO_LARGE;
+    if (d[i] > 1) last += (uint64_t)(d[i] - 1) * (uint64_t)st;
+    if (last > (uint64_t)TK_GL_MAX_BYTES) return TK_ERR_TOO_LARGE;
     s[i] = st;
-    span = st * d[i];
+    span = d[i] > 1 ? st * d[i] : span;
   }
+  if ((last + 1) * (uint64_t)elem_bytes > (uint64_t)TK_GL_MAX_BYTES) return TK_ERR_TOO_LARGE;
   uintptr_t a = (uintptr_t)ptr;
   uintptr_t al = elem_bytes < 4 ? (uintptr_t)elem_bytes : 4u;
   if (a % al) return TK_ERR_ALIGN;
@@ -98,6 +114,17 @@ TK_HDI int64_t tk_gl_bytes(const tk_gl *g) {
   int64_t last = 0;
   for (int i = 0; i < 4; i++) last += (g->dims[i] - 1) * g->strides[i];
   return (last + 1) * g->elem_bytes;
+}
+
+/* Host check for the 16-byte chunk paths (group loads, LDS -> global
+ * stores) of a window starting at column c0: TK_OK or TK_ERR_CHUNK (also
+ * TK_ERR_NULL_PTR).  Same rule as tk_load_shape_ok, with an error code. */
+TK_HDI int tk_gl_check_chunks(const tk_gl *g, int64_t c0) {
+  if (!g || !g->ptr) return TK_ERR_NULL_PTR;
+  if ((g->dims[3] * g->elem_bytes) % 16 != 0 || (g->strides[2] * g->elem_bytes) % 16 != 0 ||
+      (c0 * g->elem_bytes) % 16 != 0 || ((uintptr_t)g->ptr % 16) != 0)
+    return TK_ERR_CHUNK;
+  return TK_OK;
 }
 
 /* --- buffer resource descriptor ------------------------------------------- */

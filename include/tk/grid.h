@@ -13,6 +13,7 @@
  *    range of logical tile ids, so neighbouring tiles of the grouped order
  *    share one XCD's L2.  When the grid is not a multiple of 8 the first
  *    (n % 8) XCDs get one tile more.
+ * tk_grid_check validates a launch's shape on the host (TK_ERR_GRID).
  * Sources: AMD CDNA3 white paper and "AMD Instinct MI300X workload
  * optimization" guide (ROCm docs: XCD round-robin dispatch, per-XCD L2).
  */
@@ -21,6 +22,7 @@
 
 #include <stdint.h>
 #include "target.h"
+#include "global.h" /* TK_OK / TK_ERR_GRID */
 
 /* TK_NUM_XCDS (target.h): XCDs on MI300X / MI325X (304 CUs: 38 per XCD). */
 
@@ -74,6 +76,15 @@ TK_HDI uint32_t tk_grid_xcd_unmap(uint32_t logical, uint32_t n_wg, uint32_t n_xc
     local = (logical - big) % q;
   }
   return local * n_xcd + xcd;
+}
+
+/* Host check before a launch: the maps divide by tiles_n and by the group
+ * size, so zero tiles, or a grid whose workgroup count is not the tile count,
+ * are rejected with TK_ERR_GRID (message: tk_err_str).  n_xcd may be 0. */
+TK_HDI int tk_grid_check(uint32_t n_wg, uint32_t tiles_m, uint32_t tiles_n) {
+  if (tiles_m == 0 || tiles_n == 0) return TK_ERR_GRID;
+  if ((uint64_t)tiles_m * tiles_n != (uint64_t)n_wg) return TK_ERR_GRID;
+  return TK_OK;
 }
 
 /* Both together, the usual kernel prologue:

@@ -50,6 +50,35 @@ int main(void) {
   expect_err(TK_ERR_ALIGN, (char *)buf + 1, 2, 2, d2, s2, "misaligned base");
   expect_err(TK_ERR_ELEM, buf, 3, 2, d2, s2, "element size 3");
   CHECK(tk_gl_make(NULL, buf, 2, 2, d2, s2) == TK_ERR_NULL_PTR, "null out");
+  // extent beyond a buffer descriptor: limit 4 GiB - 16 bytes (the pointer is
+  // never dereferenced by tk_gl_make)
+  int64_t dbig[2] = {65536, 32768}, dok[2] = {65535, 32768}, dhuge[2] = {1ll << 40, 1ll << 40};
+  expect_err(TK_ERR_TOO_LARGE, buf, 2, 2, dbig, NULL, "2^31 bf16 = 4 GiB");
+  expect_err(TK_ERR_TOO_LARGE, buf, 2, 2, dhuge, NULL, "2^80 elements (no overflow)");
+  int64_t sbig[2] = {1ll << 33, 1};
+  expect_err(TK_ERR_TOO_LARGE, buf, 2, 2, d2, sbig, "row stride 2^33");
+  int64_t d1big[4] = {2, 1, 1, 1}, s1big[4] = {(1ll << 32) - 2, 1ll << 40, 1, 1};
+  expect_err(TK_ERR_TOO_LARGE, buf, 4, 4, d1big, s1big, "4-byte elements 2 x 2^32 apart");
+  CHECK(tk_gl_make(&g, buf, 2, 2, dok, NULL) == TK_OK, "65535 x 32768 bf16 fits (4 GiB - 64 KiB)");
+  // a stride on a dimension of size 1 is never used: any value is accepted
+  int64_t d1[3] = {1, 40, 60}, s1[3] = {1ll << 50, 64, 1};
+  CHECK(tk_gl_make(&g, buf, 2, 3, d1, s1) == TK_OK && tk_gl_bytes(&g) == (39 * 64 + 60) * 2, "size-1 dim, odd stride");
+  // 16-byte chunk paths
+  CHECK(tk_gl_make(&g, buf, 2, 2, d2, s2) == TK_OK, "strided 2-d again");
+  CHECK(tk_gl_check_chunks(&g, 0) == TK_ERR_CHUNK, "60 bf16 = 120 B rows are not 16-byte multiples");
+  int64_t d16[2] = {40, 64};
+  CHECK(tk_gl_make(&g, buf, 2, 2, d16, NULL) == TK_OK && tk_gl_check_chunks(&g, 8) == TK_OK, "64 bf16 rows, c0 8");
+  CHECK(tk_gl_check_chunks(&g, 4) == TK_ERR_CHUNK, "c0 4 bf16 = 8 B");
+  CHECK(tk_gl_check_chunks(NULL, 0) == TK_ERR_NULL_PTR, "null descriptor");
+  int64_t s72[2] = {72, 1};
+  CHECK(tk_gl_make(&g, buf, 2, 2, d16, s72) == TK_OK && tk_gl_check_chunks(&g, 0) == TK_OK, "pitch 144 B");
+  int64_t s68[2] = {68, 1};
+  CHECK(tk_gl_make(&g, buf, 2, 2, d16, s68) == TK_OK && tk_gl_check_chunks(&g, 0) == TK_ERR_CHUNK, "pitch 136 B");
+  CHECK(tk_gl_make(&g, (char *)buf + 8, 2, 2, d16, NULL) == TK_OK && tk_gl_check_chunks(&g, 0) == TK_ERR_CHUNK,
+        "base 8-byte aligned only");
+  CHECK(strstr(tk_err_str(TK_ERR_CHUNK), "16") != NULL && strstr(tk_err_str(TK_ERR_GRID), "tk: ") != NULL,
+        "chunk / grid messages");
+  for (int e = 1; e <= 9; e++) CHECK(strcmp(tk_err_str(e), "tk: unknown error") != 0, "code %d has a message", e);
   // buffer resource words
   tk_rsrc_words w = tk_rsrc_make_words((const void *)(uintptr_t)0x00007f1234567890ull, 1000);
   CHECK(w.w[0] == 0x34567890u && w.w[1] == 0x7f12u, "base address in dwords 0-1, stride 0");

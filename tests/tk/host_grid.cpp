@@ -147,7 +147,19 @@ static void test_locality(void) {
   printf("locality: per-XCD panels in first 304 workgroups: grouped+xcd %u, grouped without XCD remap %u\n", sum_opt, sum_naive);
 }
 
+// Bad launch shapes are rejected with an error code and a message.
+static void test_check(void) {
+  CHECK(tk_grid_check(12, 3, 4) == TK_OK, "3x4 tiles, 12 workgroups");
+  CHECK(tk_grid_check(0, 0, 4) == TK_ERR_GRID, "zero tile rows");
+  CHECK(tk_grid_check(0, 4, 0) == TK_ERR_GRID, "zero tile cols");
+  CHECK(tk_grid_check(11, 3, 4) == TK_ERR_GRID, "fewer workgroups than tiles");
+  CHECK(tk_grid_check(13, 3, 4) == TK_ERR_GRID, "more workgroups than tiles");
+  CHECK(tk_grid_check(0, 65536, 65536) == TK_ERR_GRID, "2^32 tiles do not wrap to 0");
+  CHECK(strncmp(tk_err_str(TK_ERR_GRID), "tk: grid", 8) == 0, "message");
+}
+
 int main(void) {
+  test_check();
   test_l2_bijection();
   test_l2_reference();
   test_xcd_bijection();
