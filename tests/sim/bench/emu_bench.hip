@@ -12,6 +12,7 @@
 // the machine).
 #include "../isa/vtest.h"
 #include <chrono>
+#include <time.h>
 #include <string>
 #include <unistd.h>
 
@@ -72,20 +73,31 @@ static bool figures(uint64_t *insts, uint64_t *lanes, uint64_t *mfma)
   return got;
 }
 
+static double cpu_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Rates are per wall second; the CPU seconds of all worker threads are shown
+ * too, since they vary less when other jobs share the machine. */
 template <typename F> static void bench(const char *name, F launch)
 {
   auto t0 = std::chrono::steady_clock::now();
+  double c0 = cpu_seconds();
   launch();
   VT_HIP(hipGetLastError());
   VT_HIP(hipDeviceSynchronize());
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double cpu = cpu_seconds() - c0;
   uint64_t insts = 0, lanes = 0, mfma = 0;
   if (figures(&insts, &lanes, &mfma))
-    printf("%-6s wall %8.3f s  %12llu wave-insts (%7.2f M/s)  %14llu lane-insts (%8.2f M/s)  %10llu MFMAs (%8.3f M/s)\n",
-           name, s, (unsigned long long)insts, insts / s / 1e6, (unsigned long long)lanes, lanes / s / 1e6,
+    printf("%-6s wall %8.3f s cpu %8.3f s  %12llu wave-insts (%7.2f M/s)  %14llu lane-insts (%8.2f M/s)  %10llu MFMAs (%8.3f M/s)\n",
+           name, s, cpu, (unsigned long long)insts, insts / s / 1e6, (unsigned long long)lanes, lanes / s / 1e6,
            (unsigned long long)mfma, mfma / s / 1e6);
   else
-    printf("%-6s wall %8.3f s  (no tksim report: run as `tksim --report emu_bench`)\n", name, s);
+    printf("%-6s wall %8.3f s cpu %8.3f s  (no tksim report: run as `tksim --report emu_bench`)\n", name, s, cpu);
 }
 
 static int run_kernels(int scale)
@@ -107,7 +119,7 @@ static int run_kernels(int scale)
 
 /* Runs this program as a child with TKSIM_MODEL=model; echoes its lines and
  * collects each kernel's wall seconds. */
-static int run_child(const char *self, int scale, const char *model, double wall[3])
+static int run_child(const char *self, int scale, const char *model, double wall[3], double cpu[3])
 {
   char cmd[4400];
   snprintf(cmd, sizeof cmd, "TKSIM_MODEL=%s TKSIM_MODEL_SAMPLE=0 '%s' --child %d", model, self, scale);
@@ -119,10 +131,10 @@ static int run_child(const char *self, int scale, const char *model, double wall
   while (fgets(line, sizeof line, f)) {
     printf("  %s", line);
     char nm[16];
-    double s;
-    if (sscanf(line, "%15s wall %lf", nm, &s) == 2)
+    double s, c;
+    if (sscanf(line, "%15s wall %lf s cpu %lf", nm, &s, &c) == 3)
       for (int i = 0; i < 3; i++)
-        if (!strcmp(nm, names[i])) { wall[i] = s; got++; }
+        if (!strcmp(nm, names[i])) { wall[i] = s; cpu[i] = c; got++; }
   }
   return pclose(f) == 0 && got == 3 ? 0 : -1;
 }
@@ -139,19 +151,20 @@ int main(int argc, char **argv)
   self[n] = 0;
   const char *m = getenv("TKSIM_MODEL");
   const char *model = m && *m && strcmp(m, "off") ? m : "mi300x";
-  double off[3] = {0, 0, 0}, on[3] = {0, 0, 0};
+  double off[3] = {0, 0, 0}, on[3] = {0, 0, 0}, coff[3] = {0, 0, 0}, con[3] = {0, 0, 0};
   setvbuf(stdout, nullptr, _IOLBF, 0);
   printf("model off:\n");
-  if (run_child(self, scale, "off", off)) { fprintf(stderr, "emu_bench: model-off run failed\n"); return 1; }
+  if (run_child(self, scale, "off", off, coff)) { fprintf(stderr, "emu_bench: model-off run failed\n"); return 1; }
   printf("model on (%s):\n", model);
-  if (run_child(self, scale, model, on)) { fprintf(stderr, "emu_bench: model-on run failed\n"); return 1; }
+  if (run_child(self, scale, model, on, con)) { fprintf(stderr, "emu_bench: model-on run failed\n"); return 1; }
   static const char *const names[3] = {"mfma", "valu", "lds"};
-  double toff = 0, ton = 0;
+  double toff = 0, ton = 0, tcoff = 0, tcon = 0;
   for (int i = 0; i < 3; i++) {
-    printf("%-6s model on / off: %6.2fx (%.3f s / %.3f s)\n", names[i], on[i] / off[i], on[i], off[i]);
-    toff += off[i];
-    ton += on[i];
+    printf("%-6s model on / off: wall %5.2fx (%.3f s / %.3f s)  cpu %5.2fx (%.3f s / %.3f s)\n", names[i],
+           on[i] / off[i], on[i], off[i], con[i] / coff[i], con[i], coff[i]);
+    toff += off[i]; ton += on[i]; tcoff += coff[i]; tcon += con[i];
   }
-  printf("total  model on / off: %6.2fx (%.3f s / %.3f s; budget 3x)\n", ton / toff, ton, toff);
+  printf("total  model on / off: wall %5.2fx (%.3f s / %.3f s)  cpu %5.2fx (%.3f s / %.3f s); budget 3x\n",
+         ton / toff, ton, toff, tcon / tcoff, tcon, tcoff);
   return 0;
 }
