@@ -341,6 +341,9 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
 #define GEMM_HAVE_4WAVE 0
 #endif
 
+/* ---- kernel "8wave": 256x256 tile, 8-wave ping-pong (gemm_8wave.h) -------- */
+#include "gemm_8wave.h"
+
 /* ---- independent GPU reference: one thread per element, double sums ------ */
 
 __global__ __launch_bounds__(256) void gemm_reference(const uint16_t *a, const uint16_t *b,
@@ -486,18 +489,31 @@ static bool tksim_model_on(void)
 static int choose_kernel(const gemm_problem *p, int requested)
 {
   if (requested != KERNEL_AUTO) return requested;
+  if (w8_unsupported(p) == NULL && w8_preferred(p)) return KERNEL_8WAVE;
   if (GEMM_HAVE_4WAVE && p->m > 64 && p->n > 64) return KERNEL_4WAVE;
   return KERNEL_SIMPLE;
 }
 
 static bool kernel_available(int kernel)
 {
-  return kernel == KERNEL_SIMPLE || (kernel == KERNEL_4WAVE && GEMM_HAVE_4WAVE);
+  return kernel == KERNEL_SIMPLE || kernel == KERNEL_8WAVE || (kernel == KERNEL_4WAVE && GEMM_HAVE_4WAVE);
+}
+
+/* Why `kernel` cannot run problem p (NULL: it can). */
+static const char *kernel_unsupported(int kernel, const gemm_problem *p)
+{
+  return kernel == KERNEL_8WAVE ? w8_unsupported(p) : NULL;
 }
 
 static hipError_t launch(int kernel, const uint16_t *a, const uint16_t *b, void *c,
                          const gemm_problem *p)
 {
+  if (kernel == KERNEL_8WAVE) {
+    const int64_t tiles = ((p->n + W8_TILE - 1) / W8_TILE) * ((p->m + W8_TILE - 1) / W8_TILE);
+    if (tiles > 0xffffffffll || w8_unsupported(p)) return hipErrorInvalidValue;
+    hipLaunchKernelGGL(gemm_8wave, dim3((unsigned)tiles, 1, (unsigned)p->batch), dim3(512), 0, 0, a, b, c, *p);
+    return hipGetLastError();
+  }
 #if GEMM_HAVE_4WAVE
   if (kernel == KERNEL_4WAVE) {
     const int64_t tiles = ((p->n + W4_TILE - 1) / W4_TILE) * ((p->m + W4_TILE - 1) / W4_TILE);
@@ -828,6 +844,11 @@ static int run_one(const options *o, bool sim)
             kernel_name(kernel));
     return 3;
   }
+  if (const char *why = kernel_unsupported(kernel, p)) {
+    fprintf(stderr, "gemm: kernel %s cannot run this problem: %s (--kernel auto picks one that can)\n",
+            kernel_name(kernel), why);
+    return 3;
+  }
   device_problem d;
   setup(&d, p, o->seed);
   int rc = 0;
@@ -924,6 +945,12 @@ static int run_sweep(const options *o, bool sim)
     const int kernel = choose_kernel(&p, o->kernel);
     if (!kernel_available(kernel)) {
       fprintf(stderr, "gemm: kernel %s is not implemented in this build yet\n", kernel_name(kernel));
+      if (csv) fclose(csv);
+      return 3;
+    }
+    if (const char *why = kernel_unsupported(kernel, &p)) {
+      fprintf(stderr, "gemm: kernel %s cannot run %lldx%lldx%lld: %s\n", kernel_name(kernel), (long long)p.m,
+              (long long)p.n, (long long)p.k, why);
       if (csv) fclose(csv);
       return 3;
     }

@@ -225,26 +225,59 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
   return v;
 }
 
+/* one ds_read_b64 at addr + off (off: constant 0..65535, the instruction's
+ * offset field), as a switch case so a loop index can pick the constant */
+#if defined(__OPTIMIZE__)
+#define TK__DSR64(v, addr, off) asm volatile("ds_read_b64 %0, %1 offset:%2" : "=v"(v) : "v"(addr), "n"(off) : "memory")
+#else
+#define TK__DSR64(v, addr, off)                                                    \
+  asm volatile("ds_read_b64 %0, %1 offset:%2\n\ts_waitcnt lgkmcnt(0)" : "=v"(v) : "v"(addr), "n"(off) : "memory")
+#endif
+#define TK__DSR64_CASE(v, addr, k, step) case k: TK__DSR64(v, addr, (k) * (step)); break;
+
 /* Issue one ds_read_b64 per fragment of P's tile type from LDS tile sm.
  * A tiles (M x K): fragment (fr, fc) is sm rows r0 + fr*FR.., cols c0 + fc*FC..
  * B tiles (K x N) are read from sm holding B transposed (N x K, K contiguous):
  * fragment (fr, fc) is sm rows r0 + fc*FC.., cols c0 + fr*FR..
  * Lane l reads row l % S, K elements KW*(l/S) .. +KW-1 (S: 16 or 32, the M or
- * N edge of the MFMA; KW = N elements per lane), 8 contiguous bytes. */
+ * N edge of the MFMA; KW = N elements per lane), 8 contiguous bytes.
+ * Addressing: fragments that differ only in their LDS row (by FR or FC rows,
+ * multiples of the swizzle's 16-row period) differ by a constant byte
+ * distance, which goes into the instruction's offset field; only fragments
+ * that differ in K get their own address register (the swizzle permutes
+ * those per row).  So a 4x4-fragment tile needs 4 address VGPRs, not 16. */
 #define tk_prefetch_issue(P, sm, r0, c0)                                           \
   do {                                                                             \
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
+    enum { _a = ((int)_P::tk_op) == TK_OP_A,                                       \
+           _nrow = _a ? ((int)_P::tk_fr) : ((int)_P::tk_fc),  /* fragments along LDS rows */ \
+           _nk = _a ? ((int)_P::tk_fc) : ((int)_P::tk_fr),    /* fragments along K */  \
+           _s = _a ? ((int)_P::tk_frows) : ((int)_P::tk_fcols), /* rows per fragment */ \
+           _kw = _a ? ((int)_P::tk_fcols) : ((int)_P::tk_frows), /* K per fragment */  \
+           _step = _s * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes),             \
+           _imm = (_nrow - 1) * _step < 65536 };                                  \
+    static_assert(_nrow <= 8, "tk: prefetch handles up to 8 fragments along the LDS rows"); \
     const uint32_t _l = tk_lane_id();                                              \
-    const uint32_t _s = ((int)_P::tk_op) == TK_OP_A ? ((int)_P::tk_frows) : ((int)_P::tk_fcols);        \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
-    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_P::tk_fr); _fr++)                    \
-    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_P::tk_fc); _fc++) {                  \
-      const uint32_t _row = (uint32_t)(r0) + (((int)_P::tk_op) == TK_OP_A ? _fr * ((int)_P::tk_frows) : _fc * ((int)_P::tk_fcols)) + _l % _s; \
-      const uint32_t _col = (uint32_t)(c0) + (((int)_P::tk_op) == TK_OP_A ? _fc * ((int)_P::tk_fcols) : _fr * ((int)_P::tk_frows)) + ((int)_P::tk_n) * (_l / _s); \
-      (P).tk_pending_[_fr * ((int)_P::tk_fc) + _fc] = tk_ds_read_b64_asm(                 \
-          _base + tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), _row, _col)); \
+    _Pragma("unroll") for (int _k = 0; _k < _nk; _k++) {                           \
+      const uint32_t _addr = _base + tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), \
+          ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s,                      \
+          (uint32_t)(c0) + _k * _kw + ((int)_P::tk_n) * (_l / _s));                \
+      _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
+        tk_u32x2 *_dst = &(P).tk_pending_[_a ? _r * ((int)_P::tk_fc) + _k : _k * ((int)_P::tk_fc) + _r]; \
+        if (_imm) {                                                                \
+          switch (_r) {                                                            \
+            TK__DSR64_CASE(*_dst, _addr, 0, _step) TK__DSR64_CASE(*_dst, _addr, 1, _step) \
+            TK__DSR64_CASE(*_dst, _addr, 2, _step) TK__DSR64_CASE(*_dst, _addr, 3, _step) \
+            TK__DSR64_CASE(*_dst, _addr, 4, _step) TK__DSR64_CASE(*_dst, _addr, 5, _step) \
+            TK__DSR64_CASE(*_dst, _addr, 6, _step) TK__DSR64_CASE(*_dst, _addr, 7, _step) \
+          }                                                                        \
+        } else {                                                                   \
+          TK__DSR64(*_dst, _addr + (uint32_t)_r * _step, 0);                       \
+        }                                                                          \
+      }                                                                            \
     }                                                                              \
   } while (0)
 

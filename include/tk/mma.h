@@ -106,12 +106,14 @@ TK_DI tk_i32x4 tk_mfma_16x16x32_i8(int64_t a, int64_t b, tk_i32x4 c) {
     "tk: mma: incompatible tile shapes (need A M×K, B K×N, C and D M×N)")
 
 #if TK_HIP
-/* generic loop: A fragment (m,k) at ia, B fragment (k,n) at ib */
+/* generic loop: A fragment (m,k) at ia, B fragment (k,n) at ib; fully
+ * unrolled, so fragment indices are constants and tiles stay in registers
+ * (a dynamically indexed tile would live in scratch memory) */
 #define TK_MMA_LOOP(D, A, B, C, NM, NN, NK, IA, IB)                               \
-  do { for (int _m = 0; _m < (NM); _m++)                                          \
-         for (int _n = 0; _n < (NN); _n++) {                                      \
+  do { _Pragma("unroll") for (int _m = 0; _m < (NM); _m++)                       \
+         _Pragma("unroll") for (int _n = 0; _n < (NN); _n++) {                   \
            TK_TYPEOF((D).f[0]) _acc = (C).f[_m * (NN) + _n];                      \
-           for (int _k = 0; _k < (NK); _k++)                                      \
+           _Pragma("unroll") for (int _k = 0; _k < (NK); _k++)                   \
              TK_MFMA_FRAG(((int)_TA::tk_dt), ((int)_TA::tk_shape),            \
                           (A).f[IA], (B).f[IB], _acc, _acc);                      \
            (D).f[_m * (NN) + _n] = _acc;                                          \

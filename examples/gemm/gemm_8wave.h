@@ -1,0 +1,204 @@
+/* gemm_8wave.h: the main GEMM kernel, built only from tk primitives.
+ *
+ * 256x256 C tile per workgroup, K step 64 per loop iteration, 8 waves (512
+ * threads) in two groups of 4: group g = waves 4g..4g+3.  Waves w and w+4
+ * share SIMD w%4 (waves are placed round-robin on the CU's four SIMDs), so
+ * each SIMD holds one wave of each group.  Wave (g, i) owns C rows
+ * 128g..128g+127, columns 64i..64i+63: a 128x64 f32 accumulator tile (4x2
+ * fragments of 32x32, 128 accumulator registers per lane).
+ *
+ * Ping-pong (docs/gemm.md has the diagram): each wave alternates a memory
+ * cluster (LDS fragment reads, LDS commits, global loads) and a compute
+ * cluster (32 MFMAs at s_setprio 1).  Group 1 passes one extra s_barrier
+ * before the loop and group 0 one after it, so at every barrier one group
+ * finishes memory work while the other finishes MFMAs: on each SIMD one wave
+ * feeds the matrix core while the other moves data.
+ *
+ * Data flow, in half-steps of K = 32 (two per loop iteration, one LDS buffer
+ * each, 32 KiB: A rows 0-127 / 128-255 and Bt rows 0-127 / 128-255 as
+ * swizzled 128x32 bf16 tk tiles, 64 KiB in all):
+ *   memory cluster of half-step s, in wave order
+ *     - tk_prefetch_issue: ds_read_b64 of this wave's A (128x32) and Bt
+ *       (64x32) fragments of half-step s from buffer s%2;
+ *     - tk_load_commit: the staged half-step s+1 (group 0 stages A, group 1
+ *       Bt, 2 x 16 bytes per thread per 128 rows) goes to buffer (s+1)%2,
+ *       each commit waiting with vmcnt(2) for its own batch only;
+ *     - tk_load_issue: buffer loads of half-step s+2 into the staging
+ *       registers (beyond K they read 0: the buffer range check);
+ *     - tk_prefetch_wait: lgkmcnt(0), fragments become usable.
+ *   compute cluster: tk_mma_ABt over the fragments (4x2x4 MFMA 32x32x8).
+ * Buffer s%2 is read in the memory clusters of half-step s of both groups
+ * and rewritten (with half-step s+2) only in the next memory clusters, which
+ * the barriers order after those reads; the interval analysis is in
+ * docs/gemm.md.  Global loads are in flight for a whole half-step (one
+ * compute cluster of each group) and never waited with vmcnt(0) in the loop.
+ *
+ * Epilogue: each wave moves its accumulators 32x64 at a time through its own
+ * 8 KiB f32 LDS tile (tk_store_acc_lds) and writes them with
+ * tk_store_lds_global_ab: 16-byte (f32) / 8-byte (bf16) stores, alpha/beta,
+ * element stores only at the M/N edges.
+ *
+ * Requirements (checked on the host by w8_unsupported): B given as N x K
+ * (--layout nt), K, lda, ldb multiples of 8 (16-byte rows for the group
+ * loads), every operand's span per batch < 4 GiB (buffer descriptors).
+ */
+#ifndef GEMM_8WAVE_H
+#define GEMM_8WAVE_H
+
+#include <tk/tk.h>
+
+#define W8_TILE 256
+#define W8_KH 32 /* K per half-step: one LDS buffer */
+
+TK_ST(w8_half_t, tk_bf16, 128, W8_KH, TK_LDS_SWZ); /* 128 rows x 32 k, 8 KiB */
+typedef struct {
+  w8_half_t a[2], b[2]; /* A rows 0-127, 128-255; Bt (N x K) rows 0-127, 128-255 */
+} w8_buf_t;
+TK_ST(w8_ep_t, float, 32, 64, TK_LDS_SWZ); /* epilogue: one per wave, 8 KiB */
+typedef union {
+  w8_buf_t buf[2];
+  w8_ep_t ep[8];
+} w8_smem_t;
+TK_LDS_CHECK(w8_smem_t);
+
+TK_STAGE(w8_stage_t, w8_half_t, 256); /* one group's 256 threads stage 128 rows */
+TK_RT(w8_acc_t, TK_K_C_F32_32x32, 128, 64);
+TK_RT(w8_a_t, TK_K_A_BF16_32x32x8, 128, W8_KH);
+TK_RT(w8_bt_t, TK_K_A_BF16_32x32x8, 64, W8_KH); /* Bt (N x K) in the A kind */
+TK_PENDING(w8_pa_t, w8_a_t);
+TK_PENDING(w8_pb_t, w8_bt_t);
+TK_RT(w8_piece_t, TK_K_C_F32_32x32, 32, 64);
+
+/* memory cluster of the half-step in buffer `cur`; the next one goes to buffer
+ * 1-cur, loads for the one after start at K column `kload` */
+#define W8_MEMORY(cur, kload)                                                           \
+  do {                                                                                  \
+    tk_prefetch_issue(pa, sm.buf[cur].a[grp], 0, 0);                                    \
+    tk_prefetch_issue(pb, sm.buf[cur].b[gw / 2], (gw % 2) * 64, 0);                     \
+    w8_half_t *dst = &sm.buf[1 - (cur)].a[0] + 2 * grp; /* group 0: A, group 1: Bt */  \
+    tk_load_commit(dst[0], st0, gtid, TK_STAGE_NLOADS(st1));                            \
+    tk_load_issue(st0, &gl, rs, 0, 0, row0, (kload), gtid);                             \
+    tk_load_commit(dst[1], st1, gtid, TK_STAGE_NLOADS(st0));                            \
+    tk_load_issue(st1, &gl, rs, 0, 0, row0 + 128, (kload), gtid);                       \
+    tk_prefetch_wait(fa, pa, 0);                                                        \
+    tk_prefetch_wait(fb, pb, 0);                                                        \
+  } while (0)
+
+/* compute cluster: nothing crosses the scheduling fences, priority up */
+#define W8_COMPUTE()                                                                    \
+  do {                                                                                  \
+    TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
+    TK_SETPRIO(1);                                                                      \
+    tk_mma_ABt(acc, fa, fb, acc);                                                       \
+    TK_SETPRIO(0);                                                                      \
+    TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
+  } while (0)
+
+/* end of a cluster: own LDS ops done (the waits above), then the barrier */
+#define W8_BARRIER()                                                                    \
+  do {                                                                                  \
+    TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
+    tk_barrier();                                                                       \
+    TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
+  } while (0)
+
+__global__ __launch_bounds__(512) void gemm_8wave(const uint16_t *__restrict__ a,
+                                                  const uint16_t *__restrict__ b, void *c,
+                                                  gemm_problem p)
+{
+  TK_LDS_ALLOC(w8_smem_t, sm);
+  const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
+  const uint32_t gtid = threadIdx.x % 256; /* thread index inside the group */
+  const uint32_t tiles_m = (uint32_t)((p.m + W8_TILE - 1) / W8_TILE);
+  const uint32_t tiles_n = (uint32_t)((p.n + W8_TILE - 1) / W8_TILE);
+  uint32_t tm, tn;
+  tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
+  const int64_t m0 = (int64_t)tm * W8_TILE, n0 = (int64_t)tn * W8_TILE, z = blockIdx.z;
+
+  /* this batch's A (M x K) and Bt (N x K); group 0 stages A, group 1 Bt */
+  tk_gl ga, gb;
+  const int64_t ad[2] = {p.m, p.k}, as[2] = {p.lda, 1}, bd[2] = {p.n, p.k}, bs[2] = {p.ldb, 1};
+  tk_gl_make(&ga, (void *)(a + z * a_batch_stride(&p)), 2, 2, ad, as);
+  tk_gl_make(&gb, (void *)(b + z * b_batch_stride(&p)), 2, 2, bd, bs);
+  const tk_gl gl = grp ? gb : ga;
+  const tk_rsrc rs = tk_gl_rsrc(&gl);
+  const int64_t row0 = grp ? n0 : m0;
+
+  w8_stage_t st0, st1;
+  w8_pa_t pa;
+  w8_pb_t pb;
+  w8_a_t fa;
+  w8_bt_t fb;
+  w8_acc_t acc;
+  tk_rt_zero(acc);
+
+  /* prologue: half-step 0 into buffer 0, half-step 1 staged in registers */
+  {
+    w8_half_t *dst = &sm.buf[0].a[0] + 2 * grp;
+    tk_load_issue(st0, &gl, rs, 0, 0, row0, 0, gtid);
+    tk_load_issue(st1, &gl, rs, 0, 0, row0 + 128, 0, gtid);
+    tk_load_commit(dst[0], st0, gtid, TK_STAGE_NLOADS(st1));
+    tk_load_commit(dst[1], st1, gtid, 0);
+    tk_load_issue(st0, &gl, rs, 0, 0, row0, W8_KH, gtid);
+    tk_load_issue(st1, &gl, rs, 0, 0, row0 + 128, W8_KH, gtid);
+  }
+  tk_lds_barrier();
+  tk_group_barrier_if(4, 1); /* group 1 starts half a phase late */
+
+  const int64_t ksteps = (p.k + 2 * W8_KH - 1) / (2 * W8_KH);
+  for (int64_t ks = 0; ks < ksteps; ++ks) {
+    const int64_t k0 = ks * 2 * W8_KH;
+    W8_MEMORY(0, k0 + 2 * W8_KH);
+    W8_BARRIER();
+    W8_COMPUTE();
+    W8_BARRIER();
+    W8_MEMORY(1, k0 + 3 * W8_KH);
+    W8_BARRIER();
+    W8_COMPUTE();
+    W8_BARRIER();
+  }
+  tk_group_barrier_if(4, 0); /* same barrier count for both groups; after it
+                                no wave touches the loop's LDS buffers */
+
+  /* epilogue: 4 pieces of 32x64 through this wave's LDS tile */
+  tk_gl gc;
+  const int64_t cd[2] = {p.m, p.n}, cs[2] = {p.ldc, 1};
+  const int esz = p.out == OUT_BF16 ? 2 : 4;
+  tk_gl_make(&gc, (void *)((char *)c + z * c_batch_stride(&p) * esz), esz, 2, cd, cs);
+  const tk_rsrc rc = tk_gl_rsrc(&gc);
+  const uint32_t lane = tk_lane_id();
+#pragma unroll /* constant fragment indices: acc stays in registers */
+  for (int fr = 0; fr < 4; ++fr) {
+    w8_piece_t pc;
+    pc.f[0] = acc.f[fr * 2 + 0];
+    pc.f[1] = acc.f[fr * 2 + 1];
+    tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
+    tk_store_lds_global_ab(&gc, rc, 0, 0, m0 + 128 * grp + 32 * fr, n0 + 64 * gw, sm.ep[wave], lane, 64,
+                           p.alpha, p.beta);
+  }
+}
+
+/* Why the 8wave kernel cannot take a problem (NULL: it can). */
+static const char *w8_unsupported(const gemm_problem *p)
+{
+  const int64_t esz = p->out == OUT_BF16 ? 2 : 4, lim = 0xffffffffll;
+  if (p->layout != LAYOUT_NT) return "8wave needs B as N x K (--layout nt)";
+  if (p->k % 8 || p->lda % 8 || p->ldb % 8)
+    return "8wave needs K, lda and ldb to be multiples of 8 (16-byte rows for the group loads)";
+  if (((p->m - 1) * p->lda + p->k) * 2 > lim || ((p->n - 1) * p->ldb + p->k) * 2 > lim ||
+      ((p->m - 1) * p->ldc + p->n) * esz > lim)
+    return "8wave needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
+  return NULL;
+}
+
+/* The auto heuristic's rule for 8wave (docs/gemm.md): both M and N at least
+ * one tile, and enough 256x256 tiles (over all batches) to give every CU of an
+ * MI300X/MI325X one workgroup; smaller grids leave CUs idle, where 4wave's
+ * 128x128 tiles spread the work wider. */
+static bool w8_preferred(const gemm_problem *p)
+{
+  const int64_t tiles = ((p->m + W8_TILE - 1) / W8_TILE) * ((p->n + W8_TILE - 1) / W8_TILE) * p->batch;
+  return p->m >= W8_TILE && p->n >= W8_TILE && tiles >= TK_NUM_CUS;
+}
+
+#endif /* GEMM_8WAVE_H */
