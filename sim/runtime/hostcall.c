@@ -30,6 +30,13 @@
  *
  * A service thread runs for the duration of each dispatch whose kernel has a
  * hidden_hostcall_buffer argument, polling the ready stack.
+ *
+ * Output order: workers finish messages in an order that depends on thread
+ * timing, so finished messages are kept and printed when the dispatch ends,
+ * sorted by (wave, message of that wave, lane). The wave that wrote a packet
+ * comes from the engine's global-store hook (tks_hostcall_on_store, wired in
+ * report/launch_hooks.c); a wave's messages begin in program order because it
+ * waits for each answer before sending its next packet.
  */
 #define _DEFAULT_SOURCE
 #include <pthread.h>
@@ -50,7 +57,9 @@
 typedef struct hc_header { uint64_t next, activemask; uint32_t service, control; } hc_header;
 typedef struct hc_buffer { uint64_t headers, payloads, doorbell, free_stack, ready_stack, index_mask; } hc_buffer;
 
-typedef struct message { uint64_t id; uint64_t *w; size_t n, cap; } message;
+typedef struct message { uint64_t id; uint64_t *w; size_t n, cap; uint32_t wave, lane; uint64_t serial; } message;
+/* A finished printf, printed at tks_hostcall_stop. */
+typedef struct done_msg { uint32_t wave, lane; uint64_t serial; int to_stderr; char *text; size_t len; } done_msg;
 
 static uint8_t *g_mem;               /* one mapping: buffer, signal, headers, payloads */
 static size_t g_mem_size;
@@ -63,6 +72,10 @@ static int g_running;
 static message *g_msgs;
 static size_t g_nmsgs;
 static uint64_t g_next_id = 1;
+static uint32_t g_owner[NPACKETS];   /* wave_id + 1 of the packet's last writer, 0 unknown */
+static uint64_t g_serial;            /* begin packets served so far */
+static done_msg *g_done;
+static size_t g_ndone, g_done_cap;
 
 uint64_t tks_hostcall_buffer(void)
 {
@@ -198,8 +211,39 @@ static size_t format_message(const message *m, char *out, size_t cap)
 #undef EMIT_ARG
 }
 
+void tks_hostcall_on_store(uint32_t wave_id, const uint64_t addr[64], uint64_t exec)
+{
+  if (!g_pay || !exec) return;
+  uint64_t base = (uint64_t)(uintptr_t)g_pay, a = addr[__builtin_ctzll(exec)];
+  if (a < base || a - base >= (uint64_t)NPACKETS * sizeof g_pay[0]) return;
+  __atomic_store_n(&g_owner[(a - base) / sizeof g_pay[0]], wave_id + 1, __ATOMIC_RELAXED);
+}
+
+/* Keeps a finished message for tks_hostcall_stop. */
+static void keep_done(const message *m, const char *text, size_t len, int to_stderr)
+{
+  if (g_ndone == g_done_cap) {
+    size_t nc = g_done_cap ? 2 * g_done_cap : 64;
+    done_msg *t = realloc(g_done, nc * sizeof *t);
+    if (!t) return;
+    g_done = t; g_done_cap = nc;
+  }
+  char *copy = malloc(len ? len : 1);
+  if (!copy) return;
+  memcpy(copy, text, len);
+  g_done[g_ndone++] = (done_msg){ m->wave, m->lane, m->serial, to_stderr, copy, len };
+}
+
+static int cmp_done(const void *a, const void *b)
+{
+  const done_msg *x = a, *y = b;
+  if (x->wave != y->wave) return x->wave < y->wave ? -1 : 1;
+  if (x->serial != y->serial) return x->serial < y->serial ? -1 : 1;
+  return x->lane < y->lane ? -1 : x->lane > y->lane;
+}
+
 /* One lane's packet of the message service; returns the answer word. */
-static uint64_t message_packet(const uint64_t w[8])
+static uint64_t message_packet(const uint64_t w[8], uint32_t wave, uint32_t lane, uint64_t serial)
 {
   uint64_t desc = w[0];
   unsigned n = (unsigned)((desc >> 5) & 7);
@@ -216,6 +260,7 @@ static uint64_t message_packet(const uint64_t w[8])
     m = &g_msgs[g_nmsgs++];
     memset(m, 0, sizeof *m);
     m->id = id;
+    m->wave = wave; m->lane = lane; m->serial = serial;
   } else {
     id = desc >> 8;
     m = find_msg(id);
@@ -234,8 +279,7 @@ static uint64_t message_packet(const uint64_t w[8])
   /* end of message: print it */
   static char out[1 << 16];
   size_t len = m->n ? format_message(m, out, sizeof out) : 0;
-  FILE *f = (m->n && m->w[0] == 1) ? stderr : stdout;
-  fwrite(out, 1, len, f);
+  keep_done(m, out, len, m->n && m->w[0] == 1);
   drop_msg(m);
   return len;
 }
@@ -277,11 +321,15 @@ static void serve_packet(uint32_t idx)
   uint64_t mask = h->activemask;
   uint32_t service = h->service;
   static int warned;
+  /* unknown writer (no hook): after every known wave, in arrival order */
+  uint32_t owner = __atomic_load_n(&g_owner[idx], __ATOMIC_RELAXED);
+  uint32_t wave = owner ? owner - 1 : UINT32_MAX;
+  uint64_t serial = g_serial++;
   for (int lane = 0; lane < 64; lane++) {
     if (!((mask >> lane) & 1)) continue;
     uint64_t *w = g_pay[idx][lane];
     uint64_t r = 0;
-    if (service == SERVICE_MESSAGE) r = message_packet(w);
+    if (service == SERVICE_MESSAGE) r = message_packet(w, wave, (uint32_t)lane, serial);
     else if (service == SERVICE_DEVMEM) r = devmem_packet(w);
     else if (!warned) { warned = 1; fprintf(stderr, "tksim: hostcall service %u is not supported\n", service); }
     w[0] = r;
@@ -334,6 +382,13 @@ void tks_hostcall_stop(void)
   atomic_store(&g_stop, 1);
   pthread_join(g_thread, NULL);
   g_running = 0;
+  qsort(g_done, g_ndone, sizeof *g_done, cmp_done);
+  for (size_t i = 0; i < g_ndone; i++) {
+    fwrite(g_done[i].text, 1, g_done[i].len, g_done[i].to_stderr ? stderr : stdout);
+    free(g_done[i].text);
+  }
+  g_ndone = 0;
+  memset(g_owner, 0, sizeof g_owner);
   fflush(stdout);
   /* messages a failed kernel left unfinished are dropped */
   while (g_nmsgs) drop_msg(&g_msgs[g_nmsgs - 1]);

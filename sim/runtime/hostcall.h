@@ -10,4 +10,7 @@ uint64_t tks_device_heap(void);
  * pending request first. */
 int tks_hostcall_start(void);
 void tks_hostcall_stop(void);
+/* The engine's global-store hook: wave wave_id (dispatch-wide) stored to
+ * addr[] (lanes of exec); stores into a packet's payload make it that wave's. */
+void tks_hostcall_on_store(uint32_t wave_id, const uint64_t addr[64], uint64_t exec);
 #endif
