@@ -200,86 +200,44 @@ __global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ 
   }
 }
 
-/* Epilogue store of 4 consecutive elements of one C row at element offset
- * off (avail = elements left in the row): C = alpha * v + beta * C, one 8-byte
- * (bf16) / 16-byte (f32) access when whole and aligned, else per element.
- * beta == 0 never reads C (BLAS convention: C may hold NaN). */
-__device__ static inline __attribute__((always_inline)) void store4(void *c, const gemm_problem *p, int64_t off, int64_t avail, const float *v)
-{
-  if (avail >= 4 && off % 4 == 0) {
-    if (p->out == OUT_BF16) {
-      uint2 *cp = (uint2 *)((uint16_t *)c + off);
-      uint2 old = make_uint2(0, 0);
-      if (p->beta != 0.0f) old = *cp;
-      const uint16_t o[4] = {(uint16_t)(old.x & 0xffff), (uint16_t)(old.x >> 16), (uint16_t)(old.y & 0xffff),
-                             (uint16_t)(old.y >> 16)};
-      uint16_t r[4];
-      for (int j = 0; j < 4; ++j) {
-        float x = p->alpha * v[j];
-        if (p->beta != 0.0f) x = fmaf(p->beta, bf16_to_f32(o[j]), x);
-        r[j] = f32_to_bf16(x);
-      }
-      *cp = make_uint2((uint32_t)r[0] | ((uint32_t)r[1] << 16), (uint32_t)r[2] | ((uint32_t)r[3] << 16));
-    } else {
-      float4 *cp = (float4 *)((float *)c + off);
-      float4 old = make_float4(0, 0, 0, 0);
-      if (p->beta != 0.0f) old = *cp;
-      float4 r;
-      r.x = p->alpha * v[0] + p->beta * old.x;
-      r.y = p->alpha * v[1] + p->beta * old.y;
-      r.z = p->alpha * v[2] + p->beta * old.z;
-      r.w = p->alpha * v[3] + p->beta * old.w;
-      *cp = r;
-    }
-    return;
-  }
-  for (int j = 0; j < 4 && j < avail; ++j) {
-    float x = p->alpha * v[j];
-    if (p->out == OUT_BF16) {
-      uint16_t *cp = (uint16_t *)c + off + j;
-      if (p->beta != 0.0f) x = fmaf(p->beta, bf16_to_f32(*cp), x);
-      *cp = f32_to_bf16(x);
-    } else {
-      float *cp = (float *)c + off + j;
-      if (p->beta != 0.0f) x = fmaf(p->beta, *cp, x);
-      *cp = x;
-    }
-  }
-}
-
-/* ---- kernel "4wave": tk register tiles + tk_mma_ABt (MFMA 32x32x8 bf16) --- */
-/* Baseline MFMA kernel: 4 waves, 128x128 C tile, K step 32. Wave w owns the
- * 64x64 quarter (w/2, w%2) as a tk accumulator tile (4 fragments of 32x32,
- * 64 f32 per lane). A and B are staged k-contiguous in tk swizzled LDS tiles;
- * each lane's A/B fragment element group is 4 consecutive k = one 8-byte LDS
- * read. Only built when tk/mma.h and tk/shared.h are present. */
+/* ---- kernel "4wave": the baseline, same tk primitives, no ping-pong ------- */
+/* 4 waves, 128x128 C tile, K step 32, one LDS buffer, everything in sequence:
+ * load the step (tk group loads: issue, one batched wait, ds_write_b128),
+ * barrier, ds_read_b64 fragments (tk prefetch + wait), 16 MFMAs, barrier.
+ * Wave w owns the 64x64 quarter (w/2, w%2) as a tk accumulator tile (2x2
+ * fragments of 32x32). Problems outside the group loads' rule (B as K x N, or
+ * K, lda, ldb not multiples of 8) are staged element by element into the same
+ * swizzled tiles (a wave-uniform branch), so this kernel takes any problem.
+ * Epilogue as in 8wave: per-wave 32x64 f32 LDS tile + tk_store_lds_global_ab.
+ * 32 KiB of LDS: two workgroups fit on a CU. */
 #if __has_include(<tk/mma.h>) && __has_include(<tk/shared.h>)
-#include <tk/mma.h>
-#include <tk/shared.h>
+#include <tk/tk.h>
 #define GEMM_HAVE_4WAVE 1
 #define W4_TILE 128
 #define W4_KS 32
 
-/* LDS: A and Bt tiles (128 x 32 bf16, rows of 64 bytes) in tk's swizzled
- * layout, so ds_read_b64 fragment reads of 32 rows spread over all banks,
- * plus the per-wave epilogue transpose area; 50 KiB, checked by TK_LDS_CHECK. */
-TK_ST(w4_st_t, tk_bf16, W4_TILE, W4_KS, TK_LDS_SWZ);
-typedef struct {
-  w4_st_t a, b;
-  float cs[4][32][64 + 4];
+TK_ST(w4_st_t, tk_bf16, W4_TILE, W4_KS, TK_LDS_SWZ); /* 128 x 32 bf16, 8 KiB */
+TK_ST(w4_ep_t, float, 32, 64, TK_LDS_SWZ);
+typedef union {
+  struct { w4_st_t a, b; } in; /* A and Bt (B as N x K) */
+  w4_ep_t ep[4];               /* epilogue, one per wave */
 } w4_smem_t;
+TK_LDS_CHECK(w4_smem_t);
 #define W4_LDS_AT(tile, r, k) (*(uint16_t *)((char *)(tile).data + tk_st_offset(w4_st_t, (r), (k))))
-#define W4_FRAG_AT(tile, r, k) (*(const tk_i16x4 *)((const char *)(tile).data + tk_st_offset(w4_st_t, (r), (k))))
 
+TK_STAGE(w4_stage_t, w4_st_t, 256);
 TK_RT(w4_acc_t, TK_K_C_F32_32x32, 64, 64);
 TK_RT(w4_op_t, TK_K_A_BF16_32x32x8, 64, W4_KS);
+TK_PENDING(w4_pend_t, w4_op_t);
+TK_RT(w4_piece_t, TK_K_C_F32_32x32, 32, 64);
 
 __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a,
                                                   const uint16_t *__restrict__ b, void *c,
                                                   gemm_problem p)
 {
   TK_LDS_ALLOC(w4_smem_t, sm);
-  const int tid = threadIdx.x, wave = tid / 64, lane = tid % 64;
+  const int tid = threadIdx.x;
+  const uint32_t wave = tk_wave_id(), lane = tk_lane_id();
   uint32_t tm, tn;
   const uint32_t tiles_m = (uint32_t)((p.m + W4_TILE - 1) / W4_TILE);
   const uint32_t tiles_n = (uint32_t)((p.n + W4_TILE - 1) / W4_TILE);
@@ -289,53 +247,56 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
   a += z * a_batch_stride(&p);
   b += z * b_batch_stride(&p);
   const int wm = (wave / 2) * 64, wn = (wave % 2) * 64;
+  /* wave-uniform: can the step be moved with 16-byte group loads? */
+  const bool wide = p.layout == LAYOUT_NT && p.k % 8 == 0 && p.lda % 8 == 0 && p.ldb % 8 == 0;
+  tk_gl ga, gb;
+  const int64_t ad[2] = {p.m, p.k}, as[2] = {p.lda, 1}, bd[2] = {p.n, p.k}, bs[2] = {p.ldb, 1};
+  tk_gl_make(&ga, (void *)a, 2, 2, ad, as);
+  tk_gl_make(&gb, (void *)b, 2, 2, bd, bs);
+  const tk_rsrc ra = tk_gl_rsrc(&ga), rb = tk_gl_rsrc(&gb);
 
   w4_acc_t acc;
   tk_rt_zero(acc);
+  w4_stage_t sa, sb;
+  w4_pend_t pa, pb;
   w4_op_t fa, fb;
   for (int64_t k0 = 0; k0 < p.k; k0 += W4_KS) {
-    /* stage: 128 x 32 of A and of B, 16 elements per lane each; zero outside */
-    for (int e = tid; e < W4_TILE * W4_KS; e += 256) {
-      const int r = e / W4_KS, kk = e % W4_KS;
-      const int64_t gk = k0 + kk, gm = m0 + r, gn = n0 + r;
-      W4_LDS_AT(sm.a, r, kk) = (gm < p.m && gk < p.k) ? a[gm * p.lda + gk] : (uint16_t)0;
-      uint16_t bv = 0;
-      if (gn < p.n && gk < p.k) bv = p.layout == LAYOUT_NT ? b[gn * p.ldb + gk] : b[gk * p.ldb + gn];
-      W4_LDS_AT(sm.b, r, kk) = bv; /* B as N x K */
-    }
-    __syncthreads();
-    /* fragments (f = fr * 4 + kf): lane holds row fr*32 + lane%32, k kf*8 + 4*(lane/32) .. +3 */
-    for (int fr = 0; fr < 2; ++fr)
-      for (int kf = 0; kf < W4_KS / 8; ++kf) {
-        const int row = fr * 32 + lane % 32, kk = kf * 8 + 4 * (lane / 32);
-        fa.f[fr * (W4_KS / 8) + kf] = W4_FRAG_AT(sm.a, wm + row, kk);
-        fb.f[fr * (W4_KS / 8) + kf] = W4_FRAG_AT(sm.b, wn + row, kk);
+    if (wide) {
+      tk_load_issue(sa, &ga, ra, 0, 0, m0, k0, tid);
+      tk_load_issue(sb, &gb, rb, 0, 0, n0, k0, tid);
+      tk_load_commit(sm.in.a, sa, tid, TK_STAGE_NLOADS(sb));
+      tk_load_commit(sm.in.b, sb, tid, 0);
+    } else { /* 16 elements per lane and operand; zero outside */
+      for (int e = tid; e < W4_TILE * W4_KS; e += 256) {
+        const int r = e / W4_KS, kk = e % W4_KS;
+        const int64_t gk = k0 + kk, gm = m0 + r, gn = n0 + r;
+        W4_LDS_AT(sm.in.a, r, kk) = (gm < p.m && gk < p.k) ? a[gm * p.lda + gk] : (uint16_t)0;
+        uint16_t bv = 0;
+        if (gn < p.n && gk < p.k) bv = p.layout == LAYOUT_NT ? b[gn * p.ldb + gk] : b[gk * p.ldb + gn];
+        W4_LDS_AT(sm.in.b, r, kk) = bv;
       }
-    /* acc(fm, fn) += A(fm, :) * Bt(fn, :)^T over the 4 K fragments of 8 */
-    tk_mma_ABt(acc, fa, fb, acc);
-    __syncthreads();
+    }
+    tk_lds_barrier();
+    tk_prefetch_issue(pa, sm.in.a, wm, 0);
+    tk_prefetch_issue(pb, sm.in.b, wn, 0);
+    tk_prefetch_wait(fa, pa, 0);
+    tk_prefetch_wait(fb, pb, 0);
+    tk_mma_ABt(acc, fa, fb, acc); /* acc(fm, fn) += A(fm, :) * Bt(fn, :)^T */
+    tk_barrier();                 /* fragments are in registers: LDS may be refilled */
   }
 
-  /* epilogue through LDS: the accumulator layout gives a lane one column and
-   * 4-row runs (C(lane, i) = (8*(i/4) + 4*(lane/32) + i%4, lane%32)), so each
-   * wave transposes 32x64 of its results through its own LDS slice and then
-   * writes 4 consecutive columns per lane: one 16-byte (f32) or 8-byte (bf16)
-   * store, masked element stores only at the N edge or unaligned rows. */
-  for (int fm = 0; fm < 2; ++fm) {
-    for (int fn = 0; fn < 2; ++fn)
-      for (int i = 0; i < 16; ++i)
-        sm.cs[wave][tk_layout_c_row(32, lane, i)][fn * 32 + tk_layout_c_col(32, lane, i)] = acc.f[fm * 2 + fn][i];
-    __syncthreads();
-    for (int pass = 0; pass < 8; ++pass) {
-      const int r = pass * 4 + lane / 16, cc = (lane % 16) * 4;
-      const int64_t gm = m0 + wm + fm * 32 + r, gn = n0 + wn + cc;
-      if (gm < p.m && gn < p.n) {
-        float v[4];
-        for (int j = 0; j < 4; ++j) v[j] = sm.cs[wave][r][cc + j];
-        store4(c, &p, z * c_batch_stride(&p) + gm * p.ldc + gn, p.n - gn, v);
-      }
-    }
-    __syncthreads();
+  tk_gl gc;
+  const int64_t cd[2] = {p.m, p.n}, cs[2] = {p.ldc, 1};
+  const int esz = p.out == OUT_BF16 ? 2 : 4;
+  tk_gl_make(&gc, (void *)((char *)c + z * c_batch_stride(&p) * esz), esz, 2, cd, cs);
+  const tk_rsrc rc = tk_gl_rsrc(&gc);
+#pragma unroll
+  for (int fr = 0; fr < 2; ++fr) {
+    w4_piece_t pc;
+    pc.f[0] = acc.f[fr * 2 + 0];
+    pc.f[1] = acc.f[fr * 2 + 1];
+    tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
+    tk_store_lds_global_ab(&gc, rc, 0, 0, m0 + wm + 32 * fr, n0 + wn, sm.ep[wave], lane, 64, p.alpha, p.beta);
   }
 }
 #else
