@@ -354,6 +354,7 @@ static void usage(FILE *f)
           "  --seed S               input random seed (default 1)\n"
           "  --sweep                time the sweep shapes (squares 1024..16384, LLM shapes)\n"
           "  --sweep-shapes LIST    sweep these shapes instead: MxNxK[,MxNxK...]\n"
+          "  --sweep-kernels LIST   sweep each shape with these kernels, side by side (e.g. 8wave,4wave)\n"
           "  --csv FILE --png FILE  sweep outputs (CSV table, bar chart of TFLOP/s)\n"
           "  --vs hipblaslt         compare with hipBLASLt (only when found at configure time)\n"
           "  --inject-error         test hook: corrupt C[0,0] before --check (the check must fail)\n"
@@ -393,7 +394,20 @@ struct options {
   bool check, sweep, inject;
   uint64_t seed;
   const char *csv, *png, *shapes;
+  std::vector<int> kernels; /* --sweep-kernels, else {kernel} */
 };
+
+static bool parse_kernel(const char *s, size_t len, int *k)
+{
+  static const struct { const char *name; int k; } names[] = {
+      {"8wave", KERNEL_8WAVE}, {"4wave", KERNEL_4WAVE}, {"simple", KERNEL_SIMPLE}, {"auto", KERNEL_AUTO}};
+  for (const auto &n : names)
+    if (strlen(n.name) == len && !strncmp(s, n.name, len)) {
+      *k = n.k;
+      return true;
+    }
+  return false;
+}
 
 static const char *kernel_name(int k)
 {
@@ -904,39 +918,46 @@ static int run_sweep(const options *o, bool sim)
   if (csv) fprintf(csv, "m,n,k,batch,layout,out,kernel,ms,tflops,timing\n");
   std::vector<double> tf;
   for (const gemm_problem &p : shapes) {
-    const int kernel = choose_kernel(&p, o->kernel);
-    if (!kernel_available(kernel)) {
-      fprintf(stderr, "gemm: kernel %s is not implemented in this build yet\n", kernel_name(kernel));
-      if (csv) fclose(csv);
-      return 3;
+    double first_tflops = 0;
+    for (size_t ki = 0; ki < o->kernels.size(); ++ki) {
+      const int kernel = choose_kernel(&p, o->kernels[ki]);
+      if (!kernel_available(kernel)) {
+        fprintf(stderr, "gemm: kernel %s is not implemented in this build yet\n", kernel_name(kernel));
+        if (csv) fclose(csv);
+        return 3;
+      }
+      if (const char *why = kernel_unsupported(kernel, &p)) {
+        fprintf(stderr, "gemm: kernel %s cannot run %lldx%lldx%lld: %s\n", kernel_name(kernel), (long long)p.m,
+                (long long)p.n, (long long)p.k, why);
+        if (csv) fclose(csv);
+        return 3;
+      }
+      device_problem d;
+      setup(&d, &p, o->seed);
+      const double ms = time_kernel(kernel, &d, &p, o->iters, o->warmup);
+      teardown(&d);
+      if (ms < 0) {
+        fprintf(stderr, "gemm: launch failed\n");
+        if (csv) fclose(csv);
+        return 4;
+      }
+      const bool report = !sim || g_modeled;
+      const double t = ms > 0 ? 2.0 * p.m * p.n * p.k * p.batch / (ms * 1e-3) / 1e12 : 0;
+      tf.push_back(report ? t : 0.0);
+      char tfs[32] = "", rel[64] = "";
+      if (report) snprintf(tfs, sizeof tfs, "%.4f", t);
+      if (ki == 0) first_tflops = t;
+      else if (report && t > 0)
+        snprintf(rel, sizeof rel, " (%s is %.2fx this)", kernel_name(choose_kernel(&p, o->kernels[0])), first_tflops / t);
+      printf("sweep: %lldx%lldx%lld kernel %s: %.4f ms, %s%s%s [%s]\n", (long long)p.m, (long long)p.n,
+             (long long)p.k, kernel_name(kernel), ms, report ? tfs : "TFLOP/s not reported (emulated)",
+             report ? " TFLOP/s" : "", rel, timing_label(sim));
+      if (csv)
+        fprintf(csv, "%lld,%lld,%lld,%lld,%s,%s,%s,%.6f,%s,%s\n", (long long)p.m, (long long)p.n, (long long)p.k,
+                (long long)p.batch, p.layout == LAYOUT_NT ? "nt" : "nn", p.out == OUT_BF16 ? "bf16" : "f32",
+                kernel_name(kernel), ms, tfs, !sim ? "hardware" : g_modeled ? "modeled" : "emulated");
+      fflush(stdout);
     }
-    if (const char *why = kernel_unsupported(kernel, &p)) {
-      fprintf(stderr, "gemm: kernel %s cannot run %lldx%lldx%lld: %s\n", kernel_name(kernel), (long long)p.m,
-              (long long)p.n, (long long)p.k, why);
-      if (csv) fclose(csv);
-      return 3;
-    }
-    device_problem d;
-    setup(&d, &p, o->seed);
-    const double ms = time_kernel(kernel, &d, &p, o->iters, o->warmup);
-    teardown(&d);
-    if (ms < 0) {
-      fprintf(stderr, "gemm: launch failed\n");
-      if (csv) fclose(csv);
-      return 4;
-    }
-    const bool report = !sim || g_modeled;
-    const double t = ms > 0 ? 2.0 * p.m * p.n * p.k * p.batch / (ms * 1e-3) / 1e12 : 0;
-    tf.push_back(report ? t : 0.0);
-    char tfs[32] = "";
-    if (report) snprintf(tfs, sizeof tfs, "%.4f", t);
-    printf("sweep: %lldx%lldx%lld kernel %s: %.4f ms, %s%s [%s]\n", (long long)p.m, (long long)p.n, (long long)p.k,
-           kernel_name(kernel), ms, report ? tfs : "TFLOP/s not reported (emulated)", report ? " TFLOP/s" : "",
-           timing_label(sim));
-    if (csv)
-      fprintf(csv, "%lld,%lld,%lld,%lld,%s,%s,%s,%.6f,%s,%s\n", (long long)p.m, (long long)p.n, (long long)p.k,
-              (long long)p.batch, p.layout == LAYOUT_NT ? "nt" : "nn", p.out == OUT_BF16 ? "bf16" : "f32",
-              kernel_name(kernel), ms, tfs, !sim ? "hardware" : g_modeled ? "modeled" : "emulated");
   }
   if (csv && fclose(csv) != 0) {
     fprintf(stderr, "gemm: error writing %s\n", o->csv);
@@ -951,8 +972,7 @@ static int run_sweep(const options *o, bool sim)
 
 int main(int argc, char **argv)
 {
-  options o;
-  memset(&o, 0, sizeof o);
+  options o = options(); /* value-initialized: zeros and an empty list */
   o.p.m = o.p.n = o.p.k = 256;
   o.p.batch = 1;
   o.p.lda = o.p.ldb = o.p.ldc = -1;
@@ -1007,11 +1027,18 @@ int main(int argc, char **argv)
       else if (!strcmp(v, "f32")) o.p.out = OUT_F32;
       else return bad("unknown output type (bf16|f32)", v);
     } else if (!strcmp(a, "--kernel")) {
-      if (!strcmp(v, "8wave")) o.kernel = KERNEL_8WAVE;
-      else if (!strcmp(v, "4wave")) o.kernel = KERNEL_4WAVE;
-      else if (!strcmp(v, "simple")) o.kernel = KERNEL_SIMPLE;
-      else if (!strcmp(v, "auto")) o.kernel = KERNEL_AUTO;
-      else return bad("unknown kernel (8wave|4wave|simple|auto)", v);
+      if (!parse_kernel(v, strlen(v), &o.kernel)) return bad("unknown kernel (8wave|4wave|simple|auto)", v);
+    } else if (!strcmp(a, "--sweep-kernels")) {
+      o.sweep = true;
+      for (const char *q = v;;) {
+        const char *e = strchr(q, ',');
+        const size_t len = e ? (size_t)(e - q) : strlen(q);
+        int k;
+        if (!parse_kernel(q, len, &k)) return bad("unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
+        o.kernels.push_back(k);
+        if (!e) break;
+        q = e + 1;
+      }
     } else if (!strcmp(a, "--csv")) o.csv = v;
     else if (!strcmp(a, "--png")) o.png = v;
     else if (!strcmp(a, "--sweep-shapes")) { o.shapes = v; o.sweep = true; }
@@ -1047,5 +1074,6 @@ int main(int argc, char **argv)
     if (!o.iters_set) o.iters = 1;
     if (!o.warmup_set) o.warmup = 0;
   }
+  if (o.kernels.empty()) o.kernels.push_back(o.kernel);
   return o.sweep ? run_sweep(&o, sim) : run_one(&o, sim);
 }
