@@ -487,7 +487,8 @@ static hipError_t launch(int kernel, const uint16_t *a, const uint16_t *b, void 
   if (kernel == KERNEL_8WAVE) {
     const int64_t tiles = ((p->n + W8_TILE - 1) / W8_TILE) * ((p->m + W8_TILE - 1) / W8_TILE);
     if (tiles > 0xffffffffll || w8_unsupported(p)) return hipErrorInvalidValue;
-    hipLaunchKernelGGL(gemm_8wave, dim3((unsigned)tiles, 1, (unsigned)p->batch), dim3(512), 0, 0, a, b, c, *p);
+    hipLaunchKernelGGL(p->layout == LAYOUT_NT ? gemm_8wave : gemm_8wave_nn, dim3((unsigned)tiles, 1, (unsigned)p->batch),
+                       dim3(512), 0, 0, a, b, c, *p);
     return hipGetLastError();
   }
 #if GEMM_HAVE_4WAVE

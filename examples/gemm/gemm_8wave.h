@@ -20,9 +20,10 @@
  *   memory cluster of half-step s, in wave order
  *     - tk_prefetch_issue: ds_read_b64 of this wave's A (128x32) and Bt
  *       (64x32) fragments of half-step s from buffer s%2;
- *     - tk_load_commit: the staged half-step s+1 (group 0 stages A, group 1
- *       Bt, 2 x 16 bytes per thread per 128 rows) goes to buffer (s+1)%2,
- *       each commit waiting with vmcnt(2) for its own batch only;
+ *     - tk_load_commit: the staged half-step s+1 (group g stages rows
+ *       128g..128g+127 of A and of Bt, 2 x 16 bytes per thread each) goes
+ *       to buffer (s+1)%2, each commit waiting with vmcnt(2) for its own
+ *       batch only;
  *     - tk_load_issue: buffer loads of half-step s+2 into the staging
  *       registers (beyond K they read 0: the buffer range check);
  *     - tk_prefetch_wait: lgkmcnt(0), fragments become usable.
@@ -38,9 +39,13 @@
  * tk_store_lds_global_ab: 16-byte (f32) / 8-byte (bf16) stores, alpha/beta,
  * element stores only at the M/N edges.
  *
- * Requirements (checked on the host by w8_unsupported): B given as N x K
- * (--layout nt), K, lda, ldb multiples of 8 (16-byte rows for the group
- * loads), every operand's span per batch < 4 GiB (buffer descriptors).
+ * B as K x N (--layout nn): kernel gemm_8wave_nn, which stages B with tk's
+ * transposing group loads (pairs of K rows -> ds_write_b32 into the same
+ * N x K tiles); everything else is identical.
+ *
+ * Requirements (checked on the host by w8_unsupported): K, lda, ldb
+ * multiples of 8 (16-byte rows for the group loads), every operand's span
+ * per batch < 4 GiB (buffer descriptors).
  */
 #ifndef GEMM_8WAVE_H
 #define GEMM_8WAVE_H
@@ -69,17 +74,32 @@ TK_PENDING(w8_pa_t, w8_a_t);
 TK_PENDING(w8_pb_t, w8_bt_t);
 TK_RT(w8_piece_t, TK_K_C_F32_32x32, 32, 64);
 
+/* B's share of a group's staging: Bt rows from an N x K B (nt), or the same
+ * rows transposed out of a K x N B (nn, tk's transposing group loads: same
+ * staging registers, pairs of K rows -> ds_write_b32) */
+#define W8_B_COMMIT(tile, n_after)                                                      \
+  do {                                                                                  \
+    if (nn) tk_load_commit_t(tile, sb, tid_, n_after);                                  \
+    else tk_load_commit(tile, sb, tid_, n_after);                                       \
+  } while (0)
+#define W8_B_ISSUE(k)                                                                   \
+  do {                                                                                  \
+    if (nn) tk_load_issue_t(sb, &gb, rb, 0, 0, (k), n0 + 128 * grp, tid_);              \
+    else tk_load_issue(sb, &gb, rb, 0, 0, n0 + 128 * grp, (k), tid_);                   \
+  } while (0)
+
 /* memory cluster of the half-step in buffer `cur`; the next one goes to buffer
- * 1-cur, loads for the one after start at K column `kload` */
+ * 1-cur, loads for the one after start at K `kload`.  Group g stages rows
+ * 128g.. of both A and Bt (tiles a[g], b[g]): 2 + 2 chunks per thread. */
 #define W8_MEMORY(cur, kload)                                                           \
   do {                                                                                  \
     tk_prefetch_issue(pa, sm.buf[cur].a[grp], 0, 0);                                    \
     tk_prefetch_issue(pb, sm.buf[cur].b[gw / 2], (gw % 2) * 64, 0);                     \
-    w8_half_t *dst = &sm.buf[1 - (cur)].a[0] + 2 * grp; /* group 0: A, group 1: Bt */  \
-    tk_load_commit(dst[0], st0, gtid, TK_STAGE_NLOADS(st1));                            \
-    tk_load_issue(st0, &gl, rs, 0, 0, row0, (kload), gtid);                             \
-    tk_load_commit(dst[1], st1, gtid, TK_STAGE_NLOADS(st0));                            \
-    tk_load_issue(st1, &gl, rs, 0, 0, row0 + 128, (kload), gtid);                       \
+    const uint32_t tid_ = tk_opaque(gtid); /* addresses recomputed here, not hoisted */ \
+    tk_load_commit(sm.buf[1 - (cur)].a[grp], sa, tid_, TK_STAGE_NLOADS(sb));            \
+    tk_load_issue(sa, &ga, ra, 0, 0, m0 + 128 * grp, (kload), tid_);                    \
+    W8_B_COMMIT(sm.buf[1 - (cur)].b[grp], TK_STAGE_NLOADS(sa));                          \
+    W8_B_ISSUE(kload);                                                                  \
     tk_prefetch_wait(fa, pa, 0);                                                        \
     tk_prefetch_wait(fb, pb, 0);                                                        \
   } while (0)
@@ -102,9 +122,10 @@ TK_RT(w8_piece_t, TK_K_C_F32_32x32, 32, 64);
     TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
   } while (0)
 
-__global__ __launch_bounds__(512) void gemm_8wave(const uint16_t *__restrict__ a,
-                                                  const uint16_t *__restrict__ b, void *c,
-                                                  gemm_problem p)
+/* the kernel body; nn (B as K x N) is a compile-time constant in each kernel */
+static __device__ inline __attribute__((always_inline)) void w8_body(const uint16_t *__restrict__ a,
+                                                                     const uint16_t *__restrict__ b, void *c,
+                                                                     const gemm_problem &p, const bool nn)
 {
   TK_LDS_ALLOC(w8_smem_t, sm);
   const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
@@ -115,16 +136,15 @@ __global__ __launch_bounds__(512) void gemm_8wave(const uint16_t *__restrict__ a
   tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
   const int64_t m0 = (int64_t)tm * W8_TILE, n0 = (int64_t)tn * W8_TILE, z = blockIdx.z;
 
-  /* this batch's A (M x K) and Bt (N x K); group 0 stages A, group 1 Bt */
+  /* this batch's A (M x K) and B (N x K, or K x N for nn) */
   tk_gl ga, gb;
-  const int64_t ad[2] = {p.m, p.k}, as[2] = {p.lda, 1}, bd[2] = {p.n, p.k}, bs[2] = {p.ldb, 1};
+  const int64_t ad[2] = {p.m, p.k}, as[2] = {p.lda, 1}, bs[2] = {p.ldb, 1};
+  const int64_t bd[2] = {nn ? p.k : p.n, nn ? p.n : p.k};
   tk_gl_make(&ga, (void *)(a + z * a_batch_stride(&p)), 2, 2, ad, as);
   tk_gl_make(&gb, (void *)(b + z * b_batch_stride(&p)), 2, 2, bd, bs);
-  const tk_gl gl = grp ? gb : ga;
-  const tk_rsrc rs = tk_gl_rsrc(&gl);
-  const int64_t row0 = grp ? n0 : m0;
+  const tk_rsrc ra = tk_gl_rsrc(&ga), rb = tk_gl_rsrc(&gb);
 
-  w8_stage_t st0, st1;
+  w8_stage_t sa, sb;
   w8_pa_t pa;
   w8_pb_t pb;
   w8_a_t fa;
@@ -134,13 +154,13 @@ __global__ __launch_bounds__(512) void gemm_8wave(const uint16_t *__restrict__ a
 
   /* prologue: half-step 0 into buffer 0, half-step 1 staged in registers */
   {
-    w8_half_t *dst = &sm.buf[0].a[0] + 2 * grp;
-    tk_load_issue(st0, &gl, rs, 0, 0, row0, 0, gtid);
-    tk_load_issue(st1, &gl, rs, 0, 0, row0 + 128, 0, gtid);
-    tk_load_commit(dst[0], st0, gtid, TK_STAGE_NLOADS(st1));
-    tk_load_commit(dst[1], st1, gtid, 0);
-    tk_load_issue(st0, &gl, rs, 0, 0, row0, W8_KH, gtid);
-    tk_load_issue(st1, &gl, rs, 0, 0, row0 + 128, W8_KH, gtid);
+    const uint32_t tid_ = gtid;
+    tk_load_issue(sa, &ga, ra, 0, 0, m0 + 128 * grp, 0, tid_);
+    W8_B_ISSUE(0);
+    tk_load_commit(sm.buf[0].a[grp], sa, tid_, TK_STAGE_NLOADS(sb));
+    W8_B_COMMIT(sm.buf[0].b[grp], 0);
+    tk_load_issue(sa, &ga, ra, 0, 0, m0 + 128 * grp, W8_KH, tid_);
+    W8_B_ISSUE(W8_KH);
   }
   tk_lds_barrier();
   tk_group_barrier_if(4, 1); /* group 1 starts half a phase late */
@@ -178,14 +198,26 @@ __global__ __launch_bounds__(512) void gemm_8wave(const uint16_t *__restrict__ a
   }
 }
 
+__global__ __launch_bounds__(512) void gemm_8wave(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
+                                                  void *c, gemm_problem p)
+{
+  w8_body(a, b, c, p, false);
+}
+/* B as K x N: group 1 transposes B on its way into LDS */
+__global__ __launch_bounds__(512) void gemm_8wave_nn(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
+                                                     void *c, gemm_problem p)
+{
+  w8_body(a, b, c, p, true);
+}
+
 /* Why the 8wave kernel cannot take a problem (NULL: it can). */
 static const char *w8_unsupported(const gemm_problem *p)
 {
   const int64_t esz = p->out == OUT_BF16 ? 2 : 4, lim = 0xffffffffll;
-  if (p->layout != LAYOUT_NT) return "8wave needs B as N x K (--layout nt)";
   if (p->k % 8 || p->lda % 8 || p->ldb % 8)
     return "8wave needs K, lda and ldb to be multiples of 8 (16-byte rows for the group loads)";
-  if (((p->m - 1) * p->lda + p->k) * 2 > lim || ((p->n - 1) * p->ldb + p->k) * 2 > lim ||
+  const int64_t b_span = p->layout == LAYOUT_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
+  if (((p->m - 1) * p->lda + p->k) * 2 > lim || b_span * 2 > lim ||
       ((p->m - 1) * p->ldc + p->n) * esz > lim)
     return "8wave needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;

@@ -157,6 +157,65 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
     tk_load_commit(sm, S, tid, 0);                                                 \
   } while (0)
 
+/* Transposing group loads, for an operand stored K-major in global memory
+ * (e.g. B as K x N row-major) that the MFMA fragments want K-contiguous:
+ * LDS tile ST is R x C = N x K (16-bit elements); the global window at
+ * (b, h, r0, c0) is its transpose, C rows (K) x R columns (N).  The staging
+ * registers are an ordinary TK_STAGE(S, ST, NT) (same register count), so one
+ * stage variable can serve both directions.  A unit is two 16-byte chunks of
+ * the same 8 columns in rows 2p and 2p+1; thread tid moves units tid,
+ * tid+NT, ...; unit j has p = j % (C/2) (consecutive lanes take consecutive
+ * row pairs: their LDS writes fill one LDS row, conflict free) and column
+ * chunk j / (C/2).  Commit: one s_waitcnt vmcnt(n_after), then 8
+ * ds_write_b32 per unit, each the pair (row 2p, row 2p+1) of one column,
+ * i.e. 2 K-consecutive elements of one LDS row.  Out-of-window chunks read 0
+ * (buffer range check), so rows beyond K are zero. */
+#define TK__STAGE_T_CHECK(_S)                                                       \
+  static_assert(((int)_S::tk_elem_bytes) == 2 && ((int)_S::tk_rows) % 8 == 0 &&      \
+                ((int)_S::tk_cols) % 2 == 0 && ((int)_S::tk_per) % 2 == 0,            \
+    "tk: transposing loads need 16-bit elements, rows % 8 == 0, cols even and an even number of chunks per thread")
+
+/* global (K x N window at (b, h, r0 = first K row, c0 = first N column)) ->
+ * registers of a TK_STAGE for the N x K tile: 2 buffer_load_dwordx4 per
+ * unit, no wait */
+#define tk_load_issue_t(S, gl, rsrc, b, h, r0, c0, tid)                            \
+  do {                                                                             \
+    typedef TK_TYPEOF(S) _S;                                                       \
+    TK__STAGE_T_CHECK(_S);                                                         \
+    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));                \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per) / 2; _i++) {         \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
+      const uint32_t _p = _j % (((int)_S::tk_cols) / 2), _n = (_j / (((int)_S::tk_cols) / 2)) * 8u; \
+      (S).v[2 * _i] = tk_buffer_load_b128((rsrc), tk_gview_off(&_gv, 2u * _p, _n)); \
+      (S).v[2 * _i + 1] = tk_buffer_load_b128((rsrc), tk_gview_off(&_gv, 2u * _p + 1u, _n)); \
+    }                                                                              \
+  } while (0)
+
+/* registers -> LDS tile (N x K), transposed: one wait, 8 ds_write_b32 per unit */
+#define tk_load_commit_t(sm, S, tid, n_after)                                      \
+  do {                                                                             \
+    typedef TK_TYPEOF(S) _S;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    static_assert(((int)_S::tk_rows) == ((int)_T::tk_rows) && ((int)_S::tk_cols) == ((int)_T::tk_cols) && \
+                  ((int)_T::tk_elem_bytes) == 2, "tk: stage and LDS tile have different shapes"); \
+    TK__STAGE_T_CHECK(_S);                                                         \
+    TK_WAIT_VMCNT(n_after);                                                        \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per) / 2; _i++) {         \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
+      const uint32_t _p = _j % (((int)_S::tk_cols) / 2), _n = (_j / (((int)_S::tk_cols) / 2)) * 8u; \
+      tk_u32x4 _x0 = (S).v[2 * _i], _x1 = (S).v[2 * _i + 1];                       \
+      asm volatile("" : "+v"(_x0), "+v"(_x1)); /* no use of the loads above the wait */ \
+      const uint32_t _w0[4] = {_x0.x, _x0.y, _x0.z, _x0.w}, _w1[4] = {_x1.x, _x1.y, _x1.z, _x1.w}; \
+      _Pragma("unroll") for (int _e = 0; _e < 8; _e++) {                           \
+        /* element e of row 2p in the low half, of row 2p+1 in the high half */    \
+        const uint32_t _lo = (_e & 1) ? (_w0[_e / 2] >> 16) : (_w0[_e / 2] & 0xffffu); \
+        const uint32_t _hi = (_e & 1) ? (_w1[_e / 2] & 0xffff0000u) : (_w1[_e / 2] << 16); \
+        *(uint32_t *)((char *)(sm).data + tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), 2, \
+                                                      _n + (uint32_t)_e, 2u * _p)) = _lo | _hi; \
+      }                                                                            \
+    }                                                                              \
+  } while (0)
+
 /* ---- 2. direct-to-LDS loads ------------------------------------------------------ */
 
 TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_space(3))) void *lds, int32_t size,

@@ -122,6 +122,16 @@ TK_DI void tk_lds_barrier(void) {
   __builtin_amdgcn_s_barrier();
 }
 
+/* Register-pressure control: returns v unchanged, but the compiler cannot
+ * see through it, so values computed from the result (typically LDS and
+ * global addresses from a thread index) are recomputed where they are
+ * written instead of being hoisted out of a loop into registers that stay
+ * live across all of it.  A few VALU ops per use buy back the registers. */
+TK_DI uint32_t tk_opaque(uint32_t v) {
+  asm volatile("" : "+v"(v));
+  return v;
+}
+
 /* ---- identity ------------------------------------------------------------ */
 
 /* Lane 0..63 within the wave (mbcnt counts set exec-mask bits below us). */
