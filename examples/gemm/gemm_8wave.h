@@ -22,17 +22,18 @@
  *       (64x32) fragments of half-step s from buffer s%2;
  *     - tk_load_commit: the staged half-step s+1 (group g stages rows
  *       128g..128g+127 of A and of Bt, 2 x 16 bytes per thread each) goes
- *       to buffer (s+1)%2, each commit waiting with vmcnt(2) for its own
+ *       to buffer (s+1)%2, each commit waiting with vmcnt(6) for its own
  *       batch only;
- *     - tk_load_issue: buffer loads of half-step s+2 into the staging
- *       registers (beyond K they read 0: the buffer range check);
+ *     - tk_load_issue: buffer loads of half-step s+3 into the staging set
+ *       just committed (two sets alternate, s+2 is in flight in the other;
+ *       beyond K they read 0: the buffer range check);
  *     - tk_prefetch_wait: lgkmcnt(0), fragments become usable.
  *   compute cluster: tk_mma_ABt over the fragments (4x2x4 MFMA 32x32x8).
  * Buffer s%2 is read in the memory clusters of half-step s of both groups
  * and rewritten (with half-step s+2) only in the next memory clusters, which
  * the barriers order after those reads; the interval analysis is in
- * docs/gemm.md.  Global loads are in flight for a whole half-step (one
- * compute cluster of each group) and never waited with vmcnt(0) in the loop.
+ * docs/gemm.md.  Global loads are in flight for two half-steps (two compute
+ * clusters of each group) and never waited with vmcnt(0) in the loop.
  *
  * Epilogue: each wave moves its accumulators 32x64 at a time through its own
  * 8 KiB f32 LDS tile (tk_store_acc_lds) and writes them with
@@ -77,29 +78,32 @@ TK_RT(w8_piece_t, TK_K_C_F32_32x32, 32, 64);
 /* B's share of a group's staging: Bt rows from an N x K B (nt), or the same
  * rows transposed out of a K x N B (nn, tk's transposing group loads: same
  * staging registers, pairs of K rows -> ds_write_b32) */
-#define W8_B_COMMIT(tile, n_after)                                                      \
+#define W8_B_COMMIT(tile, st, n_after)                                                  \
   do {                                                                                  \
-    if (nn) tk_load_commit_t(tile, sb, tid_, n_after);                                  \
-    else tk_load_commit(tile, sb, tid_, n_after);                                       \
+    if (nn) tk_load_commit_t(tile, st, tid_, n_after);                                  \
+    else tk_load_commit(tile, st, tid_, n_after);                                       \
   } while (0)
-#define W8_B_ISSUE(k)                                                                   \
+#define W8_B_ISSUE(st, k)                                                               \
   do {                                                                                  \
-    if (nn) tk_load_issue_t(sb, &gb, rb, 0, 0, (k), n0 + 128 * grp, tid_);              \
-    else tk_load_issue(sb, &gb, rb, 0, 0, n0 + 128 * grp, (k), tid_);                   \
+    if (nn) tk_load_issue_t(st, &gb, rb, 0, 0, (k), n0 + 128 * grp, tid_);              \
+    else tk_load_issue(st, &gb, rb, 0, 0, n0 + 128 * grp, (k), tid_);                   \
   } while (0)
 
-/* memory cluster of the half-step in buffer `cur`; the next one goes to buffer
- * 1-cur, loads for the one after start at K `kload`.  Group g stages rows
- * 128g.. of both A and Bt (tiles a[g], b[g]): 2 + 2 chunks per thread. */
+/* memory cluster of half-step s, in buffer `cur` = s%2: half-step s+1 goes
+ * from staging set 1-cur to buffer 1-cur, and the same set is refilled with
+ * half-step s+3 (K `kload`); set `cur` holds half-step s+2, in flight since
+ * the previous cluster.  Group g stages rows 128g.. of both A and Bt (tiles
+ * a[g], b[g]): 2 + 2 chunks per thread and set.  Each commit waits for its
+ * own batch only: 3 batches of 2 loads may stay in flight (vmcnt(6)). */
 #define W8_MEMORY(cur, kload)                                                           \
   do {                                                                                  \
     tk_prefetch_issue(pa, sm.buf[cur].a[grp], 0, 0);                                    \
     tk_prefetch_issue(pb, sm.buf[cur].b[gw / 2], (gw % 2) * 64, 0);                     \
     const uint32_t tid_ = tk_opaque(gtid); /* addresses recomputed here, not hoisted */ \
-    tk_load_commit(sm.buf[1 - (cur)].a[grp], sa, tid_, TK_STAGE_NLOADS(sb));            \
-    tk_load_issue(sa, &ga, ra, 0, 0, m0 + 128 * grp, (kload), tid_);                    \
-    W8_B_COMMIT(sm.buf[1 - (cur)].b[grp], TK_STAGE_NLOADS(sa));                          \
-    W8_B_ISSUE(kload);                                                                  \
+    tk_load_commit(sm.buf[1 - (cur)].a[grp], sa[1 - (cur)], tid_, 3 * TK_STAGE_NLOADS(sa[0])); \
+    tk_load_issue(sa[1 - (cur)], &ga, ra, 0, 0, m0 + 128 * grp, (kload), tid_);         \
+    W8_B_COMMIT(sm.buf[1 - (cur)].b[grp], sb[1 - (cur)], 3 * TK_STAGE_NLOADS(sa[0]));  \
+    W8_B_ISSUE(sb[1 - (cur)], kload);                                                   \
     tk_prefetch_wait(fa, pa, 0);                                                        \
     tk_prefetch_wait(fb, pb, 0);                                                        \
   } while (0)
@@ -144,7 +148,7 @@ static __device__ inline __attribute__((always_inline)) void w8_body(const uint1
   tk_gl_make(&gb, (void *)(b + z * b_batch_stride(&p)), 2, 2, bd, bs);
   const tk_rsrc ra = tk_gl_rsrc(&ga), rb = tk_gl_rsrc(&gb);
 
-  w8_stage_t sa, sb;
+  w8_stage_t sa[2], sb[2]; /* two sets: half-steps s+1 and s+2 in flight */
   w8_pa_t pa;
   w8_pb_t pb;
   w8_a_t fa;
@@ -152,15 +156,18 @@ static __device__ inline __attribute__((always_inline)) void w8_body(const uint1
   w8_acc_t acc;
   tk_rt_zero(acc);
 
-  /* prologue: half-step 0 into buffer 0, half-step 1 staged in registers */
+  /* prologue: half-step 0 into buffer 0, half-steps 1 and 2 in flight into
+   * staging sets 1 and 0 */
   {
     const uint32_t tid_ = gtid;
-    tk_load_issue(sa, &ga, ra, 0, 0, m0 + 128 * grp, 0, tid_);
-    W8_B_ISSUE(0);
-    tk_load_commit(sm.buf[0].a[grp], sa, tid_, TK_STAGE_NLOADS(sb));
-    W8_B_COMMIT(sm.buf[0].b[grp], 0);
-    tk_load_issue(sa, &ga, ra, 0, 0, m0 + 128 * grp, W8_KH, tid_);
-    W8_B_ISSUE(W8_KH);
+    tk_load_issue(sa[0], &ga, ra, 0, 0, m0 + 128 * grp, 0, tid_);
+    W8_B_ISSUE(sb[0], 0);
+    tk_load_commit(sm.buf[0].a[grp], sa[0], tid_, TK_STAGE_NLOADS(sb[0]));
+    W8_B_COMMIT(sm.buf[0].b[grp], sb[0], 0);
+    tk_load_issue(sa[1], &ga, ra, 0, 0, m0 + 128 * grp, W8_KH, tid_);
+    W8_B_ISSUE(sb[1], W8_KH);
+    tk_load_issue(sa[0], &ga, ra, 0, 0, m0 + 128 * grp, 2 * W8_KH, tid_);
+    W8_B_ISSUE(sb[0], 2 * W8_KH);
   }
   tk_lds_barrier();
   tk_group_barrier_if(4, 1); /* group 1 starts half a phase late */
@@ -168,11 +175,11 @@ static __device__ inline __attribute__((always_inline)) void w8_body(const uint1
   const int64_t ksteps = (p.k + 2 * W8_KH - 1) / (2 * W8_KH);
   for (int64_t ks = 0; ks < ksteps; ++ks) {
     const int64_t k0 = ks * 2 * W8_KH;
-    W8_MEMORY(0, k0 + 2 * W8_KH);
+    W8_MEMORY(0, k0 + 3 * W8_KH);
     W8_BARRIER();
     W8_COMPUTE();
     W8_BARRIER();
-    W8_MEMORY(1, k0 + 3 * W8_KH);
+    W8_MEMORY(1, k0 + 4 * W8_KH);
     W8_BARRIER();
     W8_COMPUTE();
     W8_BARRIER();
