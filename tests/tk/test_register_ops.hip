@@ -16,7 +16,7 @@
       int f = fr * ((int)T::tk_fc) + fc; (void)f; body; }
 
 #define OPS_KERNEL(name, KC, KB, R, C)                                            \
-  __global__ void name(const float *x, const float *y, float *out, float *rv_out, \
+  __global__ __launch_bounds__(64) void name(const float *x, const float *y, float *out, float *rv_out, \
                        float *cv_out, uint16_t *b_out) {                          \
     TK_RT(t_t, KC, R, C); TK_RT(b_t, KB, R, C);                                   \
     int l = tk_lane();                                                            \
