@@ -168,7 +168,9 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
  * row pairs: their LDS writes fill one LDS row, conflict free) and column
  * chunk j / (C/2).  Commit: one s_waitcnt vmcnt(n_after), then 8
  * ds_write_b32 per unit, each the pair (row 2p, row 2p+1) of one column,
- * i.e. 2 K-consecutive elements of one LDS row.  Out-of-window chunks read 0
+ * i.e. 2 K-consecutive elements of one LDS row; chunks that share a 32-lane
+ * write phase take their 8 LDS rows in different orders, so a phase is bank
+ * conflict free (32-bit accesses served per half-wave, docs/hardware.md).  Out-of-window chunks read 0
  * (buffer range check), so rows beyond K are zero. */
 #define TK__STAGE_T_CHECK(_S)                                                       \
   static_assert(((int)_S::tk_elem_bytes) == 2 && ((int)_S::tk_rows) % 8 == 0 &&      \
@@ -206,12 +208,27 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
       tk_u32x4 _x0 = (S).v[2 * _i], _x1 = (S).v[2 * _i + 1];                       \
       asm volatile("" : "+v"(_x0), "+v"(_x1)); /* no use of the loads above the wait */ \
       const uint32_t _w0[4] = {_x0.x, _x0.y, _x0.z, _x0.w}, _w1[4] = {_x1.x, _x1.y, _x1.z, _x1.w}; \
+      /* element e of row 2p in the low half, of row 2p+1 in the high half */      \
+      uint32_t _v[8];                                                              \
+      _Pragma("unroll") for (int _e = 0; _e < 8; _e++)                             \
+        _v[_e] = ((_e & 1) ? (_w0[_e / 2] >> 16) : (_w0[_e / 2] & 0xffffu)) |      \
+                 ((_e & 1) ? (_w1[_e / 2] & 0xffff0000u) : (_w1[_e / 2] << 16));   \
+      /* lanes of one 32-lane write phase cover _g column chunks whose rows start \
+       * 8 rows apart, i.e. on the same banks: each chunk writes its 8 rows in   \
+       * the order e ^ (chunk % _g), so the phase's rows start in _g different   \
+       * bank windows (a swap network of selects, no dynamic indexing) */         \
+      enum { _g = ((int)_S::tk_cols) < 64 ? 64 / ((int)_S::tk_cols) : 1 };         \
+      const uint32_t _sw = (_j / (((int)_S::tk_cols) / 2)) % (uint32_t)_g;         \
+      _Pragma("unroll") for (int _bit = 1; _bit < _g && _bit < 8; _bit <<= 1)      \
+        _Pragma("unroll") for (int _e = 0; _e < 8; _e++)                           \
+          if (!(_e & _bit)) {                                                      \
+            const uint32_t _a = _v[_e], _b = _v[_e | _bit];                        \
+            _v[_e] = (_sw & (uint32_t)_bit) ? _b : _a;                             \
+            _v[_e | _bit] = (_sw & (uint32_t)_bit) ? _a : _b;                      \
+          }                                                                        \
       _Pragma("unroll") for (int _e = 0; _e < 8; _e++) {                           \
-        /* element e of row 2p in the low half, of row 2p+1 in the high half */    \
-        const uint32_t _lo = (_e & 1) ? (_w0[_e / 2] >> 16) : (_w0[_e / 2] & 0xffffu); \
-        const uint32_t _hi = (_e & 1) ? (_w1[_e / 2] & 0xffff0000u) : (_w1[_e / 2] << 16); \
         *(uint32_t *)((char *)(sm).data + tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), 2, \
-                                                      _n + (uint32_t)_e, 2u * _p)) = _lo | _hi; \
+                                                      _n + ((uint32_t)_e ^ _sw), 2u * _p)) = _v[_e]; \
       }                                                                            \
     }                                                                              \
   } while (0)
