@@ -18,8 +18,10 @@
  * each, 32 KiB: A rows 0-127 / 128-255 and Bt rows 0-127 / 128-255 as
  * swizzled 128x32 bf16 tk tiles, 64 KiB in all):
  *   memory cluster of half-step s, in wave order
- *     - tk_prefetch_issue: ds_read_b64 of this wave's A (128x32) and Bt
- *       (64x32) fragments of half-step s from buffer s%2;
+ *     - tk_prefetch_issue_b128: ds_read_b128 of this wave's A (128x32) and
+ *       Bt (64x32) fragments of half-step s from buffer s%2, two K
+ *       fragments per read (tk's paired K order, the same for A and Bt, so
+ *       the product is unchanged);
  *     - tk_load_commit: the staged half-step s+1 (group g stages rows
  *       128g..128g+127 of A and of Bt, 2 x 16 bytes per thread each) goes
  *       to buffer (s+1)%2, each commit waiting with vmcnt(6) for its own
@@ -27,7 +29,7 @@
  *     - tk_load_issue: buffer loads of half-step s+3 into the staging set
  *       just committed (two sets alternate, s+2 is in flight in the other;
  *       beyond K they read 0: the buffer range check);
- *     - tk_prefetch_wait: lgkmcnt(0), fragments become usable.
+ *     - tk_prefetch_wait_b128: lgkmcnt(0), fragments become usable.
  *   compute cluster: tk_mma_ABt over the fragments (4x2x4 MFMA 32x32x8).
  * Buffer s%2 is read in the memory clusters of half-step s of both groups
  * and rewritten (with half-step s+2) only in the next memory clusters, which
@@ -71,8 +73,8 @@ TK_STAGE(w8_stage_t, w8_half_t, 256); /* one group's 256 threads stage 128 rows 
 TK_RT(w8_acc_t, TK_K_C_F32_32x32, 128, 64);
 TK_RT(w8_a_t, TK_K_A_BF16_32x32x8, 128, W8_KH);
 TK_RT(w8_bt_t, TK_K_A_BF16_32x32x8, 64, W8_KH); /* Bt (N x K) in the A kind */
-TK_PENDING(w8_pa_t, w8_a_t);
-TK_PENDING(w8_pb_t, w8_bt_t);
+TK_PENDING_B128(w8_pa_t, w8_a_t);
+TK_PENDING_B128(w8_pb_t, w8_bt_t);
 TK_RT(w8_piece_t, TK_K_C_F32_32x32, 32, 64);
 
 /* B's share of a group's staging: Bt rows from an N x K B (nt), or the same
@@ -97,15 +99,15 @@ TK_RT(w8_piece_t, TK_K_C_F32_32x32, 32, 64);
  * own batch only: 3 batches of 2 loads may stay in flight (vmcnt(6)). */
 #define W8_MEMORY(cur, kload)                                                           \
   do {                                                                                  \
-    tk_prefetch_issue(pa, sm.buf[cur].a[grp], 0, 0);                                    \
-    tk_prefetch_issue(pb, sm.buf[cur].b[gw / 2], (gw % 2) * 64, 0);                     \
+    tk_prefetch_issue_b128(pa, sm.buf[cur].a[grp], 0, 0);                                  \
+    tk_prefetch_issue_b128(pb, sm.buf[cur].b[gw / 2], (gw % 2) * 64, 0);                    \
     const uint32_t tid_ = tk_opaque(gtid); /* addresses recomputed here, not hoisted */ \
     tk_load_commit(sm.buf[1 - (cur)].a[grp], sa[1 - (cur)], tid_, 3 * TK_STAGE_NLOADS(sa[0])); \
     tk_load_issue(sa[1 - (cur)], &ga, ra, 0, 0, m0 + 128 * grp, (kload), tid_);         \
     W8_B_COMMIT(sm.buf[1 - (cur)].b[grp], sb[1 - (cur)], 3 * TK_STAGE_NLOADS(sa[0]));  \
     W8_B_ISSUE(sb[1 - (cur)], kload);                                                   \
-    tk_prefetch_wait(fa, pa, 0);                                                        \
-    tk_prefetch_wait(fb, pb, 0);                                                        \
+    tk_prefetch_wait_b128(fa, pa, 0);                                                      \
+    tk_prefetch_wait_b128(fb, pb, 0);                                                      \
   } while (0)
 
 /* compute cluster: nothing crosses the scheduling fences, priority up */

@@ -32,8 +32,15 @@
  *    compiler cannot read a pending register before the wait.  n = LDS ops
  *    issued after this batch that may stay pending (0..15); use n > 0 only
  *    when no scalar (SMEM) load is in flight, since those return out of order.
- *    ds_read_b128 is not offered: with the 16x16x16/32x32x8 operand layouts a
- *    lane's two consecutive K fragments are 4*KW elements apart, not adjacent.
+ *    ds_read_b128 variant (TK_PENDING_B128, tk_prefetch_issue_b128,
+ *    tk_prefetch_wait_b128): in the MFMA layouts a lane's K fragments kf and
+ *    kf+1 are a whole fragment apart in K, so a 16-byte read cannot fill both
+ *    with the natural K order.  A product does not depend on the order of K,
+ *    as long as A and B use the same one: this variant reads K fragment pair
+ *    (2j, 2j+1) of lane group h (= l / S) from the 2*KW contiguous elements
+ *    at K column 2j*FK + 2*KW*h, i.e. fragment kf's element i is K column
+ *    (kf & ~1)*FK + 2*KW*h + KW*(kf & 1) + i (FK = K per fragment).  Read
+ *    both operands of a product with it; half the LDS instructions.
  *
  * Hardware facts (CDNA3 ISA guide: "Vector Memory Buffer Instructions"
  * (MUBUF, LDS bit, range checking), "Data Share Operations" (DS_WRITE_B128,
@@ -372,6 +379,98 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
     _Pragma("unroll") for (int _f = 0; _f < ((int)_P::tk_nf); _f++) {                     \
       asm volatile("" : "+v"((P).tk_pending_[_f]));                                \
       (D).f[_f] = __builtin_bit_cast(TK_TYPEOF((D).f[0]), (P).tk_pending_[_f]);    \
+    }                                                                              \
+  } while (0)
+
+/* Pending results of a ds_read_b128 prefetch (pairs of K fragments). */
+#define TK_PENDING_B128(name, RT)                                                   \
+  typedef struct {                                                                  \
+    static_assert(((int)RT::tk_op) == TK_OP_A || ((int)RT::tk_op) == TK_OP_B,        \
+                  "tk: prefetch fills A or B operand tiles");                      \
+    static_assert((((int)RT::tk_op) == TK_OP_A ? ((int)RT::tk_fc) : ((int)RT::tk_fr)) % 2 == 0, \
+                  "tk: ds_read_b128 prefetch needs an even number of K fragments"); \
+    enum { tk_nf = ((int)RT::tk_fr) * ((int)RT::tk_fc), tk_fr = ((int)RT::tk_fr), tk_fc = ((int)RT::tk_fc), \
+           tk_frows = ((int)RT::tk_frows), tk_fcols = ((int)RT::tk_fcols), tk_op = ((int)RT::tk_op), \
+           tk_n = ((int)RT::tk_n), tk_rows = ((int)RT::tk_rows), tk_cols = ((int)RT::tk_cols), \
+           tk_dt = ((int)RT::tk_dt) };                                              \
+    tk_u32x4 tk_pending4_[((int)RT::tk_fr) * ((int)RT::tk_fc) / 2];                 \
+    uint32_t tk_swapped_; /* swizzled rows hold 16-byte chunks with halves exchanged */ \
+  } name
+
+#if defined(__OPTIMIZE__)
+#define TK__DSR128(v, addr, off) asm volatile("ds_read_b128 %0, %1 offset:%2" : "=v"(v) : "v"(addr), "n"(off) : "memory")
+#else
+#define TK__DSR128(v, addr, off)                                                   \
+  asm volatile("ds_read_b128 %0, %1 offset:%2\n\ts_waitcnt lgkmcnt(0)" : "=v"(v) : "v"(addr), "n"(off) : "memory")
+#endif
+#define TK__DSR128_CASE(v, addr, k, step) case k: TK__DSR128(v, addr, (k) * (step)); break;
+
+/* Like tk_prefetch_issue, one ds_read_b128 per pair of K fragments, in the
+ * paired K order above; pending slot (row fragment r, pair j) holds
+ * fragments 2j and 2j+1.  The 16-byte reads need the tile's rows 16-byte
+ * aligned at every K pair (c0 a multiple of 2*FK).  In a swizzled tile, rows
+ * with bit 3 set hold each 16-byte chunk with its 8-byte halves exchanged
+ * (shared.h); fragment shifts are multiples of 16 rows, so one per-lane flag
+ * covers the tile and the wait puts the halves back. */
+#define tk_prefetch_issue_b128(P, sm, r0, c0)                                      \
+  do {                                                                             \
+    typedef TK_TYPEOF(P) _P;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
+    enum { _a = ((int)_P::tk_op) == TK_OP_A,                                       \
+           _nrow = _a ? ((int)_P::tk_fr) : ((int)_P::tk_fc),                       \
+           _nk = _a ? ((int)_P::tk_fc) : ((int)_P::tk_fr),                         \
+           _s = _a ? ((int)_P::tk_frows) : ((int)_P::tk_fcols),                    \
+           _kw = _a ? ((int)_P::tk_fcols) : ((int)_P::tk_frows),                   \
+           _step = _s * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes),             \
+           _imm = (_nrow - 1) * _step < 65536 };                                  \
+    static_assert(_nrow <= 8, "tk: prefetch handles up to 8 fragments along the LDS rows"); \
+    const uint32_t _l = tk_lane_id();                                              \
+    const uint32_t _base = tk_lds_addr((sm).data);                                 \
+    _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
+      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), \
+          ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s,                      \
+          (uint32_t)(c0) + 2 * _k * _kw + 2 * ((int)_P::tk_n) * (_l / _s));        \
+      const uint32_t _addr = _base + (_o & ~15u);                                  \
+      if (_k == 0) (P).tk_swapped_ = _o & 8u;                                      \
+      _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
+        tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
+        if (_imm) {                                                                \
+          switch (_r) {                                                            \
+            TK__DSR128_CASE(*_dst, _addr, 0, _step) TK__DSR128_CASE(*_dst, _addr, 1, _step) \
+            TK__DSR128_CASE(*_dst, _addr, 2, _step) TK__DSR128_CASE(*_dst, _addr, 3, _step) \
+            TK__DSR128_CASE(*_dst, _addr, 4, _step) TK__DSR128_CASE(*_dst, _addr, 5, _step) \
+            TK__DSR128_CASE(*_dst, _addr, 6, _step) TK__DSR128_CASE(*_dst, _addr, 7, _step) \
+          }                                                                        \
+        } else {                                                                   \
+          TK__DSR128(*_dst, _addr + (uint32_t)_r * _step, 0);                      \
+        }                                                                          \
+      }                                                                            \
+    }                                                                              \
+  } while (0)
+
+/* Wait (lgkmcnt(n)) and move a ds_read_b128 prefetch into register tile D. */
+#define tk_prefetch_wait_b128(D, P, n)                                             \
+  do {                                                                             \
+    typedef TK_TYPEOF(P) _P;                                                       \
+    typedef TK_TYPEOF(D) _D;                                                       \
+    static_assert(((int)_P::tk_rows) == ((int)_D::tk_rows) && ((int)_P::tk_cols) == ((int)_D::tk_cols) && \
+                  ((int)_P::tk_op) == ((int)_D::tk_op) && ((int)_P::tk_dt) == ((int)_D::tk_dt) && ((int)_P::tk_frows) == ((int)_D::tk_frows), \
+                  "tk: pending prefetch and destination tile differ");             \
+    static_assert((n) >= 0 && (n) <= 15, "tk: lgkmcnt wait count must be 0..15"); \
+    enum { _a = ((int)_P::tk_op) == TK_OP_A, _nk = _a ? ((int)_P::tk_fc) : ((int)_P::tk_fr), \
+           _nrow = _a ? ((int)_P::tk_fr) : ((int)_P::tk_fc) };                    \
+    asm volatile("s_waitcnt lgkmcnt(%0)" ::"n"(n) : "memory");                     \
+    _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++)                           \
+    _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
+      asm volatile("" : "+v"((P).tk_pending4_[_r * (_nk / 2) + _k]));              \
+      const tk_u32x4 _v = (P).tk_pending4_[_r * (_nk / 2) + _k];                   \
+      const tk_u32x2 _lo = (P).tk_swapped_ ? _v.zw : _v.xy;                        \
+      const tk_u32x2 _hi = (P).tk_swapped_ ? _v.xy : _v.zw;                        \
+      const int _f0 = _a ? _r * ((int)_P::tk_fc) + 2 * _k : (2 * _k) * ((int)_P::tk_fc) + _r; \
+      const int _f1 = _a ? _f0 + 1 : _f0 + ((int)_P::tk_fc);                       \
+      (D).f[_f0] = __builtin_bit_cast(TK_TYPEOF((D).f[0]), _lo);                   \
+      (D).f[_f1] = __builtin_bit_cast(TK_TYPEOF((D).f[0]), _hi);                   \
     }                                                                              \
   } while (0)
 #endif /* TK_HIP */
