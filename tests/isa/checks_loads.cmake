@@ -20,3 +20,12 @@ if(TARGET tk_test_loads)
            --span-forbid "^ds_read_b64" "^ds_read_b64" "^s_waitcnt.*lgkmcnt"
            --count "^s_waitcnt lgkmcnt\\(8\\)$" 1 1)
 endif()
+# b128 prefetch (tests/tk/test_prefetch_b128.hip): A 1x8 + B 4x2 fragments in
+# K pairs = 4 + 4 inline-asm ds_read_b128, no ds_read_b64, no LDS wait inside
+# the batch, then lgkmcnt(4) (B's 4 reads may fly) and lgkmcnt(0)
+if(TARGET tk_test_prefetch_b128)
+  tk_isa_check(NAME isa_loads_prefetch_b128 TARGET tk_test_prefetch_b128 KERNEL k_contents
+    CHECKS --no-spill --count "^ds_read_b128" 8 8 --forbid "^ds_read_b64"
+           --span-forbid "^ds_read_b128" "^ds_read_b128" "^s_waitcnt.*lgkmcnt"
+           --count "^s_waitcnt lgkmcnt\\(4\\)$" 1 1)
+endif()
