@@ -247,8 +247,10 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
   a += z * a_batch_stride(&p);
   b += z * b_batch_stride(&p);
   const int wm = (wave / 2) * 64, wn = (wave % 2) * 64;
-  /* wave-uniform: can the step be moved with 16-byte group loads? */
-  const bool wide = p.layout == LAYOUT_NT && p.k % 8 == 0 && p.lda % 8 == 0 && p.ldb % 8 == 0;
+  /* wave-uniform: can the step be moved with 16-byte group loads (rows of
+   * 16-byte chunks, operands within a buffer descriptor's range)? */
+  const bool wide = p.layout == LAYOUT_NT && p.k % 8 == 0 && p.lda % 8 == 0 && p.ldb % 8 == 0 &&
+                    ((p.m - 1) * p.lda + p.k) * 2 <= TK_GL_MAX_BYTES && ((p.n - 1) * p.ldb + p.k) * 2 <= TK_GL_MAX_BYTES;
   tk_gl ga, gb;
   const int64_t ad[2] = {p.m, p.k}, as[2] = {p.lda, 1}, bd[2] = {p.n, p.k}, bs[2] = {p.ldb, 1};
   tk_gl_make(&ga, (void *)a, 2, 2, ad, as);
@@ -459,26 +461,31 @@ static bool tksim_model_on(void)
   return m && *m && strcmp(m, "off") != 0;
 }
 
-/* The kernel heuristic (docs/gemm.md): 128x128-tile MFMA kernel unless M or
- * N is at most 64, where its tiles would be mostly padding and the 64x64
- * "simple" kernel wastes less. */
+/* Why `kernel` cannot run problem p (NULL: it can). */
+static const char *kernel_unsupported(int kernel, const gemm_problem *p)
+{
+  if (kernel == KERNEL_8WAVE) return w8_unsupported(p);
+  /* 4wave writes C through a buffer descriptor (tk_store_lds_global_ab) */
+  if (kernel == KERNEL_4WAVE && ((p->m - 1) * p->ldc + p->n) * (p->out == OUT_BF16 ? 2 : 4) > TK_GL_MAX_BYTES)
+    return "4wave needs C of a batch to span at most 4 GiB - 16 bytes (buffer descriptor)";
+  return NULL;
+}
+
+/* The kernel heuristic (docs/gemm.md): 8wave for grids of at least one
+ * 256x256 tile per CU; else the 128x128-tile 4wave unless M or N is at most
+ * 64, where its tiles would be mostly padding and the 64x64 "simple" kernel
+ * wastes less (also the fallback for C beyond a buffer descriptor). */
 static int choose_kernel(const gemm_problem *p, int requested)
 {
   if (requested != KERNEL_AUTO) return requested;
   if (w8_unsupported(p) == NULL && w8_preferred(p)) return KERNEL_8WAVE;
-  if (GEMM_HAVE_4WAVE && p->m > 64 && p->n > 64) return KERNEL_4WAVE;
+  if (GEMM_HAVE_4WAVE && p->m > 64 && p->n > 64 && kernel_unsupported(KERNEL_4WAVE, p) == NULL) return KERNEL_4WAVE;
   return KERNEL_SIMPLE;
 }
 
 static bool kernel_available(int kernel)
 {
   return kernel == KERNEL_SIMPLE || kernel == KERNEL_8WAVE || (kernel == KERNEL_4WAVE && GEMM_HAVE_4WAVE);
-}
-
-/* Why `kernel` cannot run problem p (NULL: it can). */
-static const char *kernel_unsupported(int kernel, const gemm_problem *p)
-{
-  return kernel == KERNEL_8WAVE ? w8_unsupported(p) : NULL;
 }
 
 static hipError_t launch(int kernel, const uint16_t *a, const uint16_t *b, void *c,

@@ -222,7 +222,7 @@ __global__ __launch_bounds__(512) void gemm_8wave_nn(const uint16_t *__restrict_
 /* Why the 8wave kernel cannot take a problem (NULL: it can). */
 static const char *w8_unsupported(const gemm_problem *p)
 {
-  const int64_t esz = p->out == OUT_BF16 ? 2 : 4, lim = 0xffffffffll;
+  const int64_t esz = p->out == OUT_BF16 ? 2 : 4, lim = TK_GL_MAX_BYTES; /* tk_gl_make's limit */
   if (p->k % 8 || p->lda % 8 || p->ldb % 8)
     return "8wave needs K, lda and ldb to be multiples of 8 (16-byte rows for the group loads)";
   const int64_t b_span = p->layout == LAYOUT_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
