@@ -397,6 +397,7 @@ struct options {
   uint64_t seed;
   const char *csv, *png, *shapes;
   std::vector<int> kernels; /* --sweep-kernels, else {kernel} */
+  bool vs;                  /* --vs hipblaslt */
 };
 
 static bool parse_kernel(const char *s, size_t len, int *k)
@@ -806,6 +807,49 @@ static bool plot_png(const char *path, const std::vector<double> &tflops)
 
 /* ---- main ----------------------------------------------------------------- */
 
+#ifdef TK_GEMM_HIPBLASLT
+#include "vs_hipblaslt.h"
+/* --vs hipblaslt: both libraries on the same inputs from the same initial C:
+ * agreement of one launch each, then hipBLASLt's time next to ours. */
+static int compare_hipblaslt(int kernel, device_problem *d, const gemm_problem *p, const options *o, double tk_ms)
+{
+  const size_t n = d->c_bytes;
+  std::vector<uint8_t> ours(n), theirs(n);
+  GEMM_CHECK_HIP(hipMemcpy(d->c, d->hc0.data(), n, hipMemcpyHostToDevice));
+  GEMM_CHECK_HIP(launch(kernel, d->a, d->b, d->c, p));
+  GEMM_CHECK_HIP(hipMemcpy(ours.data(), d->c, n, hipMemcpyDeviceToHost));
+  GEMM_CHECK_HIP(hipMemcpy(d->c, d->hc0.data(), n, hipMemcpyHostToDevice));
+  if (hipblaslt_time(p, d->a, d->b, d->c, 1, 0) < 0) return 1;
+  GEMM_CHECK_HIP(hipDeviceSynchronize());
+  GEMM_CHECK_HIP(hipMemcpy(theirs.data(), d->c, n, hipMemcpyDeviceToHost));
+  double max_diff = 0, max_ref = 0;
+  const size_t esz = p->out == OUT_BF16 ? 2 : 4;
+  for (size_t i = 0; i + esz <= n; i += esz) {
+    float x, y;
+    if (esz == 2) {
+      uint16_t hx, hy;
+      memcpy(&hx, &ours[i], 2);
+      memcpy(&hy, &theirs[i], 2);
+      x = bf16_to_f32(hx);
+      y = bf16_to_f32(hy);
+    } else {
+      memcpy(&x, &ours[i], 4);
+      memcpy(&y, &theirs[i], 4);
+    }
+    max_diff = fmax(max_diff, fabs((double)x - y));
+    max_ref = fmax(max_ref, fabs((double)y));
+  }
+  printf("hipblaslt: agreement max |tk - hipblaslt| = %.3e (max |hipblaslt| = %.3e; padding between rows included)\n",
+         max_diff, max_ref);
+  const double ms = hipblaslt_time(p, d->a, d->b, d->c, o->iters, o->warmup);
+  if (ms <= 0) return 1;
+  const double flops = 2.0 * p->m * p->n * p->k * p->batch;
+  printf("hipblaslt: %.4f ms per iteration, %.2f TFLOP/s; tk %s: %.2f TFLOP/s; tk / hipblaslt = %.3f\n", ms,
+         flops / (ms * 1e-3) / 1e12, kernel_name(kernel), flops / (tk_ms * 1e-3) / 1e12, ms / tk_ms);
+  return 0;
+}
+#endif
+
 static const char *timing_label(bool sim)
 {
   if (!sim) return "hardware";
@@ -886,10 +930,14 @@ static int run_one(const options *o, bool sim)
       printf("throughput: %.2f TFLOP/s%s\n", flops / (ms * 1e-3) / 1e12, sim ? " (modeled)" : "");
     else
       printf("throughput: not reported (emulated without timing model; run tksim --model=mi325x for modeled figures)\n");
+#ifdef TK_GEMM_HIPBLASLT
+    if (o->vs && compare_hipblaslt(kernel, &d, p, o, ms) != 0) rc = rc ? rc : 4;
+#endif
   }
   teardown(&d);
   return rc;
 }
+
 
 static bool parse_shapes(const char *s, std::vector<gemm_problem> &out, const gemm_problem *base)
 {
@@ -1052,8 +1100,12 @@ int main(int argc, char **argv)
     else if (!strcmp(a, "--sweep-shapes")) { o.shapes = v; o.sweep = true; }
     else if (!strcmp(a, "--vs")) {
       if (strcmp(v, "hipblaslt") != 0) return bad("unknown --vs library (hipblaslt)", v);
+#ifdef TK_GEMM_HIPBLASLT
+      o.vs = true;
+#else
       fprintf(stderr, "gemm: --vs hipblaslt: not available in this build (hipBLASLt was not found at configure time)\n");
       return 2;
+#endif
     } else
       return bad("unknown option", a);
   }
