@@ -338,4 +338,57 @@ TK_DI float tk_op_sum(float a, float b) { return a + b; }
 #define tk_rt_cvt_c_to_b_bf16(D, A) TK_RT_CVT_C_TO_B(D, A, TK_CVT_BF16_)
 #define tk_rt_cvt_c_to_b_f16(D, A) TK_RT_CVT_C_TO_B(D, A, TK_CVT_F16_)
 
+#if TK_HIP
+/* value of lane src (0..63) of every lane's v (ds_bpermute works in bytes) */
+TK_DI uint32_t tk_lane_get_u32(uint32_t v, uint32_t src) {
+  return (uint32_t)__builtin_amdgcn_ds_bpermute((int)(src << 2), (int)v);
+}
+
+/* Convert an f32 accumulator tile (M×N, M a multiple of 32) to an fp8 e4m3
+ * (FNUZ, v_cvt_pk_fp8_f32: round to nearest even, out of range -> NaN) B
+ * operand tile of the same M×N (M becomes K), for the P·V step of fp8
+ * attention.  An fp8 B fragment wants 8 K-consecutive values per lane
+ * (k = 8*(l/S) + e), the accumulator gives each lane runs of 4 rows, so
+ * halves come from another lane (register.h layouts):
+ *  - 32x32 -> TK_K_B_FP8_32x32x16: fragment kf = rows 16kf.. of accumulator
+ *    fragment kf/2, register groups g = 2(kf%2) + h (h = l/32); lane l keeps
+ *    its own 4 values and takes 4 from lane l^32: one ds_bpermute per
+ *    fragment (each lane sends what its partner needs);
+ *  - 16x16 -> TK_K_B_FP8_16x16x32: fragment kf = accumulator fragments 2kf
+ *    and 2kf+1; lane (h, c) takes rows 8(h%2).. of fragment 2kf + h/2 from
+ *    lanes (2(h%2), c) and (2(h%2)+1, c): four ds_bpermute per fragment. */
+#define tk_rt_cvt_c_to_b_fp8e4(D, A)                                              \
+  do { TK_RT_FLOAT(A); typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(D) _TD;        \
+       static_assert(((int)_TD::tk_op) == TK_OP_B && ((int)_TD::tk_dt) == TK_DT_FP8E4 && \
+                     ((int)_TD::tk_rows) == ((int)_TA::tk_rows) && ((int)_TD::tk_cols) == ((int)_TA::tk_cols) && \
+                     ((int)_TD::tk_fcols) == ((int)_TA::tk_fcols) && ((int)_TA::tk_rows) % 32 == 0, \
+         "tk: accumulator converts to an fp8 B-operand tile of the same size and MFMA width (rows % 32 == 0)"); \
+       const uint32_t _l = (uint32_t)tk_lane();                                   \
+       _Pragma("unroll") for (int _kf = 0; _kf < ((int)_TD::tk_fr); _kf++)        \
+       _Pragma("unroll") for (int _c = 0; _c < ((int)_TD::tk_fc); _c++) {         \
+         uint32_t _lo, _hi;                                                       \
+         if (((int)_TA::tk_frows) == 32) {                                        \
+           const int _r = _kf / 2, _p = _kf % 2;                                  \
+           const uint32_t _h = _l / 32;                                           \
+           const float *_a = (const float *)&(A).f[_r * ((int)_TA::tk_fc) + _c];  \
+           const uint32_t _p0 = tk_cvt_pk4_fp8e4(_a[8 * _p + 0], _a[8 * _p + 1], _a[8 * _p + 2], _a[8 * _p + 3]); \
+           const uint32_t _p1 = tk_cvt_pk4_fp8e4(_a[8 * _p + 4], _a[8 * _p + 5], _a[8 * _p + 6], _a[8 * _p + 7]); \
+           const uint32_t _x = tk_lane_get_u32(_h ? _p0 : _p1, _l ^ 32u);         \
+           _lo = _h ? _x : _p0;                                                   \
+           _hi = _h ? _p1 : _x;                                                   \
+         } else {                                                                 \
+           const float *_a0 = (const float *)&(A).f[(2 * _kf) * ((int)_TA::tk_fc) + _c];     \
+           const float *_a1 = (const float *)&(A).f[(2 * _kf + 1) * ((int)_TA::tk_fc) + _c]; \
+           const uint32_t _q0 = tk_cvt_pk4_fp8e4(_a0[0], _a0[1], _a0[2], _a0[3]); \
+           const uint32_t _q1 = tk_cvt_pk4_fp8e4(_a1[0], _a1[1], _a1[2], _a1[3]); \
+           const uint32_t _h = _l / 16, _src = (2u * (_h % 2u)) * 16u + _l % 16u;  \
+           const uint32_t _l0 = tk_lane_get_u32(_q0, _src), _l1 = tk_lane_get_u32(_q1, _src); \
+           const uint32_t _h0 = tk_lane_get_u32(_q0, _src + 16u), _h1 = tk_lane_get_u32(_q1, _src + 16u); \
+           _lo = (_h / 2u) ? _l1 : _l0;                                            \
+           _hi = (_h / 2u) ? _h1 : _h0;                                            \
+         }                                                                        \
+         (D).f[_kf * ((int)_TD::tk_fc) + _c] = (int64_t)(((uint64_t)_hi << 32) | _lo); \
+       } } while (0)
+#endif
+
 #endif /* TK_REGISTER_H */
