@@ -316,7 +316,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
 #define TK__DSR64(v, addr, off)                                                    \
   asm volatile("ds_read_b64 %0, %1 offset:%2\n\ts_waitcnt lgkmcnt(0)" : "=v"(v) : "v"(addr), "n"(off) : "memory")
 #endif
-#define TK__DSR64_CASE(v, addr, k, step) case k: TK__DSR64(v, addr, (k) * (step)); break;
+#define TK__DSR64_CASE(v, addr, k, step) case k: TK__DSR64(v, addr, (k) * (step) < 65536 ? (k) * (step) : 0); break;
 
 /* Issue one ds_read_b64 per fragment of P's tile type from LDS tile sm.
  * A tiles (M x K): fragment (fr, fc) is sm rows r0 + fr*FR.., cols c0 + fc*FC..
@@ -403,7 +403,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
 #define TK__DSR128(v, addr, off)                                                   \
   asm volatile("ds_read_b128 %0, %1 offset:%2\n\ts_waitcnt lgkmcnt(0)" : "=v"(v) : "v"(addr), "n"(off) : "memory")
 #endif
-#define TK__DSR128_CASE(v, addr, k, step) case k: TK__DSR128(v, addr, (k) * (step)); break;
+#define TK__DSR128_CASE(v, addr, k, step) case k: TK__DSR128(v, addr, (k) * (step) < 65536 ? (k) * (step) : 0); break;
 
 /* Like tk_prefetch_issue, one ds_read_b128 per pair of K fragments, in the
  * paired K order above; pending slot (row fragment r, pair j) holds
