@@ -316,7 +316,34 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
 #define TK__DSR64(v, addr, off)                                                    \
   asm volatile("ds_read_b64 %0, %1 offset:%2\n\ts_waitcnt lgkmcnt(0)" : "=v"(v) : "v"(addr), "n"(off) : "memory")
 #endif
-#define TK__DSR64_CASE(v, addr, k, step) case k: TK__DSR64(v, addr, (k) * (step) < 65536 ? (k) * (step) : 0); break;
+/* the read of LDS row-fragment r (0..7) at addr + r*step: the constant goes
+ * into the offset field when every row fragment's fits (imm), through a
+ * switch so an unrolled loop index can pick it (cases beyond 16 bits are
+ * dead, emitted as 0 for -O0); otherwise added to the address */
+#define TK__DSR_CASE(DSR, v, addr, k, step) case k: DSR(v, addr, (k) * (step) < 65536 ? (k) * (step) : 0); break;
+#define TK__DSR_ROW(DSR, v, addr, r, step, imm)                                     \
+  do {                                                                             \
+    if (imm) {                                                                     \
+      switch (r) {                                                                 \
+        TK__DSR_CASE(DSR, v, addr, 0, step) TK__DSR_CASE(DSR, v, addr, 1, step)    \
+        TK__DSR_CASE(DSR, v, addr, 2, step) TK__DSR_CASE(DSR, v, addr, 3, step)    \
+        TK__DSR_CASE(DSR, v, addr, 4, step) TK__DSR_CASE(DSR, v, addr, 5, step)    \
+        TK__DSR_CASE(DSR, v, addr, 6, step) TK__DSR_CASE(DSR, v, addr, 7, step)    \
+      }                                                                            \
+    } else {                                                                       \
+      DSR(v, (addr) + (uint32_t)(r) * (step), 0);                                  \
+    }                                                                              \
+  } while (0)
+/* fragment geometry of pending type _P read from LDS tile type _T */
+#define TK__PREFETCH_GEOM(_P, _T)                                                   \
+  enum { _a = ((int)_P::tk_op) == TK_OP_A,                                         \
+         _nrow = _a ? ((int)_P::tk_fr) : ((int)_P::tk_fc),  /* fragments along LDS rows */ \
+         _nk = _a ? ((int)_P::tk_fc) : ((int)_P::tk_fr),    /* fragments along K */ \
+         _s = _a ? ((int)_P::tk_frows) : ((int)_P::tk_fcols), /* rows per fragment */ \
+         _kw = _a ? ((int)_P::tk_fcols) : ((int)_P::tk_frows), /* K per fragment */ \
+         _step = _s * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes),               \
+         _imm = (_nrow - 1) * _step < 65536 };                                    \
+  static_assert(_nrow <= 8, "tk: prefetch handles up to 8 fragments along the LDS rows")
 
 /* Issue one ds_read_b64 per fragment of P's tile type from LDS tile sm.
  * A tiles (M x K): fragment (fr, fc) is sm rows r0 + fr*FR.., cols c0 + fc*FC..
@@ -334,14 +361,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
-    enum { _a = ((int)_P::tk_op) == TK_OP_A,                                       \
-           _nrow = _a ? ((int)_P::tk_fr) : ((int)_P::tk_fc),  /* fragments along LDS rows */ \
-           _nk = _a ? ((int)_P::tk_fc) : ((int)_P::tk_fr),    /* fragments along K */  \
-           _s = _a ? ((int)_P::tk_frows) : ((int)_P::tk_fcols), /* rows per fragment */ \
-           _kw = _a ? ((int)_P::tk_fcols) : ((int)_P::tk_frows), /* K per fragment */  \
-           _step = _s * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes),             \
-           _imm = (_nrow - 1) * _step < 65536 };                                  \
-    static_assert(_nrow <= 8, "tk: prefetch handles up to 8 fragments along the LDS rows"); \
+    TK__PREFETCH_GEOM(_P, _T);                                                     \
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk; _k++) {                           \
@@ -350,16 +370,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
           (uint32_t)(c0) + _k * _kw + ((int)_P::tk_n) * (_l / _s));                \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x2 *_dst = &(P).tk_pending_[_a ? _r * ((int)_P::tk_fc) + _k : _k * ((int)_P::tk_fc) + _r]; \
-        if (_imm) {                                                                \
-          switch (_r) {                                                            \
-            TK__DSR64_CASE(*_dst, _addr, 0, _step) TK__DSR64_CASE(*_dst, _addr, 1, _step) \
-            TK__DSR64_CASE(*_dst, _addr, 2, _step) TK__DSR64_CASE(*_dst, _addr, 3, _step) \
-            TK__DSR64_CASE(*_dst, _addr, 4, _step) TK__DSR64_CASE(*_dst, _addr, 5, _step) \
-            TK__DSR64_CASE(*_dst, _addr, 6, _step) TK__DSR64_CASE(*_dst, _addr, 7, _step) \
-          }                                                                        \
-        } else {                                                                   \
-          TK__DSR64(*_dst, _addr + (uint32_t)_r * _step, 0);                       \
-        }                                                                          \
+        TK__DSR_ROW(TK__DSR64, *_dst, _addr, _r, _step, _imm);                     \
       }                                                                            \
     }                                                                              \
   } while (0)
@@ -403,7 +414,6 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
 #define TK__DSR128(v, addr, off)                                                   \
   asm volatile("ds_read_b128 %0, %1 offset:%2\n\ts_waitcnt lgkmcnt(0)" : "=v"(v) : "v"(addr), "n"(off) : "memory")
 #endif
-#define TK__DSR128_CASE(v, addr, k, step) case k: TK__DSR128(v, addr, (k) * (step) < 65536 ? (k) * (step) : 0); break;
 
 /* Like tk_prefetch_issue, one ds_read_b128 per pair of K fragments, in the
  * paired K order above; pending slot (row fragment r, pair j) holds
@@ -417,14 +427,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
-    enum { _a = ((int)_P::tk_op) == TK_OP_A,                                       \
-           _nrow = _a ? ((int)_P::tk_fr) : ((int)_P::tk_fc),                       \
-           _nk = _a ? ((int)_P::tk_fc) : ((int)_P::tk_fr),                         \
-           _s = _a ? ((int)_P::tk_frows) : ((int)_P::tk_fcols),                    \
-           _kw = _a ? ((int)_P::tk_fcols) : ((int)_P::tk_frows),                   \
-           _step = _s * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes),             \
-           _imm = (_nrow - 1) * _step < 65536 };                                  \
-    static_assert(_nrow <= 8, "tk: prefetch handles up to 8 fragments along the LDS rows"); \
+    TK__PREFETCH_GEOM(_P, _T);                                                     \
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
@@ -435,16 +438,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
       if (_k == 0) (P).tk_swapped_ = _o & 8u;                                      \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
-        if (_imm) {                                                                \
-          switch (_r) {                                                            \
-            TK__DSR128_CASE(*_dst, _addr, 0, _step) TK__DSR128_CASE(*_dst, _addr, 1, _step) \
-            TK__DSR128_CASE(*_dst, _addr, 2, _step) TK__DSR128_CASE(*_dst, _addr, 3, _step) \
-            TK__DSR128_CASE(*_dst, _addr, 4, _step) TK__DSR128_CASE(*_dst, _addr, 5, _step) \
-            TK__DSR128_CASE(*_dst, _addr, 6, _step) TK__DSR128_CASE(*_dst, _addr, 7, _step) \
-          }                                                                        \
-        } else {                                                                   \
-          TK__DSR128(*_dst, _addr + (uint32_t)_r * _step, 0);                      \
-        }                                                                          \
+        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm);                    \
       }                                                                            \
     }                                                                              \
   } while (0)
