@@ -145,6 +145,11 @@ typedef struct tks_launch_stats {
   uint64_t global_bytes_read, global_bytes_written;
   uint64_t errors_reported;
   double modeled_seconds;  /* > 0 only with the timing model on */
+  /* timing model only: L2 lookups of the simulated groups' 128 B read lines,
+   * whole-grid HBM bytes (scaled from the simulated groups), and the factor
+   * grid groups / simulated groups (1 unless --model-sample) */
+  uint64_t model_l2_hits, model_l2_misses;
+  double model_hbm_bytes, model_group_scale;
 } tks_launch_stats;
 
 typedef struct tks_dispatch {

@@ -720,12 +720,14 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
 {
   const tks_model_params *p = g_m.p;
   double sum = 0, busy = 0, hbm = 0;
-  uint64_t groups = 0;
+  uint64_t groups = 0, hits = 0, misses = 0;
   for (uint32_t i = 0; i < g_m.nslots; i++) {
     sum += g_m.slots[i].sum_cycles;
     busy += g_m.slots[i].sum_busy;
     hbm += g_m.slots[i].hbm_bytes;
     groups += g_m.slots[i].groups;
+    hits += g_m.slots[i].l2_hits;
+    misses += g_m.slots[i].l2_misses;
   }
   if (!groups) return 0;
   /* groups exec skipped under --model-sample take the simulated groups' mean */
@@ -740,6 +742,10 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
   double hbm_s = hbm * (ngroups / groups) / p->hbm_bytes_per_s;
   if (hbm_s > sec) sec = hbm_s;
   st->modeled_seconds = sec + p->launch_overhead_s;
+  st->model_l2_hits = hits;
+  st->model_l2_misses = misses;
+  st->model_hbm_bytes = hbm * (ngroups / groups);
+  st->model_group_scale = ngroups / groups;
   if (g_m.timeline) g_tl_next_us += (g_m.slots[0].base + 100) * 1e6 / p->clock_hz;
   if (getenv("TKSIM_MODEL_VERBOSE"))
     fprintf(stderr, "tksim model: %s groups=%.0f simulated=%llu T=%.0f B=%.0f k=%u cycles=%.0f hbm=%.3gs -> %.6g s\n",

@@ -274,7 +274,18 @@ void tks_report_print(const tks_dispatch *d, const tks_launch_stats *s, const tk
   fprintf(o, "  s_waitcnt %" PRIu64 ", s_barrier %" PRIu64 "\n", s->waitcnt, s->barrier);
   if (s->errors_reported)
     fprintf(o, "  checker reports %" PRIu64 "\n", s->errors_reported);
-  if (s->modeled_seconds > 0) fprintf(o, "  modeled time %.3f us\n", s->modeled_seconds * 1e6);
+  if (s->modeled_seconds > 0) {
+    fprintf(o, "  modeled time %.3f us\n", s->modeled_seconds * 1e6);
+    /* what the model says about the memory side: L2 reuse and HBM traffic,
+     * and the MFMA rate the modeled time implies (whole grid) */
+    const uint64_t lk = s->model_l2_hits + s->model_l2_misses;
+    const double scale = s->model_group_scale > 0 ? s->model_group_scale : 1.0;
+    fprintf(o, "  modeled L2 hit rate %.1f%% of %" PRIu64 " read-line lookups, HBM traffic %.3f MB, "
+            "MFMA %.2f TFLOP/s over the modeled time%s\n",
+            lk ? 100.0 * (double)s->model_l2_hits / (double)lk : 0.0, lk, s->model_hbm_bytes / 1e6,
+            (double)s->mfma_flops * scale / s->modeled_seconds / 1e12,
+            scale > 1.0 ? " (sampled groups, extrapolated)" : "");
+  }
 
   if (opt->report >= 2 && g_r.nlast) {
     fprintf(o, "  per instruction (sorted by PC; lds cyc = modeled LDS cycles, confl = bank-conflict cycles):\n");
