@@ -233,13 +233,15 @@ static const char *w8_unsupported(const gemm_problem *p)
 }
 
 /* The auto heuristic's rule for 8wave (docs/gemm.md): both M and N at least
- * one tile, and enough 256x256 tiles (over all batches) to give every CU of an
- * MI300X/MI325X one workgroup; smaller grids leave CUs idle, where 4wave's
- * 128x128 tiles spread the work wider. */
+ * one tile, and at least one 256x256 tile (over all batches) per two CUs of
+ * an MI300X/MI325X.  Below that, 4wave's four times as many workgroups fill
+ * the GPU better; the threshold is where the modeled 8wave/4wave ratio
+ * crosses 1 (128 tiles: 0.79, 144: 0.96, 192: 1.34, docs/tksim-model.md),
+ * to be revisited with hardware measurements. */
 static bool w8_preferred(const gemm_problem *p)
 {
   const int64_t tiles = ((p->m + W8_TILE - 1) / W8_TILE) * ((p->n + W8_TILE - 1) / W8_TILE) * p->batch;
-  return p->m >= W8_TILE && p->n >= W8_TILE && tiles >= TK_NUM_CUS;
+  return p->m >= W8_TILE && p->n >= W8_TILE && 2 * tiles >= TK_NUM_CUS;
 }
 
 #endif /* GEMM_8WAVE_H */
