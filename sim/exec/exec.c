@@ -645,10 +645,160 @@ static void free_group(tks_ctx *c, tks_group *g)
   free(g->waves); free(g->lds); free(g);
 }
 
+/* ------------------------------------------------------- ordered execution */
+/* hooks.h "Ordered execution": a binary heap of the domain's runnable waves
+ * keyed by modeled time, then age (group start order, wave number). */
+typedef struct oent { double t; uint64_t age; uint32_t slot, wave; } oent;
+typedef struct oheap { oent *e; uint32_t n; } oheap;
+
+static int oless(const oent *a, const oent *b) { return a->t < b->t || (a->t == b->t && a->age < b->age); }
+
+static void opush(oheap *h, oent x)
+{
+  uint32_t i = h->n++;
+  while (i) {
+    uint32_t p = (i - 1) / 2;
+    if (!oless(&x, &h->e[p])) break;
+    h->e[i] = h->e[p];
+    i = p;
+  }
+  h->e[i] = x;
+}
+
+static oent opop(oheap *h)
+{
+  oent top = h->e[0], x = h->e[--h->n];
+  uint32_t i = 0;
+  for (;;) {
+    uint32_t l = 2 * i + 1, r = l + 1, m = i;
+    const oent *best = &x;
+    if (l < h->n && oless(&h->e[l], best)) { m = l; best = &h->e[l]; }
+    if (r < h->n && oless(&h->e[r], best)) m = r;
+    if (m == i) break;
+    h->e[i] = h->e[m];
+    i = m;
+  }
+  if (h->n) h->e[i] = x;
+  return top;
+}
+
+/* Releases g's barrier when every live wave waits at it (terminated waves are
+ * not waited for); pushes the released waves. Returns 1 when released. */
+static int ordered_barrier(tks_ctx *c, tks_group *g, uint32_t slot, uint64_t age0, oheap *h)
+{
+  uint32_t alive = 0, at = 0;
+  for (uint32_t i = 0; i < g->nwaves; i++) {
+    if (g->waves[i].state != TKS_WS_DONE) alive++;
+    if (g->waves[i].state == TKS_WS_BARRIER) at++;
+  }
+  if (!at || at != alive) return 0;
+  for (uint32_t i = 0; i < g->nwaves; i++)
+    if (g->waves[i].state == TKS_WS_BARRIER) g->waves[i].state = TKS_WS_RUN;
+  if (c->hooks)
+    for (int k = 0; k < tks_hook_n; k++)
+      if (tks_hook_table[k].barrier_release) tks_hook_table[k].barrier_release(tks_hook_table[k].user, g->worker, g->linear);
+  for (uint32_t i = 0; i < g->nwaves; i++)
+    if (g->waves[i].state == TKS_WS_RUN)
+      opush(h, (oent){ c->sched.wave_time(c->sched.user, slot, i), age0 + i, slot, i });
+  return 1;
+}
+
+/* Runs domain dom's groups (gl = dom, dom + domains, ...) on its slots. */
+static void ordered_domain(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h, uint32_t dom, tks_launch_stats *st)
+{
+  const tks_sched *sc = &c->sched;
+  uint64_t ngr = c->total_groups > dom ? (c->total_groups - dom + sc->domains - 1) / sc->domains : 0;
+  if (sc->max_groups && ngr > sc->max_groups) ngr = sc->max_groups;
+  uint64_t next = 0, started = 0;
+  uint32_t base = dom * sc->slots;
+  h->n = 0;
+  /* fill the slots in order: slot j's first group is the domain's j-th */
+  for (uint32_t j = 0; j < sc->slots && next < ngr; j++, next++) {
+    tks_group *g = gs[j];
+    group_setup(c, g, dom + next * sc->domains, base + j);
+    st->waves += g->nwaves;
+    gage[j] = (started++) * TKS_MAX_WAVES;
+    for (uint32_t i = 0; i < g->nwaves; i++)
+      opush(h, (oent){ sc->wave_time(sc->user, base + j, i), gage[j] + i, base + j, i });
+  }
+  while (h->n) {
+    if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) return;
+    oent e = opop(h);
+    uint32_t j = e.slot - base;
+    tks_group *g = gs[j];
+    tks_wave *w = &g->waves[e.wave];
+    if (w->state == TKS_WS_GWS) {
+      if (__atomic_load_n(&c->gws_gen, __ATOMIC_ACQUIRE) != w->gws_wait_gen) w->state = TKS_WS_RUN;
+      else { e.t += 256; opush(h, e); continue; } /* grid barrier: nothing to order by */
+    }
+    double lim = h->n ? h->e[0].t + sc->window : 1e300;
+    uint64_t ran = 0;
+    while (w->state == TKS_WS_RUN && ran < 1024) {
+      ran += run_wave(w, 1, st);
+      if (sc->wave_time(sc->user, e.slot, e.wave) > lim) break;
+    }
+    g->slept = 0;
+    st->instructions += ran;
+    uint64_t total = __atomic_add_fetch(&c->insts_done, ran, __ATOMIC_RELAXED);
+    if (total > c->budget) {
+      tks_fail(c, "kernel %s: instruction budget of %llu wave-instructions exceeded (infinite loop or "
+               "spin-wait that cannot finish? raise it with tksim --budget=N)", c->k->name,
+               (unsigned long long)c->budget);
+      return;
+    }
+    if (w->state == TKS_WS_RUN || w->state == TKS_WS_GWS) {
+      e.t = sc->wave_time(sc->user, e.slot, e.wave);
+      opush(h, e);
+      continue;
+    }
+    if (w->state == TKS_WS_BARRIER) { ordered_barrier(c, g, e.slot, gage[j], h); continue; }
+    /* the wave ended: the group ends with its last wave, or its barrier may
+     * now be complete without it */
+    uint32_t alive = 0;
+    for (uint32_t i = 0; i < g->nwaves; i++) alive += g->waves[i].state != TKS_WS_DONE;
+    if (alive) { ordered_barrier(c, g, e.slot, gage[j], h); continue; }
+    if (c->hooks)
+      for (int k = 0; k < tks_hook_n; k++)
+        if (tks_hook_table[k].group_end) tks_hook_table[k].group_end(tks_hook_table[k].user, g->worker, g->linear);
+    if (next < ngr) { /* the freed slot takes the domain's next group */
+      group_setup(c, g, dom + next * sc->domains, e.slot);
+      next++;
+      st->waves += g->nwaves;
+      gage[j] = (started++) * TKS_MAX_WAVES;
+      for (uint32_t i = 0; i < g->nwaves; i++)
+        opush(h, (oent){ sc->wave_time(sc->user, e.slot, i), gage[j] + i, e.slot, i });
+    }
+  }
+}
+
+static void *ordered_worker(void *arg)
+{
+  worker_ctx *wc = arg;
+  tks_ctx *c = wc->c;
+  const tks_sched *sc = &c->sched;
+  tks_group **gs = calloc(sc->slots, sizeof *gs);
+  uint64_t *gage = calloc(sc->slots, sizeof *gage);
+  oheap h = { calloc((size_t)sc->slots * TKS_MAX_WAVES, sizeof(oent)), 0 };
+  if (!gs || !gage || !h.e) { tks_fail(c, "tksim: out of memory for ordered execution"); goto out; }
+  for (uint32_t j = 0; j < sc->slots; j++)
+    if (!(gs[j] = alloc_group(c))) {
+      tks_fail(c, "tksim: out of memory for %u resident workgroups of one XCD", sc->slots);
+      goto out;
+    }
+  for (uint32_t dom = wc->index; dom < sc->run_domains; dom += c->nworkers)
+    ordered_domain(c, gs, gage, &h, dom, wc->st);
+out:
+  if (gs)
+    for (uint32_t j = 0; j < sc->slots; j++) free_group(c, gs[j]);
+  free(gs); free(gage); free(h.e);
+  return NULL;
+}
+
 static void *worker_main(void *arg)
 {
   worker_ctx *wc = arg;
   tks_ctx *c = wc->c;
+  if (c->sched.slots) return ordered_worker(arg);
   if (!c->d->cooperative) {
     /* Workgroups are taken in dispatch order. A group that sleeps (s_sleep:
      * a spin-wait, e.g. on a flag another group sets) or runs for a whole
@@ -789,6 +939,17 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
     c->max_resident = (uint32_t)(capm < 1 ? 1 : capm > TKS_MAX_RESIDENT ? TKS_MAX_RESIDENT : capm);
   }
   c->nslots = d->cooperative ? (uint32_t)c->total_groups : nw * c->max_resident;
+  const tks_sched *sched = tks_sched_get();
+  if (sched && !d->cooperative) { /* ordered execution: slots per domain, a domain per worker at a time */
+    c->sched = *sched;
+    if (c->sched.run_domains == 0 || c->sched.run_domains > c->sched.domains) c->sched.run_domains = c->sched.domains;
+    if (c->sched.run_domains > c->total_groups) c->sched.run_domains = (uint32_t)c->total_groups;
+    nw = opt && opt->threads > 0 ? (uint32_t)opt->threads : (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+    if (nw < 1) nw = 1;
+    if (nw > c->sched.run_domains) nw = c->sched.run_domains;
+    c->nworkers = nw;
+    c->nslots = c->sched.domains * c->sched.slots;
+  }
   if (c->hooks)
     for (int h = 0; h < tks_hook_n; h++)
       if (tks_hook_table[h].dispatch_begin)
@@ -799,7 +960,7 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
   /* a worker's own counters live in a slot it alone uses */
   for (uint32_t i = 0; i < nw; i++) {
     wcs[i].c = c; wcs[i].index = i;
-    wcs[i].st = &c->wstats[d->cooperative ? i : i * c->max_resident];
+    wcs[i].st = &c->wstats[d->cooperative || c->sched.slots ? i : i * c->max_resident];
   }
   if (nw == 1) worker_main(&wcs[0]);
   else {

@@ -105,6 +105,7 @@ typedef struct tks_ctx {
   uint32_t max_resident;        /* resident groups per worker (non-cooperative) */
   uint32_t nslots;              /* execution slots: one per resident group structure */
   tks_launch_stats *wstats;     /* per worker */
+  tks_sched sched;              /* ordered execution (sched.slots > 0), hooks.h */
 } tks_ctx;
 
 /* ---- errors */

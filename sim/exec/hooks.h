@@ -104,6 +104,31 @@ typedef struct tks_hooks {
   void (*wave_end)(void *user, const tks_wave_view *w);
 } tks_hooks;
 
+/* Ordered execution. A timing provider (sim/model) may take over the order in
+ * which a non-cooperative dispatch runs, so that what shares hardware in the
+ * model (an XCD's L2, a CU's pipes) sees accesses in modeled-time order:
+ * group gl goes to domain gl % domains (CDNA3 dispatches workgroups to the
+ * XCDs round-robin), each domain keeps `slots` groups resident (CUs per XCD x
+ * groups per CU) and starts the next of its groups, in dispatch order, on the
+ * slot that frees; among the running waves of a domain exec always runs the
+ * one whose wave_time is earliest (ties: older group, lower wave), for as long
+ * as it stays within `window` cycles of the next one. Domains are independent
+ * and run on the worker threads in parallel. Slot numbers are
+ * domain * slots + j. Only domains 0..run_domains-1 and, per domain, the first
+ * max_groups groups (0: all) run: the others compute nothing (sampling). */
+typedef struct tks_sched {
+  void *user;
+  uint32_t domains, slots, run_domains;
+  uint64_t max_groups;
+  double window;
+  double (*wave_time)(void *user, uint32_t slot, uint32_t wave_in_group);
+} tks_sched;
+
+/* Orders the next dispatch (copied); NULL or a zero `slots` restores exec's own
+ * order. Cleared by tks_hooks_clear. */
+void tks_sched_set(const tks_sched *s);
+const tks_sched *tks_sched_get(void);
+
 #define TKS_MAX_HOOKS 4
 
 /* Adds a provider for the next dispatches (copied). -1 when full. */

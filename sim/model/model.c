@@ -1,19 +1,26 @@
-/* model.c: tksim's cycle-approximate timing model of a CDNA3 CU, driven by
- * exec's hook stream (sim/exec/hooks.h), extrapolated to the whole GPU.
+/* model.c: tksim's cycle-approximate timing model of CDNA3, driven by exec's
+ * hook stream (sim/exec/hooks.h) and ordering exec's execution (tks_sched).
  *
- * Per execution slot (one resident workgroup) the model keeps, per wave, the
- * clock at which it may issue next, its outstanding vmcnt/lgkmcnt operations
- * with their modeled return times and the ready time of MFMA results per
- * VGPR/AGPR; per SIMD the clock at which its VALU, SALU and MFMA pipes are
- * free; per CU the LDS pipe (128 B/clk, bank conflicts from the checker's
- * bank model, sim/check/banks.h) and the vector memory pipe (per-CU share of
- * L2 and HBM bandwidth; a set-associative tag array of 128 B lines per XCD
- * L2 decides hits). Waves are placed on SIMD wave_in_group % 4 (hooks.h).
- * Resources are reserved in exec's interleaving order (not a per-cycle
- * arbiter), so throughput is right and the order among waves approximate;
- * s_setprio acts on the SIMD pipes only (see pcal below). Whole-GPU time: occupancy from VGPR/AGPR/LDS use,
- * rounds of workgroups per CU, max with total HBM traffic / peak bandwidth.
- * Hardware numbers: params.c (each with its source).
+ * Concurrency. The model takes over the order in which exec runs a
+ * non-cooperative dispatch: workgroup i goes to XCD i % 8 (CDNA3 dispatches
+ * round-robin over the XCDs), each XCD keeps CUs-per-XCD x k groups resident
+ * (k: occupancy from registers and LDS) and starts its next group, in
+ * dispatch order, on the slot that frees, at the modeled time it frees; among
+ * an XCD's running waves exec always runs the one whose modeled clock is
+ * earliest (ties: older group first). So the groups that are resident at the
+ * same time share their CU's pipes and their XCD's L2 tags and bandwidth in
+ * modeled-time order, and tails and uneven rounds come out of the simulation.
+ * XCDs are independent (own L2, a 1/8 share of HBM bandwidth) and run on
+ * worker threads in parallel; a dispatch ends when its last group does.
+ *
+ * Per wave: the clock at which it may issue next, its outstanding vmcnt and
+ * lgkmcnt operations with their modeled return times, the ready time of MFMA
+ * results per VGPR/AGPR. Per SIMD: VALU, SALU and MFMA pipe calendars (with
+ * s_setprio levels). Per CU: the LDS pipe (128 B/clk, bank conflicts from the
+ * checker's bank model, sim/check/banks.h) and the vector-memory request path.
+ * Per XCD: a set-associative tag array of 128 B lines with the time each
+ * line's fill completes (a hit on a line still in flight waits for it), the
+ * L2 and HBM channels as queues. Hardware numbers: params.c, with sources.
  */
 #include <math.h>
 #include <pthread.h>
@@ -30,11 +37,12 @@
 #define MQ 64          /* outstanding counter ops tracked per wave */
 #define MW 16          /* waves per group */
 #define MREGS 512      /* v0..v255 then a0..a255 */
+#define MXCD 8         /* XCDs (L2 domains) the tables hold */
 
 typedef struct mq { double t[MQ]; int head, n; double floor; } mq;
 
 typedef struct mwave {
-  double next;          /* earliest next issue */
+  double next;          /* earliest next issue (absolute modeled cycle) */
   double issue;         /* issue clock of the instruction being executed */
   double end;
   double arrive;
@@ -43,12 +51,12 @@ typedef struct mwave {
   int cur_q;            /* 1 vm, 2 lgkm: the entry the current instruction pushed */
   int prio;             /* s_setprio level 0..3 */
   int mfma_regs;        /* any MFMA result pending */
-  float reg_ready[MREGS];
+  double reg_ready[MREGS];
 } mwave;
 
 /* Per-instruction parse cache: MFMA cycles and operand register ranges, the
  * scalar cost (s_nop/s_sleep) and s_setprio level, so no instruction's text
- * is read more than once per slot. */
+ * is read more than once per XCD. */
 typedef struct mparse {
   uint8_t done, nops, kind, slow;
   uint8_t fixed;                /* scalar op that waits without using the SALU (s_nop, s_sleep) */
@@ -59,57 +67,71 @@ typedef struct mparse {
   uint16_t first[4], count[4];  /* operand 0 = destination */
   const char *mnem;             /* interned, for the timeline */
 } mparse;
+typedef struct pcache { mparse *e; uint32_t n; } pcache;
 
 /* A pipe's reservation calendar: time in buckets of CAL_B cycles, each with
- * the cycles already booked. exec runs a wave for a quantum of instructions
- * before the next, so bookings arrive out of time order; a bucketed calendar
- * lets a later-simulated wave use the gaps an earlier one left (a single
- * "free at" clock would serialise the waves). */
+ * the cycles already booked, kept as a ring of CAL_N buckets. Exec runs the
+ * waves in modeled-time order only within a window (hooks.h), and MFMAs book
+ * at their operands' ready time, so bookings arrive slightly out of order; a
+ * calendar lets a booking use the gaps an earlier one left. Buckets that fell
+ * out of the ring behind the newest booking count as full. */
 #define CAL_B 64
-#define CAL_MAX (1u << 24)
-typedef struct cal { uint16_t *used; uint32_t cap, hi, full; double end; } cal;
+#define CAL_N 4096u    /* 262144 cycles of look-behind */
+typedef struct cal { uint16_t *used; uint64_t lo, hi, full; double end; } cal;
 
 /* A SIMD pipe with s_setprio levels: one calendar per level. A booking looks
  * for free capacity among the bookings of its own and higher levels only, so
- * a higher-priority wave takes the earliest slots even when exec simulated a
- * lower-priority wave's instructions first (exec runs waves in quanta). The
- * lower-priority cycles it overlaps are displaced: they are owed (debt) and
- * booked again before that level's next booking on the pipe, or added to the
- * pipe's end. Levels above 0 exist only once a wave has executed s_setprio
- * (top), so the common case is one calendar. */
+ * a higher-priority wave takes the earliest slots. The lower-priority cycles
+ * it overlaps are displaced: they are owed (debt) and booked again before that
+ * level's next booking on the pipe, or added to the pipe's end. Levels above
+ * 0 exist only once a wave has executed s_setprio (top). */
 #define NPRIO 4
 typedef struct pcal { cal lv[NPRIO]; double debt[NPRIO]; int top; } pcal;
+
+typedef struct mcu {
+  pcal valu[4], salu[4], mfma[4];
+  cal lds, vmem;
+} mcu;
+
+typedef struct mxcd {
+  pthread_mutex_t mu;           /* the channels; uncontended when ordered (one thread per XCD) */
+  double l2_free, hbm_free;     /* L2 and HBM channel queues: free at */
+  double end;                   /* latest group end */
+  uint64_t groups, l2_hits, l2_misses;
+  double hbm_bytes;
+  pcache pc;
+} mxcd;
 
 typedef struct mslot {
   mwave w[MW];
   uint32_t nwaves, group;
-  pcal valu[4], salu[4], mfma[4];
-  cal lds, vmem;
-  double busy_simd[4], busy_lds, busy_vmem;
-  double base;                  /* timeline offset of this group (slot 0) */
-  /* accumulated over groups */
-  double sum_cycles, sum_busy, max_cycles;
-  uint64_t groups, l2_hits, l2_misses;
-  double hbm_bytes;
-  mparse *pc; uint32_t npc;
+  uint32_t cu, xcd, kidx;       /* CU (global index), XCD, position among the CU's resident groups */
+  double free_at;               /* when this slot's previous group ended */
+  pcache own_pc;                /* cooperative launches: slots of one XCD run on several threads */
+  pcache *pc;
 } mslot;
 
 typedef struct mstate {
   const tks_model_params *p;
   mslot *slots; uint32_t nslots;
+  mcu *cus; uint32_t ncus;
+  mxcd x[MXCD];
   uint32_t waves_per_group, lds_bytes;
   const tks_kernel *k;
+  int ordered;                  /* exec runs this dispatch in modeled-time order */
+  uint32_t kpc, spx, run_domains; /* groups per CU, slots per XCD, XCDs simulated */
+  uint64_t max_groups;          /* per simulated XCD (sampling), 0 = all */
   int timeline;
   double tl_dispatch_base_us;   /* timeline: start of this dispatch */
-  double tl_clock;              /* slot 0's running clock (groups end to end) */
+  double tl_end;                /* timeline: latest end drawn */
 } mstate;
 
 static mstate g_m;
 static double g_tl_next_us;
 
 /* ------------------------------------------------------------ L2 tags */
-typedef struct l2 { uint64_t *tag; uint32_t sets, ways; } l2;
-static l2 g_l2[8];
+typedef struct l2 { uint64_t *tag; double *ready; uint32_t sets, ways; } l2;
+static l2 g_l2[MXCD];
 static pthread_mutex_t g_l2_lock[64];
 static pthread_once_t g_l2_once = PTHREAD_ONCE_INIT;
 static const tks_model_params *g_l2_p;
@@ -118,29 +140,46 @@ static void l2_init(void)
 {
   const tks_model_params *p = g_l2_p;
   for (int i = 0; i < 64; i++) pthread_mutex_init(&g_l2_lock[i], NULL);
-  for (uint32_t x = 0; x < p->xcds && x < 8; x++) {
+  for (uint32_t x = 0; x < p->xcds && x < MXCD; x++) {
     g_l2[x].ways = p->l2_ways;
     g_l2[x].sets = p->l2_bytes_per_xcd / p->line_bytes / p->l2_ways;
     g_l2[x].tag = calloc((size_t)g_l2[x].sets * g_l2[x].ways, sizeof(uint64_t));
+    g_l2[x].ready = calloc((size_t)g_l2[x].sets * g_l2[x].ways, sizeof(double));
   }
 }
 
-/* LRU within a set: way 0 most recent. Returns 1 on hit. */
-static int l2_access(uint32_t xcd, uint64_t line)
+/* Lines stay cached across dispatches; their fill times belong to the
+ * dispatch that made them. */
+static void l2_new_dispatch(void)
+{
+  for (uint32_t x = 0; x < MXCD; x++)
+    if (g_l2[x].ready) memset(g_l2[x].ready, 0, (size_t)g_l2[x].sets * g_l2[x].ways * sizeof(double));
+}
+
+/* LRU within a set: way 0 most recent. A hit returns 1 and the time the
+ * line's fill completes in *ready; a miss returns 0 and records `fill` as the
+ * new line's fill completion. */
+static int l2_access(uint32_t xcd, uint64_t line, double fill, double *ready)
 {
   l2 *c = &g_l2[xcd];
+  *ready = fill;
   if (!c->tag) return 0;
   uint32_t set = (uint32_t)((line ^ (line >> 11)) % c->sets);
   uint64_t *t = c->tag + (size_t)set * c->ways, key = line + 1;
+  double *r = c->ready + (size_t)set * c->ways;
   pthread_mutex_t *mu = &g_l2_lock[set & 63];
   pthread_mutex_lock(mu);
   uint32_t i = 0;
   while (i < c->ways && t[i] != key) i++;
   int hit = i < c->ways;
+  double rd = hit ? r[i] : fill;
   if (!hit) i = c->ways - 1;
   memmove(t + 1, t, i * sizeof *t);
+  memmove(r + 1, r, i * sizeof *r);
   t[0] = key;
+  r[0] = rd;
   pthread_mutex_unlock(mu);
+  *ready = rd;
   return hit;
 }
 
@@ -149,64 +188,70 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 /* ------------------------------------------------------------ calendars */
 static void cal_reset(cal *c)
 {
-  /* hi is the last bucket written (bucket 0 too when hi is 0) */
-  if (c->used) memset(c->used, 0, (size_t)(c->hi < c->cap ? c->hi + 1 : c->cap) * sizeof *c->used);
-  c->hi = c->full = 0;
+  if (c->used) memset(c->used, 0, CAL_N * sizeof *c->used);
+  c->lo = c->hi = c->full = 0;
   c->end = 0;
 }
 
-/* Makes buckets 0..last addressable (zeroed). */
-static void cal_grow(cal *c, uint32_t last)
+/* Cycles booked in bucket b (buckets behind the ring count as full). */
+static uint32_t cal_used(const cal *c, uint64_t b)
 {
-  if (last < c->cap) return;
-  uint32_t n = c->cap ? c->cap : 1024;
-  while (n <= last && n < CAL_MAX) n *= 2;
-  c->used = realloc(c->used, (size_t)n * sizeof *c->used);
-  memset(c->used + c->cap, 0, (size_t)(n - c->cap) * sizeof *c->used);
-  c->cap = n;
+  if (b < c->lo) return CAL_B;
+  if (!c->used || b >= c->lo + CAL_N) return 0;
+  return c->used[b % CAL_N];
+}
+
+/* Makes bucket `last` addressable, sliding the ring forward if needed. */
+static void cal_reach(cal *c, uint64_t last)
+{
+  if (!c->used) c->used = calloc(CAL_N, sizeof *c->used);
+  if (last < c->lo + CAL_N) return;
+  uint64_t nlo = last - CAL_N + 1;
+  for (uint64_t b = c->lo; b < nlo && b < c->lo + CAL_N; b++) c->used[b % CAL_N] = 0;
+  c->lo = nlo;
+  if (c->full < nlo) c->full = nlo;
+}
+
+static void cal_add(cal *c, uint64_t b, uint32_t add)
+{
+  cal_reach(c, b);
+  if (b >= c->lo) c->used[b % CAL_N] = (uint16_t)(c->used[b % CAL_N] + add);
 }
 
 /* Books dur cycles at or after t; returns the start. */
 static double cal_book(cal *c, double t, double dur)
 {
-  uint32_t b = (uint32_t)(t / CAL_B);
-  if (b >= CAL_MAX - 1) { /* past the calendar: plain free-at clock */
-    double st = t > c->end ? t : c->end;
-    c->end = st + dur;
-    return st;
-  }
+  uint64_t b = (uint64_t)(t / CAL_B);
   if (b < c->full) b = c->full;
-  while (b < CAL_MAX - 1 && b < c->cap && c->used[b] >= CAL_B) b++;
-  double need = dur;
-  cal_grow(c, b + (uint32_t)(dur / CAL_B) + 2);
-  double st = (double)b * CAL_B + c->used[b];
+  if (b < c->lo) b = c->lo;
+  while (cal_used(c, b) >= CAL_B) b++;
+  double st = (double)b * CAL_B + cal_used(c, b);
   if (st < t) st = t;
-  while (need > 0 && b < c->cap) {
-    double room = CAL_B - c->used[b];
+  double need = dur;
+  while (need > 0) {
+    double room = CAL_B - (double)cal_used(c, b);
     double take = need < room ? need : room;
-    c->used[b] = (uint16_t)(c->used[b] + (take + 0.5 > room ? room : take + 0.5));
+    cal_add(c, b, (uint32_t)(take + 0.5 > room ? room : take + 0.5));
     need -= take;
     if (need > 0) b++;
   }
   if (b > c->hi) c->hi = b;
-  while (c->full < c->cap && c->used[c->full] >= CAL_B) c->full++;
+  while (cal_used(c, c->full) >= CAL_B && c->full <= c->hi) c->full++;
   if (st + dur > c->end) c->end = st + dur;
   return st;
 }
 
 static void pcal_reset(pcal *p)
 {
-  for (int l = 0; l <= p->top; l++) { cal_reset(&p->lv[l]); p->debt[l] = 0; }
+  for (int l = 0; l < NPRIO; l++) { cal_reset(&p->lv[l]); p->debt[l] = 0; }
   p->top = 0;
 }
 
-static uint32_t lv_used(const cal *c, uint32_t b) { return b < c->cap ? c->used[b] : 0; }
-
 /* Cycles of bucket b booked at levels lo..hi. */
-static uint32_t pcal_used(const pcal *p, int lo, int hi, uint32_t b)
+static uint32_t pcal_used(const pcal *p, int lo, int hi, uint64_t b)
 {
   uint32_t u = 0;
-  for (int l = lo; l <= hi; l++) u += lv_used(&p->lv[l], b);
+  for (int l = lo; l <= hi; l++) u += cal_used(&p->lv[l], b);
   return u;
 }
 
@@ -215,17 +260,12 @@ static uint32_t pcal_used(const pcal *p, int lo, int hi, uint32_t b)
 static double pcal_fit(pcal *p, int lvl, double t, double dur)
 {
   cal *c = &p->lv[lvl];
-  uint32_t b = (uint32_t)(t / CAL_B);
-  if (b + (uint32_t)(dur / CAL_B) + 2 >= CAL_MAX - 1) { /* past the calendar: free-at clocks */
-    double st = t;
-    for (int l = lvl; l <= p->top; l++) st = dmax(st, p->lv[l].end);
-    c->end = st + dur;
-    return st;
-  }
-  for (int l = lvl; l <= p->top; l++) /* buckets a level filled alone are full */
+  uint64_t b = (uint64_t)(t / CAL_B);
+  for (int l = lvl; l <= p->top; l++) { /* buckets a level filled alone are full */
     if (b < p->lv[l].full) b = p->lv[l].full;
+    if (p->lv[l].used && b < p->lv[l].lo) b = p->lv[l].lo;
+  }
   while (pcal_used(p, lvl, p->top, b) >= CAL_B) b++;
-  cal_grow(c, b + (uint32_t)(dur / CAL_B) + 2);
   double st = (double)b * CAL_B + pcal_used(p, lvl, p->top, b);
   if (st < t) st = t;
   double need = dur;
@@ -239,16 +279,16 @@ static double pcal_fit(pcal *p, int lvl, double t, double dur)
       double over = dmax(0, hi + add + lo - CAL_B) - dmax(0, hi + lo - CAL_B);
       if (over > 0) { /* owed by the highest lower level booked here */
         int l = lvl - 1;
-        while (l > 0 && !lv_used(&p->lv[l], b)) l--;
+        while (l > 0 && !cal_used(&p->lv[l], b)) l--;
         p->debt[l] += over;
       }
     }
-    c->used[b] = (uint16_t)(c->used[b] + add);
+    cal_add(c, b, add);
     need -= take;
-    if (need > 0) { b++; cal_grow(c, b + 1); }
+    if (need > 0) b++;
   }
   if (b > c->hi) c->hi = b;
-  while (c->full < c->cap && c->used[c->full] >= CAL_B) c->full++;
+  while (cal_used(c, c->full) >= CAL_B && c->full <= c->hi) c->full++;
   if (st + dur > c->end) c->end = st + dur;
   return st;
 }
@@ -264,14 +304,6 @@ static double pcal_book(pcal *p, int lvl, double t, double dur)
     t = pcal_fit(p, lvl, t, d) + d;
   }
   return pcal_fit(p, lvl, t, dur);
-}
-
-/* When the pipe drains: its last booking plus cycles still owed. */
-static double pcal_end(const pcal *p)
-{
-  double e = 0, owed = 0;
-  for (int l = 0; l <= p->top; l++) { e = dmax(e, p->lv[l].end); owed += p->debt[l]; }
-  return e + owed;
 }
 
 /* ------------------------------------------------------------ queues */
@@ -368,14 +400,15 @@ static void parse_mfma(const char *m, const tks_model_params *p, mparse *r)
 
 static mparse *parse(mslot *s, const tks_inst_view *in)
 {
-  if (in->index >= s->npc) {
-    uint32_t n = s->npc ? s->npc : 256;
+  pcache *pc = s->pc;
+  if (in->index >= pc->n) {
+    uint32_t n = pc->n ? pc->n : 256;
     while (n <= in->index) n *= 2;
-    s->pc = realloc(s->pc, n * sizeof *s->pc);
-    memset(s->pc + s->npc, 0, (n - s->npc) * sizeof *s->pc);
-    s->npc = n;
+    pc->e = realloc(pc->e, n * sizeof *pc->e);
+    memset(pc->e + pc->n, 0, (n - pc->n) * sizeof *pc->e);
+    pc->n = n;
   }
-  mparse *r = &s->pc[in->index];
+  mparse *r = &pc->e[in->index];
   if (r->done) return r;
   const char *t = in->text ? in->text : "";
   size_t ml = strcspn(t, " ");
@@ -414,39 +447,85 @@ static mparse *parse(mslot *s, const tks_inst_view *in)
 static const char *const g_cls_name[TKS_CLASS_COUNT] = {
   "SALU", "SMEM", "VALU", "MFMA", "LDS", "VMEM", "BRANCH", "WAIT", "BARRIER", "MISC"};
 
+/* The timeline draws one CU's view: the first resident-group slot of CU 0 on
+ * XCD 0, every group that runs there, at its modeled times. */
+static int tl_on(const mslot *s) { return g_m.timeline && s == &g_m.slots[0]; }
+
 static void tl(mslot *s, uint32_t tid, const char *name, const char *cat, double t0, double t1)
 {
-  if (!g_m.timeline || s != &g_m.slots[0]) return;
+  if (!tl_on(s)) return;
   double cyc_us = 1e6 / g_m.p->clock_hz;
-  tks_timeline_span(tid, name, cat, g_m.tl_dispatch_base_us + (s->base + t0) * cyc_us,
-                    (t1 - t0) * cyc_us);
+  tks_timeline_span(tid, name, cat, g_m.tl_dispatch_base_us + t0 * cyc_us, (t1 - t0) * cyc_us);
+  if (t1 > g_m.tl_end) g_m.tl_end = t1;
+}
+
+/* ------------------------------------------------------------ layout */
+/* Slot -> CU and XCD. Ordered: slot = xcd * spx + j, j's CU is j % CUs-per-XCD
+ * (the first round puts one group on every CU), kidx = j / CUs-per-XCD.
+ * Cooperative (every group resident at once, several threads per XCD): slot =
+ * group, XCD = group % 8, and each slot has a CU model of its own. */
+static void layout(uint32_t nslots)
+{
+  const tks_model_params *p = g_m.p;
+  uint32_t xcds = p->xcds < MXCD ? p->xcds : MXCD, cpx = p->cus / xcds;
+  uint32_t ncus = g_m.ordered ? p->cus : nslots;
+  if (nslots > g_m.nslots) {
+    g_m.slots = realloc(g_m.slots, nslots * sizeof *g_m.slots);
+    memset(g_m.slots + g_m.nslots, 0, (nslots - g_m.nslots) * sizeof *g_m.slots);
+    g_m.nslots = nslots;
+  }
+  if (ncus > g_m.ncus) {
+    g_m.cus = realloc(g_m.cus, ncus * sizeof *g_m.cus);
+    memset(g_m.cus + g_m.ncus, 0, (ncus - g_m.ncus) * sizeof *g_m.cus);
+    g_m.ncus = ncus;
+  }
+  for (uint32_t i = 0; i < ncus; i++) {
+    mcu *c = &g_m.cus[i];
+    for (int j = 0; j < 4; j++) { pcal_reset(&c->valu[j]); pcal_reset(&c->salu[j]); pcal_reset(&c->mfma[j]); }
+    cal_reset(&c->lds); cal_reset(&c->vmem);
+  }
+  for (uint32_t i = 0; i < nslots; i++) {
+    mslot *s = &g_m.slots[i];
+    s->free_at = 0;
+    if (g_m.ordered) {
+      uint32_t j = i % g_m.spx;
+      s->xcd = i / g_m.spx;
+      s->cu = s->xcd * cpx + j % cpx;
+      s->kidx = j / cpx;
+      s->pc = &g_m.x[s->xcd % MXCD].pc;
+    } else {
+      s->xcd = i % xcds;
+      s->cu = i;
+      s->kidx = 0;
+      s->pc = &s->own_pc;
+    }
+  }
 }
 
 /* ------------------------------------------------------------ hooks */
-
 static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
                              uint32_t waves_per_group, uint32_t lds_bytes)
 {
-  if (nworkers > g_m.nslots) {
-    g_m.slots = realloc(g_m.slots, nworkers * sizeof *g_m.slots);
-    memset(g_m.slots + g_m.nslots, 0, (nworkers - g_m.nslots) * sizeof *g_m.slots);
-    g_m.nslots = nworkers;
-  }
   int same = g_m.k == d->k;
-  for (uint32_t i = 0; i < g_m.nslots; i++) {
-    mslot *s = &g_m.slots[i];
-    mparse *pc = s->pc; uint32_t npc = s->npc;
-    if (!same) { free(pc); pc = NULL; npc = 0; }
-    for (int j = 0; j < 4; j++)
-      for (int l = 0; l < NPRIO; l++) { free(s->valu[j].lv[l].used); free(s->salu[j].lv[l].used); free(s->mfma[j].lv[l].used); }
-    free(s->lds.used); free(s->vmem.used);
-    memset(s, 0, sizeof *s);
-    s->pc = pc; s->npc = npc;
+  for (uint32_t i = 0; i < MXCD; i++) {
+    mxcd *x = &g_m.x[i];
+    pcache pc = x->pc;
+    if (!same) { free(pc.e); pc.e = NULL; pc.n = 0; }
+    pthread_mutex_destroy(&x->mu);
+    memset(x, 0, sizeof *x);
+    pthread_mutex_init(&x->mu, NULL);
+    x->pc = pc;
   }
+  if (!same)
+    for (uint32_t i = 0; i < g_m.nslots; i++) { free(g_m.slots[i].own_pc.e); g_m.slots[i].own_pc.e = NULL; g_m.slots[i].own_pc.n = 0; }
+  g_m.ordered = !d->cooperative;
+  layout(nworkers);
+  l2_new_dispatch();
   g_m.k = d->k;
   g_m.waves_per_group = waves_per_group;
   g_m.lds_bytes = lds_bytes;
   g_m.tl_dispatch_base_us = g_tl_next_us;
+  g_m.tl_end = 0;
   if (g_m.timeline) {
     char nm[320];
     snprintf(nm, sizeof nm, "%s (%s)", d->k->name, g_m.p->name);
@@ -458,38 +537,35 @@ static void h_group_begin(void *u, uint32_t worker, const uint32_t gid[3], uint3
                           uint32_t nwaves)
 {
   mslot *s = &g_m.slots[worker];
-  double base = s->base;
   memset(s->w, 0, sizeof s->w);
-  for (int i = 0; i < 4; i++) { pcal_reset(&s->valu[i]); pcal_reset(&s->salu[i]); pcal_reset(&s->mfma[i]); }
-  cal_reset(&s->lds); cal_reset(&s->vmem);
-  memset(s->busy_simd, 0, sizeof s->busy_simd);
-  s->busy_lds = s->busy_vmem = 0;
   s->nwaves = nwaves > MW ? MW : nwaves;
   s->group = linear;
-  for (uint32_t i = 0; i < s->nwaves; i++) s->w[i].active = 1;
-  s->base = base;
+  for (uint32_t i = 0; i < s->nwaves; i++) { s->w[i].active = 1; s->w[i].next = s->free_at; }
 }
 
 static void h_group_end(void *u, uint32_t worker, uint32_t linear)
 {
   mslot *s = &g_m.slots[worker];
-  double t = 0, b = 0;
+  double t = s->free_at;
   for (uint32_t i = 0; i < s->nwaves; i++) t = dmax(t, dmax(s->w[i].end, s->w[i].next));
-  for (int i = 0; i < 4; i++) t = dmax(t, dmax(pcal_end(&s->mfma[i]), pcal_end(&s->valu[i]))); /* pipes drain */
-  t = dmax(t, dmax(s->lds.end, s->vmem.end));
-  for (int i = 0; i < 4; i++) b = dmax(b, s->busy_simd[i]);
-  b = dmax(b, dmax(s->busy_lds, s->busy_vmem));
-  s->sum_cycles += t;
-  s->sum_busy += b;
-  if (t > s->max_cycles) s->max_cycles = t;
-  s->groups++;
-  s->base += t; /* slot 0's timeline lays its groups end to end */
+  s->free_at = t;
+  mxcd *x = &g_m.x[s->xcd % MXCD];
+  pthread_mutex_lock(&x->mu);
+  if (t > x->end) x->end = t;
+  x->groups++;
+  pthread_mutex_unlock(&x->mu);
+}
+
+static mwave *wave_of(mslot *s, const tks_wave_view *wv)
+{
+  return &s->w[wv->wave_in_group < MW ? wv->wave_in_group : MW - 1];
 }
 
 static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
 {
   const tks_model_params *p = g_m.p;
   mslot *s = &g_m.slots[wv->worker];
+  mcu *cu = &g_m.cus[s->cu];
   uint32_t wi = wv->wave_in_group < MW ? wv->wave_in_group : MW - 1, simd = wv->simd & 3;
   mwave *w = &s->w[wi];
   double t = w->next;
@@ -507,10 +583,9 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           double rr = w->reg_ready[g] + (o == 3 ? 0 : p->mfma_dep_tail_cycles);
           if (w->reg_ready[g] > 0 && rr > ready) ready = rr;
         }
-    double st = pcal_book(&s->mfma[simd], w->prio, ready, r->mfma_cycles);
-    s->busy_simd[simd] += r->mfma_cycles;
+    double st = pcal_book(&cu->mfma[simd], w->prio, ready, r->mfma_cycles);
     if (r->nops > 0)
-      for (int i = 0; i < r->count[0]; i++) w->reg_ready[r->first[0] + i] = (float)(st + r->mfma_cycles);
+      for (int i = 0; i < r->count[0]; i++) w->reg_ready[r->first[0] + i] = st + r->mfma_cycles;
     w->mfma_regs = 1;
     if (st > t) tl(s, tid, "mfma dependency", "wait", t, st);
     w->next = st + p->issue_cycles;
@@ -528,7 +603,7 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           if (w->reg_ready[g] > 0) ready = dmax(ready, w->reg_ready[g] + p->mfma_dep_tail_cycles);
         }
     double c = r->slow ? p->valu_slow_cycles : p->valu_cycles;
-    double st = pcal_book(&s->valu[simd], w->prio, ready, c);
+    double st = pcal_book(&cu->valu[simd], w->prio, ready, c);
     if (st > t) tl(s, tid, "dependency", "wait", t, st);
     w->next = st + p->issue_cycles;
     tl(s, tid, r->mnem, "VALU", st, st + c);
@@ -539,15 +614,15 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
     double st = t;
     double c = r->scalar_cycles;
     if (r->prio >= 0) w->prio = r->prio; /* applies from the next instruction */
-    if (!r->fixed) st = pcal_book(&s->salu[simd], w->prio, t, c);
+    if (!r->fixed) st = pcal_book(&cu->salu[simd], w->prio, t, c);
     w->next = st + c;
-    if (g_m.timeline && s == &g_m.slots[0]) tl(s, tid, r->mnem, g_cls_name[in->cls], st, st + c);
+    if (tl_on(s)) tl(s, tid, r->mnem, g_cls_name[in->cls], st, st + c);
     return;
   }
   case TKS_CLASS_SMEM:
     q_push(&w->lgkm, t + p->smem_latency);
     w->next = t + p->issue_cycles;
-    if (g_m.timeline && s == &g_m.slots[0]) tl(s, tid, parse(s, in)->mnem, "SMEM", t, t + p->issue_cycles);
+    if (tl_on(s)) tl(s, tid, parse(s, in)->mnem, "SMEM", t, t + p->issue_cycles);
     return;
   case TKS_CLASS_DS:
     /* ds ops without an LDS access (all lanes off) return after the latency */
@@ -574,19 +649,17 @@ static void h_lds(void *u, const tks_wave_view *wv, const tks_inst_view *in, con
 {
   const tks_model_params *p = g_m.p;
   mslot *s = &g_m.slots[wv->worker];
-  mwave *w = &s->w[wv->wave_in_group < MW ? wv->wave_in_group : MW - 1];
+  mwave *w = wave_of(s, wv);
   tks_lds_cost c = tks_lds_access_cost(addr, exec, bytes, is_write ? 1 : 0);
   double data = __builtin_popcountll(exec) * (double)bytes / p->lds_bytes_per_clk;
   double cyc = dmax(c.cycles, data);
   if (cyc < 1) cyc = 1;
-  double st = cal_book(&s->lds, w->issue, cyc);
-  s->busy_lds += cyc;
+  double st = cal_book(&g_m.cus[s->cu].lds, w->issue, cyc);
   double ret = st + cyc + p->lds_latency;
   double *last = w->cur_q == 2 ? q_last(&w->lgkm) : NULL;
   if (last) { if (ret > *last) *last = ret; }
   else q_push(&w->lgkm, ret); /* LDS write of a VMEM load (counted on vmcnt there) */
-  if (g_m.timeline && s == &g_m.slots[0])
-    tl(s, 200 + wv->wave_in_group, parse(s, in)->mnem, "LDS", st, ret);
+  if (tl_on(s)) tl(s, 200 + wv->wave_in_group, parse(s, in)->mnem, "LDS", st, ret);
 }
 
 /* Insertion sort: lane addresses mostly ascend, so this is near linear where
@@ -601,13 +674,17 @@ static void sort_lines(uint64_t *v, int n)
   }
 }
 
+/* A vector memory access: the wave's distinct 128 B lines go through the
+ * CU's request path (cu_bytes_per_clk), then the XCD's L2 channels
+ * (l2_bytes_per_clk_per_xcd); lines the L2 misses, and all writes, also
+ * through the XCD's share of HBM bandwidth. Data returns after the L2 or HBM
+ * latency, or when the line's pending fill completes. */
 static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, const uint64_t addr[64],
                      uint32_t bytes, uint64_t exec, int is_write)
 {
   const tks_model_params *p = g_m.p;
   mslot *s = &g_m.slots[wv->worker];
-  mwave *w = &s->w[wv->wave_in_group < MW ? wv->wave_in_group : MW - 1];
-  /* the distinct 128 B lines the wave touches (coalescing) */
+  mwave *w = wave_of(s, wv);
   uint64_t lines[128];
   int n = 0;
   for (int l = 0; l < 64; l++)
@@ -617,35 +694,51 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
       if (b != a) lines[n++] = b;
     }
   sort_lines(lines, n);
-  double xfer = 0, lat = p->l2_hit_latency;
-  double hbm_share = p->hbm_bytes_per_s / p->clock_hz / p->cus; /* bytes/clk/CU */
-  uint32_t xcd = s->group % (p->xcds ? p->xcds : 1);
-  for (int i = 0; i < n; i++) {
-    if (i && lines[i] == lines[i - 1]) continue;
-    int hit = !is_write && l2_access(xcd, lines[i]);
-    if (hit) { s->l2_hits++; xfer += p->line_bytes / p->l2_bytes_per_clk_per_cu; }
-    else {
-      if (!is_write) s->l2_misses++;
-      s->hbm_bytes += p->line_bytes;
-      xfer += p->line_bytes / hbm_share;
-      if (!is_write) lat = p->hbm_latency;
+  int nl = 0;
+  for (int i = 0; i < n; i++)
+    if (!i || lines[i] != lines[i - 1]) lines[nl++] = lines[i];
+  if (!nl) return;
+  double xfer = nl * (double)p->line_bytes / p->cu_bytes_per_clk;
+  double st = cal_book(&g_m.cus[s->cu].vmem, w->issue, xfer);
+  double l2_cyc = p->line_bytes / p->l2_bytes_per_clk_per_xcd;
+  double hbm_cyc = p->line_bytes / (p->hbm_bytes_per_s / p->clock_hz / p->xcds);
+  double ret = st + xfer + p->l2_hit_latency;
+  mxcd *x = &g_m.x[s->xcd % MXCD];
+  pthread_mutex_lock(&x->mu);
+  for (int i = 0; i < nl; i++) {
+    double t = st + i * (double)p->line_bytes / p->cu_bytes_per_clk;
+    x->l2_free = dmax(x->l2_free, t) + l2_cyc;
+    double at_l2 = x->l2_free;
+    if (is_write) { /* write-back traffic: HBM bandwidth, acknowledged by the L2 */
+      x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc;
+      x->hbm_bytes += p->line_bytes;
+      ret = dmax(ret, at_l2 + p->l2_hit_latency);
+      continue;
+    }
+    double hbm_done = dmax(x->hbm_free, at_l2) + hbm_cyc; /* if it misses */
+    double ready;
+    if (l2_access(s->xcd % MXCD, lines[i], hbm_done + p->hbm_latency, &ready)) {
+      x->l2_hits++;
+      ret = dmax(ret, dmax(at_l2 + p->l2_hit_latency, ready));
+    } else {
+      x->l2_misses++;
+      x->hbm_free = hbm_done;
+      x->hbm_bytes += p->line_bytes;
+      ret = dmax(ret, ready);
     }
   }
-  double st = cal_book(&s->vmem, w->issue, xfer);
-  s->busy_vmem += xfer;
-  double ret = st + xfer + lat;
+  pthread_mutex_unlock(&x->mu);
   double *last = w->cur_q == 1 ? q_last(&w->vm) : NULL;
   if (last) { if (ret > *last) *last = ret; }
   else q_push(&w->vm, ret);
-  if (g_m.timeline && s == &g_m.slots[0])
-    tl(s, 300 + wv->wave_in_group, parse(s, in)->mnem, "VMEM", st, ret);
+  if (tl_on(s)) tl(s, 300 + wv->wave_in_group, parse(s, in)->mnem, "VMEM", st, ret);
 }
 
 static void h_waitcnt(void *u, const tks_wave_view *wv, const tks_inst_view *in, int vmcnt, int lgkmcnt,
                       int expcnt)
 {
   mslot *s = &g_m.slots[wv->worker];
-  mwave *w = &s->w[wv->wave_in_group < MW ? wv->wave_in_group : MW - 1];
+  mwave *w = wave_of(s, wv);
   double t = w->issue, r = t;
   if (vmcnt >= 0 && vmcnt < 63) r = dmax(r, q_wait(&w->vm, vmcnt));
   if (lgkmcnt >= 0 && lgkmcnt < 15) r = dmax(r, q_wait(&w->lgkm, lgkmcnt));
@@ -656,7 +749,7 @@ static void h_waitcnt(void *u, const tks_wave_view *wv, const tks_inst_view *in,
 static void h_barrier_arrive(void *u, const tks_wave_view *wv, const tks_inst_view *in)
 {
   mslot *s = &g_m.slots[wv->worker];
-  mwave *w = &s->w[wv->wave_in_group < MW ? wv->wave_in_group : MW - 1];
+  mwave *w = wave_of(s, wv);
   w->arrive = w->issue;
   w->at_barrier = 1;
 }
@@ -679,11 +772,18 @@ static void h_barrier_release(void *u, uint32_t worker, uint32_t linear)
 static void h_wave_end(void *u, const tks_wave_view *wv)
 {
   mslot *s = &g_m.slots[wv->worker];
-  mwave *w = &s->w[wv->wave_in_group < MW ? wv->wave_in_group : MW - 1];
+  mwave *w = wave_of(s, wv);
   /* stores and loads still in flight finish before the wave's slot frees */
   double e = dmax(w->next, dmax(q_wait(&w->vm, 0), q_wait(&w->lgkm, 0)));
   w->end = e;
+  w->next = e;
   w->active = 0;
+}
+
+/* exec's ordering key (tks_sched.wave_time). */
+static double sched_wave_time(void *u, uint32_t slot, uint32_t wave)
+{
+  return g_m.slots[slot].w[wave < MW ? wave : MW - 1].next;
 }
 
 /* ------------------------------------------------------------ whole GPU */
@@ -706,81 +806,65 @@ uint32_t tks_model_groups_per_cu(const tks_model_params *p, const tks_kernel *k,
   return g ? g : 1;
 }
 
-/* Cycles one CU needs for n groups, k resident at a time, each taking T
- * alone and keeping its busiest pipe busy B cycles. */
-double tks_model_cu_cycles(double n, uint32_t k, double T, double B)
+double tks_model_sampled_cycles(double end, uint64_t simulated, uint64_t xcd_groups, uint32_t slots)
 {
-  if (n <= 0) return 0;
-  double rounds = ceil(n / k);
-  double last = n - (rounds - 1) * k;
-  return (rounds - 1) * dmax(T, k * B) + dmax(T, last * B);
+  if (simulated == 0 || simulated >= xcd_groups || slots == 0) return end;
+  double rounds_all = ceil((double)xcd_groups / slots), rounds_sim = ceil((double)simulated / slots);
+  return end * rounds_all / rounds_sim;
 }
 
 static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, char *err, size_t errlen)
 {
   const tks_model_params *p = g_m.p;
-  double sum = 0, busy = 0, hbm = 0;
+  double hbm = 0, cyc = 0;
   uint64_t groups = 0, hits = 0, misses = 0;
-  for (uint32_t i = 0; i < g_m.nslots; i++) {
-    sum += g_m.slots[i].sum_cycles;
-    busy += g_m.slots[i].sum_busy;
-    hbm += g_m.slots[i].hbm_bytes;
-    groups += g_m.slots[i].groups;
-    hits += g_m.slots[i].l2_hits;
-    misses += g_m.slots[i].l2_misses;
+  for (uint32_t i = 0; i < MXCD; i++) {
+    mxcd *x = &g_m.x[i];
+    hbm += x->hbm_bytes;
+    groups += x->groups;
+    hits += x->l2_hits;
+    misses += x->l2_misses;
+    cyc = dmax(cyc, x->end);
   }
   if (!groups) return 0;
-  /* groups exec skipped under --model-sample take the simulated groups' mean */
-  double T = sum / groups, B = busy / groups;
   double ngroups = 1;
   for (int i = 0; i < 3; i++) ngroups *= d->block[i] ? ceil((double)d->grid[i] / d->block[i]) : 1;
-  uint32_t k = tks_model_groups_per_cu(p, d->k, g_m.waves_per_group, g_m.lds_bytes);
-  double per_cu = ceil(ngroups / p->cus);
-  double cyc = tks_model_cu_cycles(per_cu, k, T, B);
+  int sampled = 0;
+  if (g_m.ordered && g_m.run_domains == 1 && p->xcds > 1) {
+    /* one XCD simulated (sampling): XCD 0 holds the most groups; the others
+     * are alike. With only its first rounds simulated, scale by rounds. */
+    uint64_t nx = (uint64_t)ceil(ngroups / p->xcds);
+    cyc = tks_model_sampled_cycles(g_m.x[0].end, g_m.x[0].groups, nx, g_m.spx);
+    sampled = (double)groups < ngroups;
+  }
   double sec = cyc / p->clock_hz;
-  /* whole-grid HBM traffic, scaled from the simulated groups */
-  double hbm_s = hbm * (ngroups / groups) / p->hbm_bytes_per_s;
+  /* whole-grid HBM traffic at peak bandwidth is a floor (sampled: scaled) */
+  double hbm_all = hbm * (ngroups / groups);
+  double hbm_s = hbm_all / p->hbm_bytes_per_s;
   if (hbm_s > sec) sec = hbm_s;
   st->modeled_seconds = sec + p->launch_overhead_s;
   st->model_l2_hits = hits;
   st->model_l2_misses = misses;
-  st->model_hbm_bytes = hbm * (ngroups / groups);
+  st->model_hbm_bytes = hbm_all;
   st->model_group_scale = ngroups / groups;
-  if (g_m.timeline) g_tl_next_us += (g_m.slots[0].base + 100) * 1e6 / p->clock_hz;
+  if (g_m.timeline) g_tl_next_us += (g_m.tl_end + 100) * 1e6 / p->clock_hz;
   if (getenv("TKSIM_MODEL_VERBOSE"))
-    fprintf(stderr, "tksim model: %s groups=%.0f simulated=%llu T=%.0f B=%.0f k=%u cycles=%.0f hbm=%.3gs -> %.6g s\n",
-            d->k->name, ngroups, (unsigned long long)groups, T, B, k, cyc, hbm_s, st->modeled_seconds);
+    fprintf(stderr, "tksim model: %s groups=%.0f simulated=%llu k=%u slots/XCD=%u%s cycles=%.0f hbm=%.3gs -> %.6g s\n",
+            d->k->name, ngroups, (unsigned long long)groups, g_m.kpc, g_m.spx, sampled ? " (sampled)" : "", cyc,
+            hbm_s, st->modeled_seconds);
   return 0;
 }
 
 /* ------------------------------------------------------------ sampling */
-/* --model-sample=N: the model needs only N groups per resident-group slot of
- * one CU (N x occupancy), spread evenly over the grid; exec asks per group
- * (NEEDS.md) and skips the others, which then compute nothing. */
-static uint32_t g_sample_stride; /* 0: every group runs */
+/* --model-sample=N simulates XCD 0 only (groups 0, 8, 16, ...), and of those
+ * the first N rounds (N x slots per XCD) in dispatch order; concurrency,
+ * L2 sharing and the HBM share stay as in a full run. Exec skips the other
+ * groups entirely: their outputs are not computed (the runtime says so). */
+static int g_sampling;
 
-int tks_model_group_selected(uint32_t group_linear)
-{
-  return g_sample_stride == 0 || group_linear % g_sample_stride == 0;
-}
+int tks_model_group_selected(uint32_t group_linear) { (void)group_linear; return 1; }
 
-int tks_model_sampling(void) { return g_sample_stride > 1; }
-
-static void setup_sampling(const tks_dispatch *d, const tks_options *opt, const tks_model_params *p)
-{
-  g_sample_stride = 0;
-  if (opt->model_sample <= 0 || d->cooperative) return; /* grid syncs need every group */
-  double ngroups = 1;
-  uint32_t threads = 1;
-  for (int i = 0; i < 3; i++) {
-    ngroups *= d->block[i] ? ceil((double)d->grid[i] / d->block[i]) : 1;
-    threads *= d->block[i] ? d->block[i] : 1;
-  }
-  uint32_t wpg = (threads + 63) / 64;
-  uint32_t k = tks_model_groups_per_cu(p, d->k, wpg, d->k->group_segment_fixed_size + d->dynamic_lds);
-  double want = (double)opt->model_sample * k;
-  if (ngroups > want) g_sample_stride = (uint32_t)floor(ngroups / want);
-}
+int tks_model_sampling(void) { return g_sampling; }
 
 /* ------------------------------------------------------------ runtime hooks */
 void tks_model_launch_begin(const tks_dispatch *d, const tks_options *opt)
@@ -791,8 +875,25 @@ void tks_model_launch_begin(const tks_dispatch *d, const tks_options *opt)
   g_m.p = p;
   g_l2_p = p;
   pthread_once(&g_l2_once, l2_init);
-  setup_sampling(d, opt, p);
   g_m.timeline = opt->timeline != NULL && tks_timeline_open(opt->timeline) == 0;
+  double ngroups = 1;
+  uint32_t threads = 1;
+  for (int i = 0; i < 3; i++) {
+    ngroups *= d->block[i] ? ceil((double)d->grid[i] / d->block[i]) : 1;
+    threads *= d->block[i] ? d->block[i] : 1;
+  }
+  uint32_t wpg = (threads + 63) / 64;
+  uint32_t xcds = p->xcds < MXCD ? p->xcds : MXCD;
+  g_m.kpc = tks_model_groups_per_cu(p, d->k, wpg, d->k->group_segment_fixed_size + d->dynamic_lds);
+  g_m.spx = p->cus / xcds * g_m.kpc;
+  g_m.run_domains = xcds;
+  g_m.max_groups = 0;
+  g_sampling = 0;
+  if (opt->model_sample > 0 && !d->cooperative) {
+    g_m.run_domains = 1;
+    g_m.max_groups = (uint64_t)opt->model_sample * g_m.spx;
+    g_sampling = ngroups > 1;
+  }
   tks_hooks h = {0};
   h.dispatch_begin = h_dispatch_begin;
   h.dispatch_end = h_dispatch_end;
@@ -805,7 +906,15 @@ void tks_model_launch_begin(const tks_dispatch *d, const tks_options *opt)
   h.barrier_arrive = h_barrier_arrive;
   h.barrier_release = h_barrier_release;
   h.wave_end = h_wave_end;
-  if (tks_hooks_add(&h) < 0) fprintf(stderr, "tksim: hook table full; the timing model is off\n");
+  if (tks_hooks_add(&h) < 0) { fprintf(stderr, "tksim: hook table full; the timing model is off\n"); return; }
+  tks_sched sc = {0};
+  sc.domains = xcds;
+  sc.slots = g_m.spx;
+  sc.run_domains = g_m.run_domains;
+  sc.max_groups = g_m.max_groups;
+  sc.window = 16;
+  sc.wave_time = sched_wave_time;
+  tks_sched_set(&sc);
 }
 
 void tks_model_launch_end(const tks_dispatch *d, const tks_launch_stats *stats, const tks_options *opt,

@@ -9,9 +9,8 @@
 #include "model/params.h"
 #include "tksim.h"
 
-/* With --model-sample=N: 1 when exec must run this group of the current
- * dispatch, 0 when it must skip it (its results are then not computed).
- * Always 1 without sampling. Set up by tks_model_launch_begin. */
+/* Exec's unordered path (cooperative launches, which sampling never
+ * reduces) asks per group; always 1. Sampling works through tks_sched. */
 int tks_model_group_selected(uint32_t group_linear);
 /* 1 when the current dispatch runs only a sample of its groups. */
 int tks_model_sampling(void);
@@ -19,8 +18,9 @@ int tks_model_sampling(void);
 /* Resident workgroups per CU from VGPR/AGPR, LDS and wave limits. */
 uint32_t tks_model_groups_per_cu(const tks_model_params *p, const tks_kernel *k, uint32_t waves_per_group,
                                  uint32_t lds_bytes);
-/* Cycles one CU needs for n groups, k resident at a time, each T cycles
- * alone with its busiest pipe busy B cycles. */
-double tks_model_cu_cycles(double n, uint32_t k, double T, double B);
+/* --model-sample: the modeled cycles of an XCD that runs xcd_groups groups on
+ * `slots` resident slots, from the end time of its first `simulated` groups
+ * (whole rounds of slots): end x rounds of all / rounds simulated. */
+double tks_model_sampled_cycles(double end, uint64_t simulated, uint64_t xcd_groups, uint32_t slots);
 
 #endif

@@ -37,7 +37,8 @@ typedef struct tks_model_params {
   double lds_latency;
   double smem_latency;
   double l2_hit_latency, hbm_latency;
-  double l2_bytes_per_clk_per_cu;
+  double cu_bytes_per_clk;   /* a CU's vector-memory request path (L1/TA) */
+  double l2_bytes_per_clk_per_xcd;
   uint32_t l2_bytes_per_xcd, l2_ways, line_bytes;
   double barrier_cycles;
   double launch_overhead_s;

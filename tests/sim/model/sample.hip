@@ -1,27 +1,30 @@
 /* sample: tksim --model=mi300x --model-sample=1 runs only a sample of the
  * workgroups and extrapolates (docs/tksim-model.md "Sampling").
  *
- * The kernel: GROUPS = 304 x 8 uniform groups of 256 work-items (4 waves,
+ * The kernel: GROUPS = 304 x 16 uniform groups of 256 work-items (4 waves,
  * one per SIMD), each a dependent VALU loop writing one float per work-item.
- * Expected selection, from the documented rule: the model keeps N x k groups
- * spread evenly, k = groups per CU. With 4 waves per group (1 per SIMD) and
- * few VGPRs, k = min(8 waves per SIMD / 1, 16 groups per CU) = 8 (LLVM
- * AMDGPUUsage: 8 waves per SIMD on gfx942), so N = 1 keeps 8 groups: every
- * (GROUPS / 8)-th, starting at group 0. Checked: exactly those groups wrote
- * their (correct) outputs, all others kept the sentinel; the device name ends
- * in " (tksim sampled)" and the runtime said once on stderr that unsimulated
- * groups are not computed.
+ * Expected selection, from the documented rule: the model simulates XCD 0
+ * only (groups g with g % 8 == 0: CDNA3 dispatches round-robin over its 8
+ * XCDs) and of those the first N rounds of its resident slots, 38 CUs x k
+ * groups per CU. With 4 waves per group (1 per SIMD) and few VGPRs, k =
+ * min(8 waves per SIMD / 1, 16 groups per CU) = 8 (LLVM AMDGPUUsage: 8 waves
+ * per SIMD on gfx942), so XCD 0 has 304 slots and 608 groups (two rounds);
+ * N = 1 runs its first 304: g % 8 == 0 and g / 8 < 304. Checked: exactly
+ * those groups wrote their (correct) outputs, all others kept the sentinel;
+ * the device name ends in " (tksim sampled)" and the runtime said once on
+ * stderr that unsimulated groups are not computed.
  *
- * Modeled time: the groups are identical, so the mean of the sampled groups
- * is the mean of all and the sampled figure must match the unsampled one
- * (the same program re-run as a child with TKSIM_MODEL_SAMPLE=0) within 5%
- * (tolerance for group-to-group differences in the model's L2 state). */
+ * Modeled time: the groups are identical, so one round of XCD 0 times two
+ * rounds must match the unsampled figure (the same program re-run as a child
+ * with TKSIM_MODEL_SAMPLE=0) within 5%. */
 #include "model_common.h"
 #include <unistd.h>
 
-#define GROUPS (DOC_CUS * 8)
+#define GROUPS (DOC_CUS * 16)
 #define THREADS 256
 #define SAMPLE_K 8 /* groups per CU for this kernel, derived above */
+#define XCDS 8
+#define CUS_PER_XCD (DOC_CUS / XCDS)
 #define SENTINEL -12345.0f
 
 __global__ void work(float *out, int iters)
@@ -115,17 +118,17 @@ int main(int argc, char **argv)
   printf("stderr notes: %d (want 1)\n", notes);
   ok &= notes == 1;
 
-  const int stride = GROUPS / (1 * SAMPLE_K);
+  const int first = 1 * CUS_PER_XCD * SAMPLE_K; /* N rounds of XCD 0's slots */
   int ran = 0, wrong = 0;
   for (int g = 0; g < GROUPS; g++) {
-    int want = g % stride == 0;
+    int want = g % XCDS == 0 && g / XCDS < first;
     if (written[g] == 1) ran++;
     if (written[g] != want) {
       if (wrong++ < 5) printf("group %d: %s, expected %s\n", g, written[g] == 1 ? "ran" : written[g] ? "garbage" : "untouched",
                               want ? "ran" : "untouched");
     }
   }
-  printf("groups run: %d of %d (expected %d, every %d-th); mismatches %d\n", ran, GROUPS, GROUPS / stride, stride, wrong);
+  printf("groups run: %d of %d (expected %d: XCD 0's first %d); mismatches %d\n", ran, GROUPS, first, first, wrong);
   ok &= wrong == 0;
 
   /* the same kernel with every group simulated, in a child process */

@@ -42,13 +42,16 @@ int main(void)
   k.vgpr_count = 100; /* -> 104 -> 4 waves/SIMD */
   EXPECT(tks_model_groups_per_cu(p, &k, 4, 0) == 4, "100 VGPRs: %u", tks_model_groups_per_cu(p, &k, 4, 0));
 
-  /* rounds: 5 groups, 2 at a time, latency-bound (T > k*B): 3 rounds of T */
-  EXPECT(tks_model_cu_cycles(5, 2, 1000, 100) == 3000, "latency-bound rounds");
-  /* pipe-bound (k*B > T): 4 groups, 2 at a time, B=800: 2 rounds of 1600 */
-  EXPECT(tks_model_cu_cycles(4, 2, 1000, 800) == 3200, "pipe-bound rounds");
-  /* tail: 3 groups, 2 at a time, B=800: 1600 + max(1000, 800) */
-  EXPECT(tks_model_cu_cycles(3, 2, 1000, 800) == 2600, "tail round");
-  EXPECT(tks_model_cu_cycles(0, 2, 1000, 800) == 0, "no groups");
+  /* --model-sample (docs/tksim-model.md "Sampling"): XCD 0's first rounds
+   * are simulated and scaled by whole rounds of its slots. 38 slots, 128
+   * groups on the XCD (8192^3 8wave: 1024 tiles / 8) = 4 rounds; one round
+   * simulated ending at 1000 cycles -> 4000. */
+  EXPECT(tks_model_sampled_cycles(1000, 38, 128, 38) == 4000, "one of four rounds");
+  /* two rounds simulated (76 groups) of 4 -> x2 */
+  EXPECT(tks_model_sampled_cycles(1500, 76, 128, 38) == 3000, "two of four rounds");
+  /* everything simulated: the figure as is */
+  EXPECT(tks_model_sampled_cycles(1234, 128, 128, 38) == 1234, "all simulated");
+  EXPECT(tks_model_sampled_cycles(1234, 0, 128, 38) == 1234, "nothing simulated: no scaling");
   printf("%s\n", fails ? "FAILED" : "PASSED");
   return fails != 0;
 }
