@@ -714,6 +714,10 @@ static void ordered_domain(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h,
   h->n = 0;
   /* fill the slots in order: slot j's first group is the domain's j-th */
   for (uint32_t j = 0; j < sc->slots && next < ngr; j++, next++) {
+    if (!gs[j] && !(gs[j] = alloc_group(c))) { /* slots are allocated as a domain first needs them */
+      tks_fail(c, "tksim: out of memory for %u resident workgroups of one XCD", j + 1);
+      return;
+    }
     tks_group *g = gs[j];
     group_setup(c, g, dom + next * sc->domains, base + j);
     st->waves += g->nwaves;
@@ -780,11 +784,6 @@ static void *ordered_worker(void *arg)
   uint64_t *gage = calloc(sc->slots, sizeof *gage);
   oheap h = { calloc((size_t)sc->slots * TKS_MAX_WAVES, sizeof(oent)), 0 };
   if (!gs || !gage || !h.e) { tks_fail(c, "tksim: out of memory for ordered execution"); goto out; }
-  for (uint32_t j = 0; j < sc->slots; j++)
-    if (!(gs[j] = alloc_group(c))) {
-      tks_fail(c, "tksim: out of memory for %u resident workgroups of one XCD", sc->slots);
-      goto out;
-    }
   for (uint32_t dom = wc->index; dom < sc->run_domains; dom += c->nworkers)
     ordered_domain(c, gs, gage, &h, dom, wc->st);
 out:

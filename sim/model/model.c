@@ -537,8 +537,8 @@ static void h_group_begin(void *u, uint32_t worker, const uint32_t gid[3], uint3
                           uint32_t nwaves)
 {
   mslot *s = &g_m.slots[worker];
-  memset(s->w, 0, sizeof s->w);
   s->nwaves = nwaves > MW ? MW : nwaves;
+  memset(s->w, 0, s->nwaves * sizeof s->w[0]);
   s->group = linear;
   for (uint32_t i = 0; i < s->nwaves; i++) { s->w[i].active = 1; s->w[i].next = s->free_at; }
 }
