@@ -1,8 +1,8 @@
 /* model_common.h: shared bits of the timing-model microbenchmarks. Each
  * program times kernels with hipEvents (which tksim --model reports as
  * modeled time) and compares with a figure computed from AMD's published
- * numbers: MI325X (CDNA3) 304 CUs at 2100 MHz, 6 TB/s HBM3E (MI325X product
- * page); 2048 bf16 FLOP/clk/CU (CDNA3 white paper: 1307.4 TFLOP/s dense
+ * numbers: MI325X (CDNA3) 304 CUs, HBM3E (MI325X product page; clock and
+ * achievable bandwidth below); 2048 bf16 FLOP/clk/CU (CDNA3 white paper: 1307.4 TFLOP/s dense
  * bf16); LDS 128 B/clk/CU, 32 banks of 4 B (CDNA3 white paper, ISA guide). */
 #pragma once
 #include <hip/hip_runtime.h>
@@ -12,8 +12,12 @@
 #include <string.h>
 
 #define DOC_CUS 304
-#define DOC_CLOCK_HZ 2100e6
-#define DOC_HBM_BYTES_PER_S 6.0e12
+/* MI325X under MFMA load: median engine clock 1447 MHz measured by AMD
+ * (ROCm blog "Measuring max-achievable FLOPs, part 2"); HBM achievable: 6 TB/s
+ * x the 4017/5300 GB/s AMD measured on MI300X (ROCm blog "compute and memory
+ * modes"). */
+#define DOC_CLOCK_HZ 1447e6
+#define DOC_HBM_BYTES_PER_S (6.0e12 * 4017.0 / 5300.0)
 #define DOC_BF16_FLOP_PER_CU_CLK 2048.0
 #define DOC_LDS_BYTES_PER_CU_CLK 128.0
 
