@@ -556,7 +556,13 @@ TKS_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
       if (WIFEXITED(st)) log_add(prog, "tksim: hiprtc: %s exited with status %d\n", clang, WEXITSTATUS(st));
       else log_add(prog, "tksim: hiprtc: %s was killed by signal %d\n", clang, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-      res = HIPRTC_ERROR_COMPILATION; /* the log says why; the program decides whether to print it */
+      char bc[4400];
+      snprintf(bc, sizeof bc, "%s/oclc_isa_version_942.bc", devlibs);
+      if (*devlibs && access(bc, R_OK))
+        log_add(prog, "tksim: hiprtc: the device library directory %s has no oclc_isa_version_942.bc "
+                "(TKSIM_HIPRTC_DEVICE_LIB_PATH)\n", devlibs);
+      /* one line: the log has the compiler's messages for the program to show */
+      res = rtc_fail(HIPRTC_ERROR_COMPILATION, api, "%s failed on %s; the program log has its messages", clang, prog->name);
       goto out;
     }
     prog->code = read_file(out_path, &prog->code_size);
