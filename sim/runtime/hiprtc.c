@@ -29,6 +29,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 #include "loader/loader.h"
 #include "runtime/rt.h" /* before hiprtc.h: defines __HIP_PLATFORM_AMD__ */
@@ -405,25 +407,53 @@ static void find_lowered_names(hiprtcProgram p)
   elf_end(e);
 }
 
-/* Runs argv with stdout and stderr into log_path; returns the wait status, or
- * -1 with errno set when the compiler could not be started. */
-static int run_compiler(char *const argv[], const char *log_path)
+#define RUN_NOT_STARTED (-1) /* errno says why */
+#define RUN_TIMED_OUT (-2)
+#define RUN_NO_STATUS (-3)   /* waitpid failed, e.g. the program ignores SIGCHLD */
+
+/* Runs argv with stdout and stderr into log_path, in its own process group so
+ * a timeout can kill the compiler and the tools it started. Returns the wait
+ * status or a RUN_* code. */
+static int run_compiler(char *const argv[], const char *log_path, double timeout_s)
 {
   posix_spawn_file_actions_t fa;
-  if (posix_spawn_file_actions_init(&fa)) return -1;
+  posix_spawnattr_t at;
+  if (posix_spawn_file_actions_init(&fa)) return RUN_NOT_STARTED;
+  if (posix_spawnattr_init(&at)) { posix_spawn_file_actions_destroy(&fa); return RUN_NOT_STARTED; }
+  /* the program's ignored signals and mask would be inherited: a clang with
+   * SIGCHLD ignored cannot wait for the linker it runs */
+  sigset_t def, none;
+  sigemptyset(&def);
+  sigaddset(&def, SIGCHLD); sigaddset(&def, SIGPIPE); sigaddset(&def, SIGINT); sigaddset(&def, SIGTERM);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&at, &def);
+  posix_spawnattr_setsigmask(&at, &none);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setpgroup(&at, 0);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid;
-  int r = strchr(argv[0], '/') ? posix_spawn(&pid, argv[0], &fa, NULL, argv, environ)
-                               : posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  int r = strchr(argv[0], '/') ? posix_spawn(&pid, argv[0], &fa, &at, argv, environ)
+                               : posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (r) { errno = r; return -1; }
-  int st;
-  while (waitpid(pid, &st, 0) < 0) {
-    if (errno != EINTR) return -1;
+  posix_spawnattr_destroy(&at);
+  if (r) { errno = r; return RUN_NOT_STARTED; }
+  struct timespec t0, now, nap = { 0, 5 * 1000 * 1000 };
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (;;) {
+    int st;
+    pid_t w = waitpid(pid, &st, WNOHANG);
+    if (w == pid) return st;
+    if (w < 0 && errno != EINTR) return RUN_NO_STATUS;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec) > timeout_s) {
+      kill(-pid, SIGKILL);
+      while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+      return RUN_TIMED_OUT;
+    }
+    nanosleep(&nap, NULL);
   }
-  return st;
 }
 
 TKS_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions, const char **options)
@@ -541,13 +571,31 @@ TKS_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
     argv[n++] = src_path;
     argv[n++] = "-o"; argv[n++] = out_path;
     argv[n] = NULL;
-    int st = run_compiler((char *const *)argv, log_path);
+    double timeout = 600;
+    const char *te = getenv("TKSIM_HIPRTC_TIMEOUT");
+    if (te && *te) {
+      char *end;
+      double t = strtod(te, &end);
+      if (*end || !(t > 0)) log_add(prog, "tksim: hiprtc: ignoring TKSIM_HIPRTC_TIMEOUT=%s (not a positive number of seconds)\n", te);
+      else timeout = t;
+    }
+    int st = run_compiler((char *const *)argv, log_path, timeout);
     int spawn_errno = errno;
     free(argv);
     size_t ln;
     char *clog = (char *)read_file(log_path, &ln);
     if (clog) { log_add(prog, "%s", clog); free(clog); }
-    if (st == -1) {
+    if (st == RUN_TIMED_OUT) {
+      log_add(prog, "tksim: hiprtc: %s did not finish within %g s and was killed (TKSIM_HIPRTC_TIMEOUT)\n", clang, timeout);
+      res = rtc_fail(HIPRTC_ERROR_COMPILATION, api, "%s did not finish within %g s", clang, timeout);
+      goto out;
+    }
+    if (st == RUN_NO_STATUS) {
+      /* the output file decides below */
+      log_add(prog, "tksim: hiprtc: could not get the exit status of %s (does the program ignore SIGCHLD?)\n", clang);
+      st = 0;
+    }
+    if (st == RUN_NOT_STARTED) {
       log_add(prog, "tksim: hiprtc: cannot run the compiler '%s': %s (set TKSIM_HIPRTC_CLANG to a clang++ "
               "with AMDGPU support)\n", clang, strerror(spawn_errno));
       res = rtc_fail(HIPRTC_ERROR_INTERNAL_ERROR, api, "cannot run the compiler '%s': %s", clang, strerror(spawn_errno));

@@ -1,11 +1,13 @@
 // hiprtc_tksim.hip (run under tksim only): what tksim's hiprtc does beyond the
 // API contract - the compiler it runs (TKSIM_HIPRTC_CLANG), device libraries,
 // and bad input: a missing or failing compiler, options it refuses, unsafe
-// include names, bad handles, an invalid name expression. Each must come back
+// include names, bad handles, an invalid name expression, a compiler that
+// hangs (argv[1]: hiprtc_hang.sh), a program that ignores SIGCHLD. Each must come back
 // as the hiprtcResult docs/tksim-runtime.md gives, with a log saying why,
 // never a crash.
 #include <hip/hiprtc.h>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -49,6 +51,8 @@ static hiprtcResult compile(int n, const char **opts, std::string *log)
   return r;
 }
 
+static const char *hang_script;
+
 static void compiler_selection()
 {
   std::string log;
@@ -63,7 +67,18 @@ static void compiler_selection()
   setenv("TKSIM_HIPRTC_CLANG", "true", 1);
   RTC_ERR(compile(0, nullptr, &log), HIPRTC_ERROR_COMPILATION);
   CHECK(has(log, "produced no AMDGPU code object"), "silent compiler log:\n%s", log.c_str());
+  // a compiler that never finishes is killed after TKSIM_HIPRTC_TIMEOUT seconds
+  setenv("TKSIM_HIPRTC_CLANG", hang_script, 1);
+  setenv("TKSIM_HIPRTC_TIMEOUT", "0.5", 1);
+  RTC_ERR(compile(0, nullptr, &log), HIPRTC_ERROR_COMPILATION);
+  CHECK(has(log, "did not finish within 0.5 s"), "hanging compiler log:\n%s", log.c_str());
+  unsetenv("TKSIM_HIPRTC_TIMEOUT");
   unsetenv("TKSIM_HIPRTC_CLANG");
+  // a program that ignores SIGCHLD (no exit status to wait for) still gets its code
+  signal(SIGCHLD, SIG_IGN);
+  RTC_OK(compile(0, nullptr, &log));
+  CHECK(has(log, "could not get the exit status"), "SIGCHLD ignored log:\n%s", log.c_str());
+  signal(SIGCHLD, SIG_DFL);
   // a device library that does not exist: clang's own message comes back
   setenv("TKSIM_HIPRTC_DEVICE_LIB_PATH", "/nonexistent/bitcode", 1);
   RTC_ERR(compile(0, nullptr, &log), HIPRTC_ERROR_COMPILATION);
@@ -182,8 +197,10 @@ static void device_libraries()
   HIP_OK(hipModuleUnload(mod));
 }
 
-int main()
+int main(int argc, char **argv)
 {
+  if (argc < 2) { std::fprintf(stderr, "usage: hiprtc_tksim HANG_SCRIPT\n"); return 2; }
+  hang_script = argv[1];
   compiler_selection();
   refused_options();
   bad_programs();
