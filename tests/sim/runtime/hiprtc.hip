@@ -85,10 +85,16 @@ static void saxpy()
   HIP_OK(hipMemcpy(x, hx.data(), n * sizeof(float), hipMemcpyHostToDevice));
   HIP_OK(hipMemcpy(y, hy.data(), n * sizeof(float), hipMemcpyHostToDevice));
   float a = 2.5f;
-  // the argument buffer as in AMD's example: the kernel's ABI layout, via `extra`
-  struct { float a; float *x; float *y; unsigned int n; } args = { a, x, y, n };
-  size_t size = sizeof args;
-  void *extra[] = { HIP_LAUNCH_PARAM_BUFFER_POINTER, &args, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, HIP_LAUNCH_PARAM_END };
+  // the argument buffer packed by hand at the kernel's ABI offsets (a at 0,
+  // pointers 8-aligned at 8 and 16, n at 24), ending at the last argument
+  // (28 bytes), via `extra`
+  char args[32] = {};
+  std::memcpy(args + 0, &a, 4);
+  std::memcpy(args + 8, &x, 8);
+  std::memcpy(args + 16, &y, 8);
+  std::memcpy(args + 24, &n, 4);
+  size_t size = 28;
+  void *extra[] = { HIP_LAUNCH_PARAM_BUFFER_POINTER, args, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, HIP_LAUNCH_PARAM_END };
   HIP_OK(hipModuleLaunchKernel(f, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, nullptr, extra));
   HIP_OK(hipDeviceSynchronize());
   HIP_OK(hipMemcpy(out.data(), y, n * sizeof(float), hipMemcpyDeviceToHost));
