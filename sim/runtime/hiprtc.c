@@ -192,6 +192,8 @@ TKS_EXPORT hiprtcResult hiprtcCreateProgram(hiprtcProgram *prog, const char *src
   for (int i = 0; i < numHeaders; i++) {
     if (!headers[i] || !includeNames[i])
       return rtc_fail(HIPRTC_ERROR_INVALID_INPUT, api, "header %d or its include name is NULL", i);
+    if (strlen(includeNames[i]) > 1024)
+      return rtc_fail(HIPRTC_ERROR_INVALID_INPUT, api, "include name %d is longer than 1024 bytes", i);
     if (!include_name_ok(includeNames[i]))
       return rtc_fail(HIPRTC_ERROR_INVALID_INPUT, api,
                       "include name '%s' must be a relative path without '.' or '..' components", includeNames[i]);
@@ -499,7 +501,7 @@ TKS_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
     }
   }
   hiprtcResult res = HIPRTC_SUCCESS;
-  char src_path[4608], inc_dir[4608], out_path[4608], log_path[4608], path[8192];
+  char src_path[4900], inc_dir[4608], out_path[4608], log_path[4608], path[8192];
   /* the program name shows in the compiler's messages: keep it, minus path
    * separators and characters a file name should not have */
   char base[256];
@@ -508,7 +510,10 @@ TKS_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
     base[bl++] = (char)((*c == '/' || (unsigned char)*c < 32) ? '_' : *c);
   base[bl] = 0;
   if (!strcmp(base, ".") || !strcmp(base, "..")) base[0] = '_';
-  snprintf(src_path, sizeof src_path, "%s/%s", dir, base);
+  /* in its own directory, so no program name can collide with tksim's files */
+  char src_dir[4608];
+  snprintf(src_dir, sizeof src_dir, "%s/src", dir);
+  snprintf(src_path, sizeof src_path, "%s/%s", src_dir, base);
   snprintf(inc_dir, sizeof inc_dir, "%s/include", dir);
   snprintf(out_path, sizeof out_path, "%s/out.co", dir);
   snprintf(log_path, sizeof log_path, "%s/compiler.log", dir);
@@ -526,7 +531,7 @@ TKS_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
                            "__device__ __attribute__((used)) auto *" NAME_VAR "%d = %s%s;\n",
                            i, i, x[0] == '&' ? "" : "&", x);
   }
-  int werr = write_file(src_path, prog->src, suffix);
+  int werr = mkdir(src_dir, 0700) || write_file(src_path, prog->src, suffix);
   free(suffix);
   if (werr || mkdir(inc_dir, 0700)) {
     log_add(prog, "tksim: hiprtc: cannot write to %s: %s\n", dir, strerror(errno));

@@ -36,10 +36,10 @@ static std::string program_log(hiprtcProgram prog)
 static bool has(const std::string &log, const char *what) { return log.find(what) != std::string::npos; }
 
 // Compiles small_src with the given options; returns the result and the log.
-static hiprtcResult compile(int n, const char **opts, std::string *log)
+static hiprtcResult compile(int n, const char **opts, std::string *log, const char *name = "small.hip")
 {
   hiprtcProgram prog;
-  RTC_OK(hiprtcCreateProgram(&prog, small_src, "small.hip", 0, nullptr, nullptr));
+  RTC_OK(hiprtcCreateProgram(&prog, small_src, name, 0, nullptr, nullptr));
   hiprtcResult r = hiprtcCompileProgram(prog, n, opts);
   *log = program_log(prog);
   size_t size = 1;
@@ -76,7 +76,8 @@ static void compiler_selection()
   unsetenv("TKSIM_HIPRTC_CLANG");
   // a program that ignores SIGCHLD (no exit status to wait for) still gets its code
   signal(SIGCHLD, SIG_IGN);
-  RTC_OK(compile(0, nullptr, &log));
+  // (the program's name is that of tksim's own output file: no clash)
+  RTC_OK(compile(0, nullptr, &log, "out.co"));
   CHECK(has(log, "could not get the exit status"), "SIGCHLD ignored log:\n%s", log.c_str());
   signal(SIGCHLD, SIG_DFL);
   // a device library that does not exist: clang's own message comes back
@@ -121,6 +122,9 @@ static void bad_programs()
   RTC_ERR(hiprtcCreateProgram(&prog, small_src, "p", 1, hdr, up), HIPRTC_ERROR_INVALID_INPUT);
   RTC_ERR(hiprtcCreateProgram(&prog, small_src, "p", 1, hdr, abs), HIPRTC_ERROR_INVALID_INPUT);
   RTC_ERR(hiprtcCreateProgram(&prog, small_src, "p", 1, hdr, dot), HIPRTC_ERROR_INVALID_INPUT);
+  std::string long_name(2000, 'h');
+  const char *longn[] = { long_name.c_str() };
+  RTC_ERR(hiprtcCreateProgram(&prog, small_src, "p", 1, hdr, longn), HIPRTC_ERROR_INVALID_INPUT);
   RTC_ERR(hiprtcCreateProgram(&prog, small_src, "p", 1, nullptr, nullptr), HIPRTC_ERROR_INVALID_INPUT);
   RTC_ERR(hiprtcCreateProgram(&prog, small_src, "p", -1, nullptr, nullptr), HIPRTC_ERROR_INVALID_INPUT);
   CHECK(prog == nullptr, "no program from bad input");
