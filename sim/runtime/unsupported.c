@@ -556,25 +556,3 @@ TKS_EXPORT long tks_unsup_hipUnbindTexture(void) __asm__("hipUnbindTexture");
 long tks_unsup_hipUnbindTexture(void) { return unsupported("hipUnbindTexture", hipErrorNotSupported); }
 TKS_EXPORT long tks_unsup_hipWaitExternalSemaphoresAsync(void) __asm__("hipWaitExternalSemaphoresAsync");
 long tks_unsup_hipWaitExternalSemaphoresAsync(void) { return unsupported("hipWaitExternalSemaphoresAsync", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcAddNameExpression(void) __asm__("hiprtcAddNameExpression");
-long tks_unsup_hiprtcAddNameExpression(void) { return unsupported("hiprtcAddNameExpression", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcCompileProgram(void) __asm__("hiprtcCompileProgram");
-long tks_unsup_hiprtcCompileProgram(void) { return unsupported("hiprtcCompileProgram", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcCreateProgram(void) __asm__("hiprtcCreateProgram");
-long tks_unsup_hiprtcCreateProgram(void) { return unsupported("hiprtcCreateProgram", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcDestroyProgram(void) __asm__("hiprtcDestroyProgram");
-long tks_unsup_hiprtcDestroyProgram(void) { return unsupported("hiprtcDestroyProgram", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcGetCode(void) __asm__("hiprtcGetCode");
-long tks_unsup_hiprtcGetCode(void) { return unsupported("hiprtcGetCode", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcGetCodeSize(void) __asm__("hiprtcGetCodeSize");
-long tks_unsup_hiprtcGetCodeSize(void) { return unsupported("hiprtcGetCodeSize", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcGetErrorString(void) __asm__("hiprtcGetErrorString");
-long tks_unsup_hiprtcGetErrorString(void) { return unsupported("hiprtcGetErrorString", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcGetLoweredName(void) __asm__("hiprtcGetLoweredName");
-long tks_unsup_hiprtcGetLoweredName(void) { return unsupported("hiprtcGetLoweredName", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcGetProgramLog(void) __asm__("hiprtcGetProgramLog");
-long tks_unsup_hiprtcGetProgramLog(void) { return unsupported("hiprtcGetProgramLog", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcGetProgramLogSize(void) __asm__("hiprtcGetProgramLogSize");
-long tks_unsup_hiprtcGetProgramLogSize(void) { return unsupported("hiprtcGetProgramLogSize", hipErrorNotSupported); }
-TKS_EXPORT long tks_unsup_hiprtcVersion(void) __asm__("hiprtcVersion");
-long tks_unsup_hiprtcVersion(void) { return unsupported("hiprtcVersion", hipErrorNotSupported); }
