@@ -3,9 +3,9 @@
  * conversions and math the HipKittens headers name, written from the format's
  * definition: bfloat16 is the upper 16 bits of an IEEE-754 binary32 (1 sign,
  * 8 exponent, 7 mantissa bits); conversions from float round to nearest even
- * and keep NaN a (quiet) NaN. Math runs in float and rounds once, which is
- * what the ROCm 6 header documents for these functions (HIP math API:
- * "bfloat16 precision intrinsics").
+ * and keep NaN a (quiet) NaN. The math functions compute in float and round
+ * once; the GEMM kernels never call them, HipKittens' headers only name them
+ * (explicit specializations in common/base_ops.cuh), so they must exist.
  * Only for bench/hipkittens: not part of tk (include/tk has its own bf16). */
 #pragma once
 #include <hip/hip_runtime.h>

@@ -1,11 +1,12 @@
 /* Forced-included (-include) before HipKittens' headers. HIP 5.2's float2,
- * float4, ... (HIP_vector_type) have user-provided copy operations, so they
+ * float4, ... (HIP_vector_type) derive from HIP_vector_base, whose copy
+ * assignment is user-provided (hip/amd_detail/amd_hip_vector_types.h), so they
  * are not trivially copyable and std::bit_cast (C++20 [bit.cast]: To and From
  * trivially copyable, same size) rejects them. This adds a bit_cast overload
  * for exactly that case: same size, not trivially copyable, copied with
- * memcpy (the object representation, which is what bit_cast yields). It
- * cannot be constexpr, hence -Wno-invalid-constexpr for the few constexpr
- * HipKittens functions that call it. */
+ * memcpy (the object representation, which is what bit_cast yields). It is
+ * not constexpr; the HipKittens functions the GEMM kernels instantiate use it
+ * only at run time (clang-19 accepts the constexpr ones that name it). */
 #pragma once
 #include <bit>
 #include <string.h>
