@@ -18,6 +18,7 @@
 #include <hip/hip_runtime.h>
 #include <tk/tk.h>
 
+#include "gemm_tile.h"
 #include "tk_gemm.h"
 
 #define W4_TILE 128
@@ -45,11 +46,8 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
   TK_LDS_ALLOC(w4_smem_t, sm);
   const int tid = threadIdx.x;
   const uint32_t wave = tk_wave_id(), lane = tk_lane_id();
-  uint32_t tm, tn;
-  const uint32_t tiles_m = (uint32_t)((p.m + W4_TILE - 1) / W4_TILE);
-  const uint32_t tiles_n = (uint32_t)((p.n + W4_TILE - 1) / W4_TILE);
-  tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
-  const int64_t m0 = (int64_t)tm * W4_TILE, n0 = (int64_t)tn * W4_TILE;
+  int64_t m0, n0;
+  gemm_tile_origin(p, W4_TILE, &m0, &n0);
   const int64_t z = blockIdx.z;
   a += z * tk_gemm_a_stride(&p);
   b += z * tk_gemm_b_stride(&p);

@@ -56,6 +56,7 @@
 #include <hip/hip_runtime.h>
 #include <tk/tk.h>
 
+#include "gemm_tile.h"
 #include "tk_gemm.h"
 
 #define W8_TILE 256
@@ -139,11 +140,9 @@ static __device__ inline __attribute__((always_inline)) void w8_body(const uint1
   TK_LDS_ALLOC(w8_smem_t, sm);
   const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
   const uint32_t gtid = threadIdx.x % 256; /* thread index inside the group */
-  const uint32_t tiles_m = (uint32_t)((p.m + W8_TILE - 1) / W8_TILE);
-  const uint32_t tiles_n = (uint32_t)((p.n + W8_TILE - 1) / W8_TILE);
-  uint32_t tm, tn;
-  tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
-  const int64_t m0 = (int64_t)tm * W8_TILE, n0 = (int64_t)tn * W8_TILE, z = blockIdx.z;
+  int64_t m0, n0;
+  gemm_tile_origin(p, W8_TILE, &m0, &n0);
+  const int64_t z = blockIdx.z;
 
   /* this batch's A (M x K) and B (N x K, or K x N for nn) */
   tk_gl ga, gb;

@@ -2,16 +2,16 @@
  * A and B staged as f32 in k-major LDS arrays, f32 FMAs in plain HIP (no MFMA).
  * Takes any problem (out-of-range elements load as 0); the auto heuristic uses
  * it when M or N is at most 64, where larger tiles would be mostly padding.
- * Tiles are visited in tk's L2-grouped, XCD-remapped order (tk/grid.h).
+ * Tiles are visited in tk's L2-grouped, XCD-remapped order (gemm_tile.h).
  *
  * Relies on: bf16 is the top half of an IEEE binary32 (tk/types.h). */
 #ifndef GEMM_SIMPLE_H
 #define GEMM_SIMPLE_H
 
 #include <hip/hip_runtime.h>
-#include <tk/grid.h>
 #include <tk/types.h>
 
+#include "gemm_tile.h"
 #include "tk_gemm.h"
 
 #define S_TILE 64 /* C tile edge */
@@ -27,13 +27,8 @@ __global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ 
   __shared__ float bs[S_KT][S_TILE];
   const int tid = threadIdx.x;
   const int tx = tid % 16, ty = tid / 16;
-  /* tile order: tk's L2-grouped walk (8 tile rows per group) after the XCD
-   * remap, so concurrently running groups share A/B panels in one XCD's L2 */
-  uint32_t tm, tn;
-  const uint32_t tiles_m = (uint32_t)((p.m + S_TILE - 1) / S_TILE);
-  const uint32_t tiles_n = (uint32_t)((p.n + S_TILE - 1) / S_TILE);
-  tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
-  const int64_t m0 = (int64_t)tm * S_TILE, n0 = (int64_t)tn * S_TILE;
+  int64_t m0, n0;
+  gemm_tile_origin(p, S_TILE, &m0, &n0);
   const int64_t z = blockIdx.z;
   a += z * tk_gemm_a_stride(&p);
   b += z * tk_gemm_b_stride(&p);
