@@ -93,9 +93,7 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
   }
 
   tk_gl gc;
-  const int64_t cd[2] = {p.m, p.n}, cs[2] = {p.ldc, 1};
-  const int esz = p.out == TK_GEMM_OUT_BF16 ? 2 : 4;
-  tk_gl_make(&gc, (void *)((char *)c + z * tk_gemm_c_stride(&p) * esz), esz, 2, cd, cs);
+  gemm_c_tensor(p, c, z, &gc);
   const tk_rsrc rc = tk_gl_rsrc(&gc);
 #pragma unroll
   for (int fr = 0; fr < 2; ++fr) {

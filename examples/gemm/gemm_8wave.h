@@ -193,9 +193,7 @@ static __device__ inline __attribute__((always_inline)) void w8_body(const uint1
 
   /* epilogue: 4 pieces of 32x64 through this wave's LDS tile */
   tk_gl gc;
-  const int64_t cd[2] = {p.m, p.n}, cs[2] = {p.ldc, 1};
-  const int esz = p.out == TK_GEMM_OUT_BF16 ? 2 : 4;
-  tk_gl_make(&gc, (void *)((char *)c + z * tk_gemm_c_stride(&p) * esz), esz, 2, cd, cs);
+  gemm_c_tensor(p, c, z, &gc);
   const tk_rsrc rc = tk_gl_rsrc(&gc);
   const uint32_t lane = tk_lane_id();
 #pragma unroll /* constant fragment indices: acc stays in registers */
@@ -224,7 +222,7 @@ __global__ __launch_bounds__(512) void gemm_8wave_nn(const uint16_t *__restrict_
 /* Why the 8wave kernel cannot take a problem (NULL: it can). */
 static const char *gemm_8wave_unsupported(const tk_gemm_problem *p)
 {
-  const int64_t esz = p->out == TK_GEMM_OUT_BF16 ? 2 : 4, lim = TK_GL_MAX_BYTES; /* tk_gl_make's limit */
+  const int64_t esz = tk_gemm_c_elem_bytes(p), lim = TK_GL_MAX_BYTES; /* tk_gl_make's limit */
   if (p->k % 8 || p->lda % 8 || p->ldb % 8)
     return "8wave needs K, lda and ldb to be multiples of 8 (16-byte rows for the group loads)";
   const int64_t b_span = p->layout == TK_GEMM_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
