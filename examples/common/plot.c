@@ -207,6 +207,18 @@ int tk_plot_close(tk_plot *p)
   return bad ? -1 : 0;
 }
 
+/* s XML-escaped into out (truncated to n - 1 bytes) */
+static void escape_to(char *out, size_t n, const char *s)
+{
+  size_t o = 0;
+  for (; *s && o + 7 < n; ++s) {
+    const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;" : NULL;
+    if (e) o += (size_t)snprintf(out + o, n - o, "%s", e);
+    else out[o++] = *s;
+  }
+  out[o] = 0;
+}
+
 int tk_plot_bars(const char *path, const tk_plot_bars_spec *s)
 {
   double mx = 0;
@@ -230,16 +242,16 @@ int tk_plot_bars(const char *path, const tk_plot_bars_spec *s)
   tk_plot_axis_y(&p, s->ylabel, 1);
   tk_plot_axis_x_cats(&p, s->ngroups, s->groups, s->xlabel);
   const double bw = 0.8 / s->nseries;
-  char attrs[512], tip[320], val[32];
+  char attrs[640], tip[320], val[32], g_esc[192], s_esc[192];
   for (int g = 0; g < s->ngroups; ++g)
     for (int k = 0; k < s->nseries; ++k) {
       const double v = s->values[g * s->nseries + k];
       if (isnan(v)) continue;
       const double x0 = g + 0.1 + k * bw;
       snprintf(val, sizeof val, "%.4g", v);
-      /* group and series names are the caller's identifiers (shapes, kernel names): no quotes in them */
-      snprintf(attrs, sizeof attrs, "data-group=\"%s\" data-series=\"%s\" data-value=\"%.9g\"", s->groups[g],
-               s->series[k], v);
+      escape_to(g_esc, sizeof g_esc, s->groups[g]);
+      escape_to(s_esc, sizeof s_esc, s->series[k]);
+      snprintf(attrs, sizeof attrs, "data-group=\"%s\" data-series=\"%s\" data-value=\"%.9g\"", g_esc, s_esc, v);
       snprintf(tip, sizeof tip, "%s, %s: %s %s", s->groups[g], s->series[k], val, s->ylabel);
       tk_plot_rect(&p, x0, 0, x0 + bw * 0.92, v, tk_plot_color(k), "bar", attrs, tip);
       tk_plot_text(&p, tk_plot_x(&p, x0 + bw * 0.46), tk_plot_y(&p, v) - 4, 10, "middle", val);

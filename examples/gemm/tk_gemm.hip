@@ -62,10 +62,10 @@ const char *tk_gemm_kernel_name(tk_gemm_kernel k)
 int tk_gemm_kernel_parse(const char *s, size_t len, tk_gemm_kernel *k)
 {
   static const tk_gemm_kernel all[] = {TK_GEMM_8WAVE, TK_GEMM_4WAVE, TK_GEMM_SIMPLE, TK_GEMM_AUTO};
-  for (tk_gemm_kernel c : all) {
-    const char *n = tk_gemm_kernel_name(c);
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
+    const char *n = tk_gemm_kernel_name(all[i]);
     if (strlen(n) == len && !strncmp(s, n, len)) {
-      *k = c;
+      *k = all[i];
       return 1;
     }
   }
