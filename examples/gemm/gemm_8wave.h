@@ -46,14 +46,18 @@
  * transposing group loads (pairs of K rows -> ds_write_b32 into the same
  * N x K tiles); everything else is identical.
  *
- * Requirements (checked on the host by w8_unsupported): K, lda, ldb
+ * Requirements (checked on the host by gemm_8wave_unsupported): K, lda, ldb
  * multiples of 8 (16-byte rows for the group loads), every operand's span
  * per batch < 4 GiB (buffer descriptors).
  */
 #ifndef GEMM_8WAVE_H
 #define GEMM_8WAVE_H
 
+#include <hip/hip_runtime.h>
 #include <tk/tk.h>
+
+#include "gemm_tile.h"
+#include "tk_gemm.h"
 
 #define W8_TILE 256
 #define W8_KH 32 /* K per half-step: one LDS buffer */
@@ -131,23 +135,21 @@ TK_RT(w8_piece_t, TK_K_C_F32_32x32, 32, 64);
 /* the kernel body; nn (B as K x N) is a compile-time constant in each kernel */
 static __device__ inline __attribute__((always_inline)) void w8_body(const uint16_t *__restrict__ a,
                                                                      const uint16_t *__restrict__ b, void *c,
-                                                                     const gemm_problem &p, const bool nn)
+                                                                     const tk_gemm_problem &p, const bool nn)
 {
   TK_LDS_ALLOC(w8_smem_t, sm);
   const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
   const uint32_t gtid = threadIdx.x % 256; /* thread index inside the group */
-  const uint32_t tiles_m = (uint32_t)((p.m + W8_TILE - 1) / W8_TILE);
-  const uint32_t tiles_n = (uint32_t)((p.n + W8_TILE - 1) / W8_TILE);
-  uint32_t tm, tn;
-  tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
-  const int64_t m0 = (int64_t)tm * W8_TILE, n0 = (int64_t)tn * W8_TILE, z = blockIdx.z;
+  int64_t m0, n0;
+  gemm_tile_origin(p, W8_TILE, &m0, &n0);
+  const int64_t z = blockIdx.z;
 
   /* this batch's A (M x K) and B (N x K, or K x N for nn) */
   tk_gl ga, gb;
   const int64_t ad[2] = {p.m, p.k}, as[2] = {p.lda, 1}, bs[2] = {p.ldb, 1};
   const int64_t bd[2] = {nn ? p.k : p.n, nn ? p.n : p.k};
-  tk_gl_make(&ga, (void *)(a + z * a_batch_stride(&p)), 2, 2, ad, as);
-  tk_gl_make(&gb, (void *)(b + z * b_batch_stride(&p)), 2, 2, bd, bs);
+  tk_gl_make(&ga, (void *)(a + z * tk_gemm_a_stride(&p)), 2, 2, ad, as);
+  tk_gl_make(&gb, (void *)(b + z * tk_gemm_b_stride(&p)), 2, 2, bd, bs);
   const tk_rsrc ra = tk_gl_rsrc(&ga), rb = tk_gl_rsrc(&gb);
 
   w8_stage_t sa[2], sb[2]; /* two sets: half-steps s+1 and s+2 in flight */
@@ -191,9 +193,7 @@ static __device__ inline __attribute__((always_inline)) void w8_body(const uint1
 
   /* epilogue: 4 pieces of 32x64 through this wave's LDS tile */
   tk_gl gc;
-  const int64_t cd[2] = {p.m, p.n}, cs[2] = {p.ldc, 1};
-  const int esz = p.out == OUT_BF16 ? 2 : 4;
-  tk_gl_make(&gc, (void *)((char *)c + z * c_batch_stride(&p) * esz), esz, 2, cd, cs);
+  gemm_c_tensor(p, c, z, &gc);
   const tk_rsrc rc = tk_gl_rsrc(&gc);
   const uint32_t lane = tk_lane_id();
 #pragma unroll /* constant fragment indices: acc stays in registers */
@@ -208,24 +208,24 @@ static __device__ inline __attribute__((always_inline)) void w8_body(const uint1
 }
 
 __global__ __launch_bounds__(512) void gemm_8wave(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
-                                                  void *c, gemm_problem p)
+                                                  void *c, tk_gemm_problem p)
 {
   w8_body(a, b, c, p, false);
 }
 /* B as K x N: group 1 transposes B on its way into LDS */
 __global__ __launch_bounds__(512) void gemm_8wave_nn(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
-                                                     void *c, gemm_problem p)
+                                                     void *c, tk_gemm_problem p)
 {
   w8_body(a, b, c, p, true);
 }
 
 /* Why the 8wave kernel cannot take a problem (NULL: it can). */
-static const char *w8_unsupported(const gemm_problem *p)
+static const char *gemm_8wave_unsupported(const tk_gemm_problem *p)
 {
-  const int64_t esz = p->out == OUT_BF16 ? 2 : 4, lim = TK_GL_MAX_BYTES; /* tk_gl_make's limit */
+  const int64_t esz = tk_gemm_c_elem_bytes(p), lim = TK_GL_MAX_BYTES; /* tk_gl_make's limit */
   if (p->k % 8 || p->lda % 8 || p->ldb % 8)
     return "8wave needs K, lda and ldb to be multiples of 8 (16-byte rows for the group loads)";
-  const int64_t b_span = p->layout == LAYOUT_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
+  const int64_t b_span = p->layout == TK_GEMM_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
   if (((p->m - 1) * p->lda + p->k) * 2 > lim || b_span * 2 > lim ||
       ((p->m - 1) * p->ldc + p->n) * esz > lim)
     return "8wave needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
@@ -238,10 +238,20 @@ static const char *w8_unsupported(const gemm_problem *p)
  * the GPU better; the threshold is where the modeled 8wave/4wave ratio
  * crosses 1 (128 tiles: 0.79, 144: 0.96, 192: 1.34, docs/tksim-model.md),
  * to be revisited with hardware measurements. */
-static bool w8_preferred(const gemm_problem *p)
+static bool gemm_8wave_preferred(const tk_gemm_problem *p)
 {
   const int64_t tiles = ((p->m + W8_TILE - 1) / W8_TILE) * ((p->n + W8_TILE - 1) / W8_TILE) * p->batch;
   return p->m >= W8_TILE && p->n >= W8_TILE && 2 * tiles >= TK_NUM_CUS;
+}
+
+static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, void *c,
+                                    hipStream_t stream)
+{
+  const int64_t tiles = ((p->n + W8_TILE - 1) / W8_TILE) * ((p->m + W8_TILE - 1) / W8_TILE);
+  if (tiles > 0xffffffffll || gemm_8wave_unsupported(p)) return hipErrorInvalidValue;
+  hipLaunchKernelGGL(p->layout == TK_GEMM_NT ? gemm_8wave : gemm_8wave_nn, dim3((unsigned)tiles, 1, (unsigned)p->batch),
+                     dim3(512), 0, stream, a, b, c, *p);
+  return hipGetLastError();
 }
 
 #endif /* GEMM_8WAVE_H */

@@ -1,7 +1,20 @@
-/* tk/tk.h: the whole tk library (include this, or the headers you need).
- * Target facts: target.h; element types: types.h; global tensors and buffer
- * descriptors: global.h; LDS tiles: shared.h; register fragments: register.h;
- * MFMA: mma.h; and (by lib2) loads.h, stores.h, sync.h, grid.h when present. */
+/* tk/tk.h: all of tk, a header-only C-style tile-primitive library for AMD
+ * Instinct GPUs (gfx942: MI300X, MI325X) in HIP: kernels are written with
+ * global, LDS and register tiles, group loads, MFMA wrappers, waits and grid
+ * mappings instead of raw intrinsics and hand-counted s_waitcnt.
+ *
+ * One concern per header (include only the ones you need, if you prefer):
+ * target.h    target facts (LDS size, wave size, XCDs, CUs) and qualifiers
+ * types.h     element types (bf16, f16, fp8), conversions, vector types
+ * global.h    global tensors and buffer descriptors (tk_gl, tk_rsrc)
+ * shared.h    LDS tiles, swizzled layouts, allocation checks
+ * register.h  register fragments and tiles in MFMA layouts
+ * mma.h       MFMA wrappers over register tiles
+ * loads.h     group loads global -> LDS, LDS -> register prefetch
+ * stores.h    accumulators -> LDS -> global stores with alpha/beta
+ * sync.h      waits, barriers, scheduling hints, wave/lane/group identity
+ * grid.h      tile order: L2 grouping and the XCD remap
+ * Each header names the hardware facts it relies on and their sources. */
 #ifndef TK_TK_H
 #define TK_TK_H
 #include "target.h"
@@ -10,16 +23,8 @@
 #include "shared.h"
 #include "register.h"
 #include "mma.h"
-#if __has_include("loads.h")
 #include "loads.h"
-#endif
-#if __has_include("stores.h")
 #include "stores.h"
-#endif
-#if __has_include("sync.h")
 #include "sync.h"
-#endif
-#if __has_include("grid.h")
 #include "grid.h"
-#endif
 #endif

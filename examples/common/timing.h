@@ -1,0 +1,46 @@
+/* timing.h: timing of kernel launches for the example programs, with the
+ * label every figure must carry: "measured" (hardware produced it),
+ * "modeled" (tksim's timing model) or "emulated" (tksim's wall time: not
+ * performance).
+ *
+ * Under tksim (device name contains "tksim") with the timing model requested
+ * (TKSIM_MODEL set and not "off"), hipEventElapsedTime returns modeled time
+ * when the model timed every launch in between.  Emulated launches are
+ * synchronous, so modeled event time is far below the host's wall time of the
+ * same launches, while unmodeled event time is about equal to it: that is how
+ * a result is told modeled (docs/gemm.md, "Timing"). */
+#ifndef TK_EXAMPLES_TIMING_H
+#define TK_EXAMPLES_TIMING_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tk_timing { TK_TIMING_MEASURED = 0, TK_TIMING_MODELED = 1, TK_TIMING_EMULATED = 2 } tk_timing;
+
+/* 1 when device 0 is tksim's emulated GPU (cached after the first call). */
+int tk_timing_under_tksim(void);
+/* 1 when tksim was asked for its timing model (TKSIM_MODEL). */
+int tk_timing_model_requested(void);
+/* "measured", "modeled" or "emulated": the CSV word. */
+const char *tk_timing_name(tk_timing t);
+/* The label printed next to a figure, e.g. "emulated wall time (tksim, NOT
+ * hardware performance)". */
+const char *tk_timing_label(tk_timing t);
+/* Whether a throughput may be derived from the time (not for emulated). */
+int tk_timing_is_performance(tk_timing t);
+
+/* One launch of the work being timed; returns 0, or non-zero on failure. */
+typedef int (*tk_launch_fn)(void *ctx);
+/* `warmup` untimed launches, then `iters` launches between two hipEvents.
+ * On success returns 0 with *ms the time per launch (0 when iters is 0) and
+ * *kind its label; returns -1 when a launch failed, -2 on a HIP error (the
+ * message is printed on stderr). */
+int tk_time_launches(tk_launch_fn launch, void *ctx, int64_t iters, int64_t warmup, double *ms, tk_timing *kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,452 @@
+/* gemm: the command-line program over libtk_gemm (tk_gemm.h): parses the
+ * options, makes seeded random inputs, calls tk_gemm, checks the result
+ * against a double-precision reference, times it and prints the figures with
+ * their label (measured / modeled / emulated), or runs a sweep with CSV and
+ * SVG outputs.  Options and exit codes: docs/gemm.md ("Running").
+ *
+ * Exit: 0 ok; 1 the check failed; 2 bad arguments (nothing run); 3 the
+ * kernel cannot take the problem; 4 a HIP error. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "inputs.h"
+#include "sweep.h"
+#include "timing.h"
+#include "tk_gemm.h"
+#ifdef TK_GEMM_HIPBLASLT
+#include "vs_hipblaslt.h"
+#endif
+
+#define MAX_SHAPES 256
+#define MAX_KERNELS 8
+
+#define CHECK_HIP(x)                                                                               \
+  do {                                                                                             \
+    hipError_t e_ = (x);                                                                           \
+    if (e_ != hipSuccess) {                                                                        \
+      fprintf(stderr, "gemm: %s failed: %s (%s:%d)\n", #x, hipGetErrorString(e_), __FILE__, __LINE__); \
+      exit(4);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: gemm [options]\n"
+          "  C = alpha * A * op(B) + beta * C; A is M x K row-major, bf16 inputs, f32 accumulation\n"
+          "  --m M --n N --k K      problem size (each >= 1; default 256)\n"
+          "  --batch B              batch count (>= 1; batches packed densely)\n"
+          "  --layout nt|nn         B is N x K (nt: C = A*B^T, default) or K x N (nn)\n"
+          "  --out bf16|f32         output/C element type (default bf16)\n"
+          "  --alpha X --beta Y     scalars (default 1, 0)\n"
+          "  --lda L --ldb L --ldc L  leading dimensions (>= row length; default = row length)\n"
+          "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
+          "                         (default 10/2 on a GPU, 1/0 under tksim)\n"
+          "  --kernel 8wave|4wave|simple|auto  kernel (auto: see docs/gemm.md)\n"
+          "  --check                compare with a double-precision reference; exit 1 past tolerance\n"
+          "  --seed S               input random seed (default 1)\n"
+          "  --sweep                time the sweep shapes (squares 1024..16384, LLM shapes)\n"
+          "  --sweep-shapes LIST    sweep these shapes instead: MxNxK[,MxNxK...]\n"
+          "  --sweep-kernels LIST   sweep each shape with these kernels, side by side (e.g. 8wave,4wave)\n"
+          "  --csv FILE --svg FILE  sweep outputs (CSV table; SVG bar chart of TFLOP/s, or of ms when emulated)\n"
+          "  --vs hipblaslt         compare with hipBLASLt (only when found at configure time)\n"
+          "  --inject-error         test hook: corrupt C[0,0] before --check (the check must fail)\n"
+          "  --help                 this text\n");
+}
+
+static int bad(const char *msg, const char *arg) { return tk_cli_bad("gemm", usage, msg, arg); }
+
+typedef struct options {
+  tk_gemm_problem p;
+  tk_gemm_kernel kernel;
+  int64_t iters, warmup;
+  int iters_set, warmup_set, check, sweep, inject, vs;
+  uint64_t seed;
+  const char *csv, *svg, *shapes;
+  tk_gemm_kernel kernels[MAX_KERNELS]; /* --sweep-kernels, else {kernel} */
+  int nkernels;
+} options;
+
+/* ---- inputs on host and device ------------------------------------------ */
+
+typedef struct gemm_data {
+  uint16_t *ha, *hb, *a, *b; /* host and device A, B */
+  void *hc0, *c;             /* initial C (host), C (device) */
+  size_t c_bytes;
+} gemm_data;
+
+/* A, B and an initial C (so beta matters) from the seed, in that order */
+static void setup(gemm_data *d, const tk_gemm_problem *p, uint64_t seed)
+{
+  const size_t na = (size_t)(p->batch * tk_gemm_a_stride(p)), nb = (size_t)(p->batch * tk_gemm_b_stride(p));
+  const size_t nc = (size_t)(p->batch * tk_gemm_c_stride(p));
+  tk_rng r;
+  tk_rng_seed(&r, seed);
+  d->c_bytes = nc * (size_t)tk_gemm_c_elem_bytes(p);
+  d->ha = malloc(na * 2);
+  d->hb = malloc(nb * 2);
+  d->hc0 = malloc(d->c_bytes);
+  if (!d->ha || !d->hb || !d->hc0) {
+    fprintf(stderr, "gemm: out of host memory for the inputs\n");
+    exit(4);
+  }
+  tk_rng_fill_bf16(&r, d->ha, na);
+  tk_rng_fill_bf16(&r, d->hb, nb);
+  for (size_t i = 0; i < nc; ++i) {
+    const uint16_t h = tk_rng_bf16(&r);
+    if (p->out == TK_GEMM_OUT_BF16) ((uint16_t *)d->hc0)[i] = h;
+    else ((float *)d->hc0)[i] = tk_ex_bf16_to_f32(h);
+  }
+  CHECK_HIP(hipMalloc((void **)&d->a, na * 2));
+  CHECK_HIP(hipMalloc((void **)&d->b, nb * 2));
+  CHECK_HIP(hipMalloc(&d->c, d->c_bytes));
+  CHECK_HIP(hipMemcpy(d->a, d->ha, na * 2, hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpy(d->b, d->hb, nb * 2, hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpy(d->c, d->hc0, d->c_bytes, hipMemcpyHostToDevice));
+}
+
+static void teardown(gemm_data *d)
+{
+  CHECK_HIP(hipFree(d->a));
+  CHECK_HIP(hipFree(d->b));
+  CHECK_HIP(hipFree(d->c));
+  free(d->ha);
+  free(d->hb);
+  free(d->hc0);
+}
+
+/* ---- one launch, for tk_time_launches ------------------------------------ */
+
+typedef struct launch_ctx {
+  const tk_gemm_problem *p;
+  tk_gemm_kernel kernel;
+  gemm_data *d;
+} launch_ctx;
+
+static int launch(void *v)
+{
+  const launch_ctx *l = v;
+  const int e = tk_gemm(l->p, l->kernel, l->d->a, l->d->b, l->d->c, 0);
+  if (e != TK_GEMM_OK) fprintf(stderr, "gemm: tk_gemm: %s\n", tk_gemm_strerror(e));
+  return e;
+}
+
+/* test hook: the check must notice one wrong element */
+static void inject_error(const tk_gemm_problem *p, gemm_data *d)
+{
+  if (p->out == TK_GEMM_OUT_BF16) {
+    uint16_t h;
+    CHECK_HIP(hipMemcpy(&h, d->c, 2, hipMemcpyDeviceToHost));
+    float v = tk_ex_bf16_to_f32(h);
+    h = tk_ex_f32_to_bf16(v + 0.25f * fmaxf(1.0f, fabsf(v)));
+    CHECK_HIP(hipMemcpy(d->c, &h, 2, hipMemcpyHostToDevice));
+  } else {
+    float v;
+    CHECK_HIP(hipMemcpy(&v, d->c, 4, hipMemcpyDeviceToHost));
+    v += 0.25f * fmaxf(1.0f, fabsf(v));
+    CHECK_HIP(hipMemcpy(d->c, &v, 4, hipMemcpyHostToDevice));
+  }
+}
+
+#ifdef TK_GEMM_HIPBLASLT
+/* --vs hipblaslt: both libraries on the same inputs from the same initial C:
+ * agreement of one launch each, then hipBLASLt's time next to ours. */
+static int compare_hipblaslt(tk_gemm_kernel kernel, gemm_data *d, const tk_gemm_problem *p, const options *o,
+                             double tk_ms)
+{
+  const size_t n = d->c_bytes, esz = (size_t)tk_gemm_c_elem_bytes(p);
+  uint8_t *ours = malloc(n), *theirs = malloc(n);
+  gemm_lt *lt = gemm_lt_create(p, d->a, d->b, d->c);
+  int rc = 4;
+  if (!ours || !theirs || !lt) goto out;
+  CHECK_HIP(hipMemcpy(d->c, d->hc0, n, hipMemcpyHostToDevice));
+  if (tk_gemm(p, kernel, d->a, d->b, d->c, 0) != TK_GEMM_OK) goto out;
+  CHECK_HIP(hipMemcpy(ours, d->c, n, hipMemcpyDeviceToHost));
+  CHECK_HIP(hipMemcpy(d->c, d->hc0, n, hipMemcpyHostToDevice));
+  if (gemm_lt_launch(lt) != 0) goto out;
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipMemcpy(theirs, d->c, n, hipMemcpyDeviceToHost));
+  double max_diff = 0, max_ref = 0;
+  for (size_t i = 0; i + esz <= n; i += esz) {
+    double x, y;
+    if (esz == 2) {
+      uint16_t hx, hy;
+      memcpy(&hx, ours + i, 2), memcpy(&hy, theirs + i, 2);
+      x = tk_ex_bf16_to_f32(hx), y = tk_ex_bf16_to_f32(hy);
+    } else {
+      float fx, fy;
+      memcpy(&fx, ours + i, 4), memcpy(&fy, theirs + i, 4);
+      x = fx, y = fy;
+    }
+    max_diff = fmax(max_diff, fabs(x - y));
+    max_ref = fmax(max_ref, fabs(y));
+  }
+  printf("hipblaslt: agreement max |tk - hipblaslt| = %.3e (max |hipblaslt| = %.3e; padding between rows included)\n",
+         max_diff, max_ref);
+  double ms;
+  tk_timing kind;
+  if (tk_time_launches(gemm_lt_launch, lt, o->iters, o->warmup, &ms, &kind) != 0 || ms <= 0) goto out;
+  const double flops = 2.0 * p->m * p->n * p->k * p->batch;
+  printf("hipblaslt: %.4f ms per iteration, %.2f TFLOP/s; tk %s: %.2f TFLOP/s; tk / hipblaslt = %.3f [%s]\n", ms,
+         flops / (ms * 1e-3) / 1e12, tk_gemm_kernel_name(kernel), flops / (tk_ms * 1e-3) / 1e12, ms / tk_ms,
+         tk_timing_label(kind));
+  rc = 0;
+out:
+  gemm_lt_destroy(lt);
+  free(ours);
+  free(theirs);
+  return rc;
+}
+#endif
+
+/* ---- a single problem ---------------------------------------------------- */
+
+static int run_one(const options *o)
+{
+  const tk_gemm_problem *p = &o->p;
+  const tk_gemm_kernel kernel = tk_gemm_choose(p, o->kernel);
+  printf("problem: M=%lld N=%lld K=%lld batch=%lld layout=%s out=%s alpha=%g beta=%g lda=%lld ldb=%lld ldc=%lld\n",
+         (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch, p->layout == TK_GEMM_NT ? "nt" : "nn",
+         p->out == TK_GEMM_OUT_BF16 ? "bf16" : "f32", p->alpha, p->beta, (long long)p->lda, (long long)p->ldb,
+         (long long)p->ldc);
+  printf("kernel: %s%s\n", tk_gemm_kernel_name(kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "");
+  const char *why = tk_gemm_unsupported(kernel, p);
+  if (why) {
+    fprintf(stderr, "gemm: kernel %s cannot run this problem: %s (--kernel auto picks one that can)\n",
+            tk_gemm_kernel_name(kernel), why);
+    return 3;
+  }
+  gemm_data d;
+  setup(&d, p, o->seed);
+  launch_ctx l = {p, kernel, &d};
+  int rc = 0;
+  if (o->check) {
+    if (launch(&l) != 0) return 4;
+    CHECK_HIP(hipDeviceSynchronize());
+    if (o->inject) inject_error(p, &d);
+    tk_gemm_check_result r;
+    const int e = tk_gemm_check(p, d.ha, d.hb, d.hc0, d.a, d.b, d.c, &r);
+    if (e != TK_GEMM_OK) {
+      fprintf(stderr, "gemm: check: %s\n", tk_gemm_strerror(e));
+      return 4;
+    }
+    printf("check: reference %s; max abs err %.3e, max rel err %.3e, worst err/bound %.3f; tolerance per element: "
+           "2*K*2^-24*sum|a*b| + 2^-24*|ref|%s\n",
+           r.gpu_reference ? "GPU naive double" : "CPU double", r.max_abs, r.max_rel, r.worst_ratio,
+           p->out == TK_GEMM_OUT_BF16 ? " + 2^-8*|ref| (bf16 output rounding)" : "");
+    if (r.nbad) {
+      printf("check: FAILED (%lld elements past tolerance)\n", (long long)r.nbad);
+      rc = 1;
+    } else
+      printf("check: PASSED\n");
+    CHECK_HIP(hipMemcpy(d.c, d.hc0, d.c_bytes, hipMemcpyHostToDevice));
+  }
+  if (o->iters > 0) {
+    double ms;
+    tk_timing kind;
+    if (tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind) != 0) {
+      fprintf(stderr, "gemm: launch failed\n");
+      teardown(&d);
+      return 4;
+    }
+    const double flops = 2.0 * p->m * p->n * p->k * p->batch;
+    printf("time: %.4f ms per iteration over %lld iterations (%lld warm-up) [%s]\n", ms, (long long)o->iters,
+           (long long)o->warmup, tk_timing_label(kind));
+    if (tk_timing_is_performance(kind))
+      printf("throughput: %.2f TFLOP/s (%s)\n", flops / (ms * 1e-3) / 1e12, tk_timing_name(kind));
+    else
+      printf("throughput: not reported (emulated without timing model; run tksim --model=mi325x for modeled figures)\n");
+#ifdef TK_GEMM_HIPBLASLT
+    if (o->vs && compare_hipblaslt(kernel, &d, p, o, ms) != 0) rc = rc ? rc : 4;
+#endif
+  }
+  teardown(&d);
+  return rc;
+}
+
+/* ---- the sweep ----------------------------------------------------------- */
+
+static int run_sweep(const options *o)
+{
+  static const char *def = "1024x1024x1024,2048x2048x2048,4096x4096x4096,8192x8192x8192,16384x16384x16384,"
+                           "4096x4096x14336,4096x14336x4096,8192x28672x8192,8192x8192x28672,16384x8192x1024";
+  int64_t dims[MAX_SHAPES * 3];
+  const int nshapes = tk_cli_shapes(o->shapes ? o->shapes : def, 3, dims, MAX_SHAPES);
+  tk_gemm_problem shapes[MAX_SHAPES];
+  for (int i = 0; i < nshapes; ++i) { /* each shape with the other options, packed leading dimensions */
+    tk_gemm_problem *p = &shapes[i];
+    *p = o->p;
+    p->m = dims[3 * i], p->n = dims[3 * i + 1], p->k = dims[3 * i + 2];
+    p->lda = p->k, p->ldb = p->layout == TK_GEMM_NT ? p->k : p->n, p->ldc = p->n;
+    if (tk_gemm_problem_error(p)) return bad("bad --sweep-shapes list", o->shapes);
+  }
+  if (nshapes < 0) return bad("bad --sweep-shapes list (MxNxK[,MxNxK...], at most 256)", o->shapes);
+  tk_sweep sw;
+  tk_sweep_init(&sw, "gemm bf16", "m,n,k,batch,layout,out");
+  int rc = 0;
+  for (int i = 0; i < nshapes && !rc; ++i) {
+    const tk_gemm_problem *p = &shapes[i];
+    for (int ki = 0; ki < o->nkernels && !rc; ++ki) {
+      const tk_gemm_kernel kernel = tk_gemm_choose(p, o->kernels[ki]);
+      const char *why = tk_gemm_unsupported(kernel, p);
+      if (why) {
+        fprintf(stderr, "gemm: kernel %s cannot run %lldx%lldx%lld: %s\n", tk_gemm_kernel_name(kernel),
+                (long long)p->m, (long long)p->n, (long long)p->k, why);
+        rc = 3;
+        break;
+      }
+      gemm_data d;
+      setup(&d, p, o->seed);
+      launch_ctx l = {p, kernel, &d};
+      double ms;
+      tk_timing kind;
+      const int e = tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind);
+      teardown(&d);
+      if (e != 0) {
+        fprintf(stderr, "gemm: launch failed\n");
+        rc = 4;
+        break;
+      }
+      char key[128], shape[64];
+      snprintf(key, sizeof key, "%lld,%lld,%lld,%lld,%s,%s", (long long)p->m, (long long)p->n, (long long)p->k,
+               (long long)p->batch, p->layout == TK_GEMM_NT ? "nt" : "nn", p->out == TK_GEMM_OUT_BF16 ? "bf16" : "f32");
+      snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)p->m, (long long)p->n, (long long)p->k);
+      if (tk_sweep_add(&sw, key, shape, tk_gemm_kernel_name(kernel), ms, 2.0 * p->m * p->n * p->k * p->batch, kind)) {
+        fprintf(stderr, "gemm: out of host memory\n");
+        rc = 4;
+      }
+    }
+  }
+  /* outputs of what ran, also after a failure */
+  if (o->csv && tk_sweep_write_csv(&sw, o->csv) != 0) {
+    fprintf(stderr, "gemm: cannot write %s\n", o->csv);
+    rc = rc ? rc : 2;
+  }
+  if (o->svg && tk_sweep_write_svg(&sw, o->svg) != 0) {
+    fprintf(stderr, "gemm: cannot write %s\n", o->svg);
+    rc = rc ? rc : 2;
+  }
+  tk_sweep_free(&sw);
+  return rc;
+}
+
+/* ---- arguments ----------------------------------------------------------- */
+
+static int parse_args(int argc, char **argv, options *o)
+{
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--check")) { o->check = 1; continue; }
+    if (!strcmp(a, "--sweep")) { o->sweep = 1; continue; }
+    if (!strcmp(a, "--inject-error")) { o->inject = 1; continue; }
+    if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);
+    if (!strcmp(a, "--png"))
+      return bad("--png was replaced by --svg (an SVG bar chart with axes and legend)", NULL);
+    if (i + 1 >= argc) return bad("missing value for", a);
+    const char *v = argv[++i];
+    int64_t x;
+    if (!strcmp(a, "--m") || !strcmp(a, "--n") || !strcmp(a, "--k") || !strcmp(a, "--batch") || !strcmp(a, "--lda") ||
+        !strcmp(a, "--ldb") || !strcmp(a, "--ldc") || !strcmp(a, "--iters") || !strcmp(a, "--warmup") ||
+        !strcmp(a, "--seed")) {
+      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
+      if (!strcmp(a, "--m")) o->p.m = x;
+      else if (!strcmp(a, "--n")) o->p.n = x;
+      else if (!strcmp(a, "--k")) o->p.k = x;
+      else if (!strcmp(a, "--batch")) o->p.batch = x;
+      else if (!strcmp(a, "--lda") || !strcmp(a, "--ldb") || !strcmp(a, "--ldc")) {
+        if (x < 1) return bad("leading dimension must be >= 1", v);
+        *(a[4] == 'a' ? &o->p.lda : a[4] == 'b' ? &o->p.ldb : &o->p.ldc) = x;
+      } else if (!strcmp(a, "--iters")) {
+        if (x < 0) return bad("--iters must be >= 0 (0: no timing)", v);
+        o->iters = x, o->iters_set = 1;
+      } else if (!strcmp(a, "--warmup")) {
+        if (x < 0) return bad("--warmup must be >= 0", v);
+        o->warmup = x, o->warmup_set = 1;
+      } else
+        o->seed = (uint64_t)x;
+    } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
+      if (!tk_cli_f32(v, a[2] == 'a' ? &o->p.alpha : &o->p.beta)) return bad("not a finite number", v);
+    } else if (!strcmp(a, "--layout")) {
+      if (!strcmp(v, "nt")) o->p.layout = TK_GEMM_NT;
+      else if (!strcmp(v, "nn")) o->p.layout = TK_GEMM_NN;
+      else return bad("unknown layout (nt|nn)", v);
+    } else if (!strcmp(a, "--out")) {
+      if (!strcmp(v, "bf16")) o->p.out = TK_GEMM_OUT_BF16;
+      else if (!strcmp(v, "f32")) o->p.out = TK_GEMM_OUT_F32;
+      else return bad("unknown output type (bf16|f32)", v);
+    } else if (!strcmp(a, "--kernel")) {
+      if (!tk_gemm_kernel_parse(v, strlen(v), &o->kernel)) return bad("unknown kernel (8wave|4wave|simple|auto)", v);
+    } else if (!strcmp(a, "--sweep-kernels")) {
+      const char *q = v, *item;
+      size_t len;
+      o->sweep = 1;
+      o->nkernels = 0;
+      while (tk_cli_list_next(&q, &item, &len)) {
+        if (o->nkernels == MAX_KERNELS) return bad("too many kernels in --sweep-kernels", v);
+        if (!tk_gemm_kernel_parse(item, len, &o->kernels[o->nkernels++]))
+          return bad("unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
+      }
+      if (!o->nkernels) return bad("unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
+    } else if (!strcmp(a, "--csv")) o->csv = v;
+    else if (!strcmp(a, "--svg")) o->svg = v;
+    else if (!strcmp(a, "--sweep-shapes")) o->shapes = v, o->sweep = 1;
+    else if (!strcmp(a, "--vs")) {
+      if (strcmp(v, "hipblaslt") != 0) return bad("unknown --vs library (hipblaslt)", v);
+#ifdef TK_GEMM_HIPBLASLT
+      o->vs = 1;
+#else
+      fprintf(stderr, "gemm: --vs hipblaslt: not available in this build (hipBLASLt was not found at configure time)\n");
+      return 2;
+#endif
+    } else
+      return bad("unknown option", a);
+  }
+  if (o->p.lda < 0) o->p.lda = o->p.k;
+  if (o->p.ldb < 0) o->p.ldb = o->p.layout == TK_GEMM_NT ? o->p.k : o->p.n;
+  if (o->p.ldc < 0) o->p.ldc = o->p.n;
+  const char *e = tk_gemm_problem_error(&o->p);
+  if (e) return bad(e, NULL);
+  if ((o->csv || o->svg) && !o->sweep) return bad("--csv/--svg need --sweep", NULL);
+  if (o->sweep && o->check) return bad("--check and --sweep are exclusive", NULL);
+  if (o->inject && !o->check) return bad("--inject-error needs --check", NULL);
+  if (o->sweep && o->iters == 0) return bad("--sweep needs --iters >= 1", NULL);
+  const char *ms = getenv("TKSIM_MODEL_SAMPLE"); /* tksim --model-sample runs only some workgroups */
+  if (o->check && ms && atoi(ms) > 0)
+    return bad("--check is refused under tksim --model-sample (results of unsimulated workgroups are not computed)",
+               NULL);
+  return -1; /* go on */
+}
+
+int main(int argc, char **argv)
+{
+  options o;
+  memset(&o, 0, sizeof o);
+  tk_gemm_problem_init(&o.p, 256, 256, 256);
+  o.p.lda = o.p.ldb = o.p.ldc = -1; /* default: the row length, known after parsing */
+  o.kernel = TK_GEMM_AUTO;
+  o.iters = 10;
+  o.warmup = 2;
+  o.seed = 1;
+  const int rc = parse_args(argc, argv, &o);
+  if (rc >= 0) return rc;
+
+  int ndev = 0;
+  if (hipGetDeviceCount(&ndev) != hipSuccess || ndev < 1) {
+    fprintf(stderr, "gemm: no HIP device (run under tksim: build/bin/tksim build/bin/gemm ...)\n");
+    return 4;
+  }
+  if (tk_timing_under_tksim()) { /* emulated launches are slow: one timed launch unless asked */
+    if (!o.iters_set) o.iters = 1;
+    if (!o.warmup_set) o.warmup = 0;
+  }
+  if (!o.nkernels) o.kernels[o.nkernels++] = o.kernel;
+  return o.sweep ? run_sweep(&o) : run_one(&o);
+}

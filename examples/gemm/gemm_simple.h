@@ -1,0 +1,136 @@
+/* gemm_simple.h: the "simple" GEMM kernel: 4 waves, 64x64 C tile, K step 16,
+ * A and B staged as f32 in k-major LDS arrays, f32 FMAs in plain HIP (no MFMA).
+ * Takes any problem (out-of-range elements load as 0); the auto heuristic uses
+ * it when M or N is at most 64, where larger tiles would be mostly padding.
+ * Tiles are visited in tk's L2-grouped, XCD-remapped order (gemm_tile.h).
+ *
+ * Relies on: bf16 is the top half of an IEEE binary32 (tk/types.h). */
+#ifndef GEMM_SIMPLE_H
+#define GEMM_SIMPLE_H
+
+#include <hip/hip_runtime.h>
+#include <tk/types.h>
+
+#include "gemm_tile.h"
+#include "tk_gemm.h"
+
+#define S_TILE 64 /* C tile edge */
+#define S_KT 16   /* K per LDS stage */
+
+__global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ a,
+                                                   const uint16_t *__restrict__ b,
+                                                   void *c, tk_gemm_problem p)
+{
+  /* k-major LDS tiles so the inner loop reads a row of A values and a row of B
+   * values; +1 column of f32 would not help here: lanes read along n/m. */
+  __shared__ float as[S_KT][S_TILE];
+  __shared__ float bs[S_KT][S_TILE];
+  const int tid = threadIdx.x;
+  const int tx = tid % 16, ty = tid / 16;
+  int64_t m0, n0;
+  gemm_tile_origin(p, S_TILE, &m0, &n0);
+  const int64_t z = blockIdx.z;
+  a += z * tk_gemm_a_stride(&p);
+  b += z * tk_gemm_b_stride(&p);
+  float acc[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) acc[i][j] = 0.0f;
+
+  for (int64_t k0 = 0; k0 < p.k; k0 += S_KT) {
+    { /* A: 64 rows x 16 k, 4 consecutive k per lane */
+      const int r = tid / 4, kc = (tid % 4) * 4;
+      const int64_t gm = m0 + r;
+      for (int q = 0; q < 4; ++q) {
+        const int64_t gk = k0 + kc + q;
+        as[kc + q][r] = (gm < p.m && gk < p.k) ? tk_bf16_to_f32(a[gm * p.lda + gk]) : 0.0f;
+      }
+    }
+    if (p.layout == TK_GEMM_NT) { /* B is N x K */
+      const int r = tid / 4, kc = (tid % 4) * 4;
+      const int64_t gn = n0 + r;
+      for (int q = 0; q < 4; ++q) {
+        const int64_t gk = k0 + kc + q;
+        bs[kc + q][r] = (gn < p.n && gk < p.k) ? tk_bf16_to_f32(b[gn * p.ldb + gk]) : 0.0f;
+      }
+    } else { /* B is K x N */
+      const int kr = tid / 16, nc = (tid % 16) * 4;
+      const int64_t gk = k0 + kr;
+      for (int q = 0; q < 4; ++q) {
+        const int64_t gn = n0 + nc + q;
+        bs[kr][nc + q] = (gn < p.n && gk < p.k) ? tk_bf16_to_f32(b[gk * p.ldb + gn]) : 0.0f;
+      }
+    }
+    __syncthreads();
+    for (int kk = 0; kk < S_KT; ++kk) {
+      float av[4], bv[4];
+      for (int i = 0; i < 4; ++i) av[i] = as[kk][ty + 16 * i];
+      for (int j = 0; j < 4; ++j) bv[j] = bs[kk][4 * tx + j];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+
+  /* Epilogue: 4 consecutive columns per lane -> one 8-byte (bf16) or 16-byte
+   * (f32) store when the row segment is whole and aligned; masked elements
+   * otherwise. beta == 0 never reads C (BLAS convention: C may hold NaN). */
+  const int64_t gn = n0 + 4 * tx;
+  for (int i = 0; i < 4; ++i) {
+    const int64_t gm = m0 + ty + 16 * i;
+    if (gm >= p.m) continue;
+    const int64_t off = z * tk_gemm_c_stride(&p) + gm * p.ldc + gn;
+    const bool whole = gn + 4 <= p.n && (off % 4) == 0;
+    if (p.out == TK_GEMM_OUT_BF16) {
+      uint16_t *cp = (uint16_t *)c + off;
+      if (whole) {
+        uint2 old = make_uint2(0, 0);
+        if (p.beta != 0.0f) old = *(const uint2 *)cp;
+        const uint16_t o[4] = {(uint16_t)(old.x & 0xffff), (uint16_t)(old.x >> 16),
+                               (uint16_t)(old.y & 0xffff), (uint16_t)(old.y >> 16)};
+        uint16_t r[4];
+        for (int j = 0; j < 4; ++j) {
+          float v = p.alpha * acc[i][j];
+          if (p.beta != 0.0f) v = fmaf(p.beta, tk_bf16_to_f32(o[j]), v);
+          r[j] = tk_f32_to_bf16(v);
+        }
+        *(uint2 *)cp = make_uint2((uint32_t)r[0] | ((uint32_t)r[1] << 16),
+                                  (uint32_t)r[2] | ((uint32_t)r[3] << 16));
+      } else {
+        for (int j = 0; j < 4 && gn + j < p.n; ++j) {
+          float v = p.alpha * acc[i][j];
+          if (p.beta != 0.0f) v = fmaf(p.beta, tk_bf16_to_f32(cp[j]), v);
+          cp[j] = tk_f32_to_bf16(v);
+        }
+      }
+    } else {
+      float *cp = (float *)c + off;
+      if (whole) {
+        float4 old = make_float4(0, 0, 0, 0);
+        if (p.beta != 0.0f) old = *(const float4 *)cp;
+        float4 r;
+        r.x = p.alpha * acc[i][0] + p.beta * old.x;
+        r.y = p.alpha * acc[i][1] + p.beta * old.y;
+        r.z = p.alpha * acc[i][2] + p.beta * old.z;
+        r.w = p.alpha * acc[i][3] + p.beta * old.w;
+        *(float4 *)cp = r;
+      } else {
+        for (int j = 0; j < 4 && gn + j < p.n; ++j) {
+          float v = p.alpha * acc[i][j];
+          if (p.beta != 0.0f) v = fmaf(p.beta, cp[j], v);
+          cp[j] = v;
+        }
+      }
+    }
+  }
+}
+
+static hipError_t gemm_simple_launch(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, void *c,
+                                     hipStream_t stream)
+{
+  const int64_t tiles = ((p->n + S_TILE - 1) / S_TILE) * ((p->m + S_TILE - 1) / S_TILE);
+  if (tiles > 0xffffffffll) return hipErrorInvalidValue;
+  hipLaunchKernelGGL(gemm_simple, dim3((unsigned)tiles, 1, (unsigned)p->batch), dim3(256), 0, stream, a, b, c, *p);
+  return hipGetLastError();
+}
+
+#endif /* GEMM_SIMPLE_H */

@@ -1,0 +1,32 @@
+/* gemm_tile.h: where a workgroup of the example kernels writes: tile
+ * blockIdx.x of gridDim.x in tk's L2-grouped walk (8 tile rows per group)
+ * after the XCD remap (tk/grid.h), so concurrently running workgroups share
+ * A/B panels in one XCD's L2; batch blockIdx.z of C as a tk global tensor. */
+#ifndef GEMM_TILE_H
+#define GEMM_TILE_H
+
+#include <hip/hip_runtime.h>
+#include <tk/global.h>
+#include <tk/grid.h>
+
+#include "tk_gemm.h"
+
+/* origin (m0, n0) of this workgroup's edge x edge tile of C */
+static __device__ inline void gemm_tile_origin(const tk_gemm_problem &p, int64_t edge, int64_t *m0, int64_t *n0)
+{
+  uint32_t tm, tn;
+  const uint32_t tiles_m = (uint32_t)((p.m + edge - 1) / edge), tiles_n = (uint32_t)((p.n + edge - 1) / edge);
+  tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
+  *m0 = (int64_t)tm * edge;
+  *n0 = (int64_t)tn * edge;
+}
+
+/* batch z of C: M x N, row stride ldc, bf16 or f32 elements */
+static __device__ inline void gemm_c_tensor(const tk_gemm_problem &p, void *c, int64_t z, tk_gl *gc)
+{
+  const int64_t cd[2] = {p.m, p.n}, cs[2] = {p.ldc, 1};
+  const int esz = (int)tk_gemm_c_elem_bytes(&p);
+  tk_gl_make(gc, (void *)((char *)c + z * tk_gemm_c_stride(&p) * esz), esz, 2, cd, cs);
+}
+
+#endif /* GEMM_TILE_H */

@@ -1,0 +1,104 @@
+/* tk_gemm.h: the BF16 GEMM example kernels as a C library (libtk_gemm):
+ *   C = alpha * A * op(B) + beta * C, bf16 A and B, f32 accumulation, bf16 or
+ *   f32 C, any M, N, K >= 1, leading dimensions and batch count.
+ * A is M x K row-major (row stride lda); B is N x K (TK_GEMM_NT, C = A * B^T)
+ * or K x N (TK_GEMM_NN) row-major (row stride ldb); C is M x N (row stride
+ * ldc); batches are packed one after another (strides below).
+ *
+ * Kernels (docs/gemm.md): "8wave" (gemm_8wave.h, 256x256 tile, 8-wave
+ * ping-pong), "4wave" (gemm_4wave.h, 128x128, the baseline), "simple"
+ * (gemm_simple.h, 64x64, plain HIP FMAs); TK_GEMM_AUTO picks one by the
+ * heuristic in docs/gemm.md.  gemm_reference.h is the naive double-precision
+ * GPU reference that tk_gemm_check uses for large problems.
+ *
+ * Callable from C and C++ (link tk::gemm, or -ltk_gemm -lamdhip64); device
+ * pointers come from hipMalloc. Nothing here exits or prints: functions
+ * return TK_GEMM_OK or an error code (tk_gemm_strerror). */
+#ifndef TK_GEMM_H
+#define TK_GEMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* tk targets AMD GPUs only; hip_common.h sets the same for clang's HIP mode */
+#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)
+#define __HIP_PLATFORM_AMD__
+#endif
+#include <hip/hip_runtime_api.h>
+#include <tk/target.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tk_gemm_layout { TK_GEMM_NT = 0, TK_GEMM_NN = 1 } tk_gemm_layout;
+typedef enum tk_gemm_out { TK_GEMM_OUT_BF16 = 0, TK_GEMM_OUT_F32 = 1 } tk_gemm_out;
+typedef enum tk_gemm_kernel { TK_GEMM_AUTO = 0, TK_GEMM_8WAVE = 1, TK_GEMM_4WAVE = 2, TK_GEMM_SIMPLE = 3 } tk_gemm_kernel;
+
+enum {
+  TK_GEMM_OK = 0,
+  TK_GEMM_ERR_PROBLEM = 1,     /* sizes, batch or leading dimensions out of range (tk_gemm_problem_error) */
+  TK_GEMM_ERR_UNSUPPORTED = 2, /* the kernel cannot take this problem (tk_gemm_unsupported) */
+  TK_GEMM_ERR_KERNEL = 3,      /* not a kernel */
+  TK_GEMM_ERR_HIP = 4,         /* a HIP call or launch failed */
+  TK_GEMM_ERR_MEMORY = 5       /* host allocation failed */
+};
+
+/* Passed to the kernels by value: keep it plain. */
+typedef struct tk_gemm_problem {
+  int64_t m, n, k, batch;
+  int64_t lda, ldb, ldc;
+  int32_t layout; /* tk_gemm_layout */
+  int32_t out;    /* tk_gemm_out */
+  float alpha, beta;
+} tk_gemm_problem;
+
+/* M x N x K, batch 1, packed leading dimensions, nt, bf16 C, alpha 1, beta 0. */
+void tk_gemm_problem_init(tk_gemm_problem *p, int64_t m, int64_t n, int64_t k);
+/* Why p is not a valid problem (NULL: it is), e.g. "lda must be >= K". */
+const char *tk_gemm_problem_error(const tk_gemm_problem *p);
+
+/* Elements between batches and per batch (device helpers too). */
+TK_HDI int64_t tk_gemm_a_stride(const tk_gemm_problem *p) { return p->m * p->lda; }
+TK_HDI int64_t tk_gemm_b_stride(const tk_gemm_problem *p) { return (p->layout == TK_GEMM_NT ? p->n : p->k) * p->ldb; }
+TK_HDI int64_t tk_gemm_c_stride(const tk_gemm_problem *p) { return p->m * p->ldc; }
+TK_HDI int64_t tk_gemm_c_elem_bytes(const tk_gemm_problem *p) { return p->out == TK_GEMM_OUT_BF16 ? 2 : 4; }
+
+/* "8wave", "4wave", "simple", "auto" and back (1 on success). */
+const char *tk_gemm_kernel_name(tk_gemm_kernel k);
+int tk_gemm_kernel_parse(const char *s, size_t len, tk_gemm_kernel *k);
+/* Why `kernel` cannot run valid problem p (NULL: it can). */
+const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p);
+/* The kernel tk_gemm runs: `requested`, or the heuristic's choice for AUTO. */
+tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested);
+
+/* Launches the problem on `stream` (asynchronous, like any launch).
+ * a, b, c: device memory holding batch * tk_gemm_{a,b,c}_stride(p) elements. */
+int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const uint16_t *a, const uint16_t *b, void *c,
+            hipStream_t stream);
+const char *tk_gemm_strerror(int err);
+
+/* The double-precision reference on the GPU (one thread per element, no LDS):
+ * ref and mag (device, batch * M * N doubles each, packed M x N per batch)
+ * get alpha * sum_k a*b + beta * c0 and |alpha| * sum_k |a*b| + |beta * c0|. */
+int tk_gemm_reference_gpu(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, const void *c0,
+                          double *ref, double *mag, hipStream_t stream);
+
+/* Checks C computed on the device (c_dev) against a double-precision
+ * reference of the same bf16 inputs: CPU when M*N*K*batch <= 2^28 (from the
+ * host copies ha, hb, hc0 = initial C), else tk_gemm_reference_gpu (from the
+ * device copies a_dev, b_dev and hc0). Per element
+ *   |c - ref| <= 2*K*2^-24 * mag + 2^-24*|ref| (+ 2^-8*|ref| for bf16 C) + 2^-126
+ * (docs/gemm.md, "Correctness check and tolerance"). */
+typedef struct tk_gemm_check_result {
+  double max_abs, max_rel, worst_ratio;
+  int64_t nbad;      /* elements past their bound */
+  int gpu_reference; /* 1: the GPU reference was used */
+} tk_gemm_check_result;
+int tk_gemm_check(const tk_gemm_problem *p, const uint16_t *ha, const uint16_t *hb, const void *hc0,
+                  const uint16_t *a_dev, const uint16_t *b_dev, const void *c_dev, tk_gemm_check_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,226 @@
+/* tk_gemm.hip: libtk_gemm, the host API of tk_gemm.h over the example
+ * kernels (one header each): validation, kernel choice, launch, and the
+ * correctness check against a double-precision reference.  No inline asm and
+ * no compiler builtins in examples/gemm by design (tests/gemm greps for them);
+ * the kernels use tk primitives and plain HIP only.
+ *
+ * All kernels are in this one translation unit, so the library's code object
+ * holds them all (the ISA tests read it from the gemm executable). */
+#include <hip/hip_runtime.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tk_gemm.h"
+#include "gemm_4wave.h"
+#include "gemm_8wave.h"
+#include "gemm_reference.h"
+#include "gemm_simple.h"
+#include "ref.h"
+
+extern "C" {
+
+void tk_gemm_problem_init(tk_gemm_problem *p, int64_t m, int64_t n, int64_t k)
+{
+  memset(p, 0, sizeof *p);
+  p->m = m, p->n = n, p->k = k, p->batch = 1;
+  p->lda = k, p->ldb = k, p->ldc = n;
+  p->layout = TK_GEMM_NT;
+  p->out = TK_GEMM_OUT_BF16;
+  p->alpha = 1.0f;
+  p->beta = 0.0f;
+}
+
+const char *tk_gemm_problem_error(const tk_gemm_problem *p)
+{
+  if (!p) return "no problem given";
+  if (p->m < 1 || p->n < 1 || p->k < 1) return "sizes must be >= 1";
+  if (p->batch < 1) return "batch must be >= 1";
+  /* limits keep every index product far inside int64 */
+  if (p->m > (1 << 24) || p->n > (1 << 24) || p->k > (1 << 24) || p->batch > (1 << 16))
+    return "size too large (limit 16777216 per dimension, 65536 batches)";
+  if (p->layout != TK_GEMM_NT && p->layout != TK_GEMM_NN) return "unknown layout (nt|nn)";
+  if (p->out != TK_GEMM_OUT_BF16 && p->out != TK_GEMM_OUT_F32) return "unknown output type (bf16|f32)";
+  if (p->lda < p->k) return "lda must be >= K";
+  if (p->ldb < (p->layout == TK_GEMM_NT ? p->k : p->n)) return "ldb must be >= K (nt) or >= N (nn)";
+  if (p->ldc < p->n) return "ldc must be >= N";
+  if (!isfinite(p->alpha) || !isfinite(p->beta)) return "alpha and beta must be finite";
+  return NULL;
+}
+
+const char *tk_gemm_kernel_name(tk_gemm_kernel k)
+{
+  switch (k) {
+  case TK_GEMM_8WAVE: return "8wave";
+  case TK_GEMM_4WAVE: return "4wave";
+  case TK_GEMM_SIMPLE: return "simple";
+  case TK_GEMM_AUTO: return "auto";
+  }
+  return "unknown";
+}
+
+int tk_gemm_kernel_parse(const char *s, size_t len, tk_gemm_kernel *k)
+{
+  static const tk_gemm_kernel all[] = {TK_GEMM_8WAVE, TK_GEMM_4WAVE, TK_GEMM_SIMPLE, TK_GEMM_AUTO};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
+    const char *n = tk_gemm_kernel_name(all[i]);
+    if (strlen(n) == len && !strncmp(s, n, len)) {
+      *k = all[i];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p)
+{
+  switch (kernel) {
+  case TK_GEMM_8WAVE: return gemm_8wave_unsupported(p);
+  case TK_GEMM_4WAVE: return gemm_4wave_unsupported(p);
+  case TK_GEMM_SIMPLE: return NULL;
+  case TK_GEMM_AUTO: return NULL; /* simple takes anything */
+  }
+  return "unknown kernel";
+}
+
+/* The heuristic (docs/gemm.md): 8wave for grids of at least one 256x256 tile
+ * per two CUs; else the 128x128-tile 4wave unless M or N is at most 64, where
+ * its tiles would be mostly padding and the 64x64 "simple" kernel wastes less
+ * (also the fallback for C beyond a buffer descriptor). */
+tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested)
+{
+  if (requested != TK_GEMM_AUTO) return requested;
+  if (gemm_8wave_unsupported(p) == NULL && gemm_8wave_preferred(p)) return TK_GEMM_8WAVE;
+  if (p->m > 64 && p->n > 64 && gemm_4wave_unsupported(p) == NULL) return TK_GEMM_4WAVE;
+  return TK_GEMM_SIMPLE;
+}
+
+int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const uint16_t *a, const uint16_t *b, void *c,
+            hipStream_t stream)
+{
+  if (tk_gemm_problem_error(p)) return TK_GEMM_ERR_PROBLEM;
+  if (kernel < TK_GEMM_AUTO || kernel > TK_GEMM_SIMPLE) return TK_GEMM_ERR_KERNEL;
+  kernel = tk_gemm_choose(p, kernel);
+  if (tk_gemm_unsupported(kernel, p)) return TK_GEMM_ERR_UNSUPPORTED;
+  hipError_t e = hipErrorInvalidValue;
+  switch (kernel) {
+  case TK_GEMM_8WAVE: e = gemm_8wave_launch(p, a, b, c, stream); break;
+  case TK_GEMM_4WAVE: e = gemm_4wave_launch(p, a, b, c, stream); break;
+  default: e = gemm_simple_launch(p, a, b, c, stream); break;
+  }
+  return e == hipSuccess ? TK_GEMM_OK : TK_GEMM_ERR_HIP;
+}
+
+const char *tk_gemm_strerror(int err)
+{
+  switch (err) {
+  case TK_GEMM_OK: return "ok";
+  case TK_GEMM_ERR_PROBLEM: return "invalid problem (tk_gemm_problem_error says why)";
+  case TK_GEMM_ERR_UNSUPPORTED: return "the kernel cannot take this problem (tk_gemm_unsupported says why)";
+  case TK_GEMM_ERR_KERNEL: return "unknown kernel";
+  case TK_GEMM_ERR_HIP: return "a HIP call or kernel launch failed";
+  case TK_GEMM_ERR_MEMORY: return "out of host memory";
+  }
+  return "unknown error";
+}
+
+int tk_gemm_reference_gpu(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, const void *c0,
+                          double *ref, double *mag, hipStream_t stream)
+{
+  if (tk_gemm_problem_error(p)) return TK_GEMM_ERR_PROBLEM;
+  return gemm_reference_launch(p, a, b, c0, ref, mag, stream) == hipSuccess ? TK_GEMM_OK : TK_GEMM_ERR_HIP;
+}
+
+/* element i of C (bf16 or f32) as a double */
+static double c_elem(const tk_gemm_problem *p, const void *c, int64_t i)
+{
+  if (p->out == TK_GEMM_OUT_BF16) return tk_bf16_to_f32(((const uint16_t *)c)[i]);
+  return ((const float *)c)[i];
+}
+
+/* ref and mag (batch * M * N, packed) on the CPU from host copies */
+static int reference_cpu(const tk_gemm_problem *p, const uint16_t *ha, const uint16_t *hb, const void *hc0,
+                         double *ref, double *mag)
+{
+  const int64_t mn = p->m * p->n;
+  const int64_t b_ks = p->layout == TK_GEMM_NT ? 1 : p->ldb, b_ns = p->layout == TK_GEMM_NT ? p->ldb : 1;
+  for (int64_t z = 0; z < p->batch; ++z) {
+    double *rz = ref + z * mn, *mz = mag + z * mn;
+    if (tk_ref_matmul_bf16(p->m, p->n, p->k, ha + z * tk_gemm_a_stride(p), p->lda, 1, hb + z * tk_gemm_b_stride(p),
+                           b_ks, b_ns, rz, mz) != 0)
+      return TK_GEMM_ERR_MEMORY;
+    for (int64_t m = 0; m < p->m; ++m)
+      for (int64_t n = 0; n < p->n; ++n) {
+        const double cold = p->beta != 0.0f ? c_elem(p, hc0, z * tk_gemm_c_stride(p) + m * p->ldc + n) : 0.0;
+        const int64_t o = m * p->n + n;
+        rz[o] = (double)p->alpha * rz[o] + (double)p->beta * cold;
+        mz[o] = fabs((double)p->alpha) * mz[o] + fabs((double)p->beta * cold);
+      }
+  }
+  return TK_GEMM_OK;
+}
+
+/* ref and mag on the GPU (tk_gemm_reference_gpu) */
+static int reference_gpu(const tk_gemm_problem *p, const uint16_t *a_dev, const uint16_t *b_dev, const void *hc0,
+                         double *ref, double *mag)
+{
+  const size_t total = (size_t)(p->m * p->n * p->batch), c_bytes = (size_t)(p->batch * tk_gemm_c_stride(p) * tk_gemm_c_elem_bytes(p));
+  double *dref = NULL, *dmag = NULL;
+  void *dc0 = NULL;
+  int rc = TK_GEMM_ERR_HIP;
+  if (hipMalloc((void **)&dref, total * 8) == hipSuccess && hipMalloc((void **)&dmag, total * 8) == hipSuccess &&
+      hipMalloc(&dc0, c_bytes) == hipSuccess && hipMemcpy(dc0, hc0, c_bytes, hipMemcpyHostToDevice) == hipSuccess &&
+      tk_gemm_reference_gpu(p, a_dev, b_dev, dc0, dref, dmag, 0) == TK_GEMM_OK &&
+      hipMemcpy(ref, dref, total * 8, hipMemcpyDeviceToHost) == hipSuccess &&
+      hipMemcpy(mag, dmag, total * 8, hipMemcpyDeviceToHost) == hipSuccess)
+    rc = TK_GEMM_OK;
+  (void)hipFree(dref);
+  (void)hipFree(dmag);
+  (void)hipFree(dc0);
+  return rc;
+}
+
+/* Why this bound: a bf16 x bf16 product is exact in f32 (8 + 8 significand
+ * bits), so an f32 sum in any order errs by at most K * 2^-24 * sum |a*b|; the
+ * final alpha/beta step and rounding to bf16 (half an ulp, 2^-8 relative) add
+ * the rest; the factor 2 is slack for the order. */
+int tk_gemm_check(const tk_gemm_problem *p, const uint16_t *ha, const uint16_t *hb, const void *hc0,
+                  const uint16_t *a_dev, const uint16_t *b_dev, const void *c_dev, tk_gemm_check_result *r)
+{
+  if (tk_gemm_problem_error(p)) return TK_GEMM_ERR_PROBLEM;
+  const int64_t mn = p->m * p->n, total = mn * p->batch;
+  const size_t c_bytes = (size_t)(p->batch * tk_gemm_c_stride(p) * tk_gemm_c_elem_bytes(p));
+  double *ref = (double *)malloc((size_t)total * sizeof(double));
+  double *mag = (double *)malloc((size_t)total * sizeof(double));
+  void *hc = malloc(c_bytes);
+  int rc = TK_GEMM_ERR_MEMORY;
+  if (!ref || !mag || !hc) goto out;
+  r->gpu_reference = (double)p->m * p->n * p->k * p->batch > (double)(1 << 28);
+  rc = r->gpu_reference ? reference_gpu(p, a_dev, b_dev, hc0, ref, mag) : reference_cpu(p, ha, hb, hc0, ref, mag);
+  if (rc != TK_GEMM_OK) goto out;
+  if (hipMemcpy(hc, c_dev, c_bytes, hipMemcpyDeviceToHost) != hipSuccess) {
+    rc = TK_GEMM_ERR_HIP;
+    goto out;
+  }
+  {
+    tk_cmp cmp;
+    tk_cmp_init(&cmp);
+    const double eps = ldexp(1.0, -24), out_rel = p->out == TK_GEMM_OUT_BF16 ? ldexp(1.0, -8) : 0.0;
+    for (int64_t z = 0; z < p->batch; ++z)
+      for (int64_t m = 0; m < p->m; ++m)
+        for (int64_t n = 0; n < p->n; ++n) {
+          const int64_t o = z * mn + m * p->n + n;
+          const double got = c_elem(p, hc, z * tk_gemm_c_stride(p) + m * p->ldc + n), rv = ref[o];
+          const double bound = 2.0 * (double)p->k * eps * mag[o] + (eps + out_rel) * fabs(rv) + ldexp(1.0, -126);
+          tk_cmp_add(&cmp, got, rv, bound);
+        }
+    r->max_abs = cmp.max_abs, r->max_rel = cmp.max_rel, r->worst_ratio = cmp.worst_ratio, r->nbad = cmp.nbad;
+  }
+out:
+  free(ref);
+  free(mag);
+  free(hc);
+  return rc;
+}
+
+} /* extern "C" */

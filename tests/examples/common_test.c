@@ -1,0 +1,121 @@
+/* common_test: the example programs' shared host pieces (examples/common)
+ * against hand-worked values: number and shape-list parsing, the SVG tick
+ * step, the CPU reference on a 2x2 case worked by hand, the comparison's
+ * NaN and boundary rules, seeded inputs, and a sweep's CSV text. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "inputs.h"
+#include "plot.h"
+#include "ref.h"
+#include "sweep.h"
+
+static int failures = 0;
+#define EXPECT(cond)                                           \
+  do {                                                         \
+    if (!(cond)) {                                             \
+      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);   \
+      ++failures;                                              \
+    }                                                          \
+  } while (0)
+
+static uint16_t bf(float v) /* exact for the values used here */
+{
+  uint32_t u;
+  memcpy(&u, &v, 4);
+  return (uint16_t)(u >> 16);
+}
+
+int main(int argc, char **argv)
+{
+  const char *dir = argc > 1 ? argv[1] : ".";
+  int64_t i64 = 7;
+  float f = 0;
+  EXPECT(tk_cli_i64("-12", &i64) && i64 == -12);
+  EXPECT(!tk_cli_i64("12x", &i64) && !tk_cli_i64("", &i64) && !tk_cli_i64("99999999999999999999", &i64));
+  EXPECT(i64 == -12); /* untouched by failures */
+  EXPECT(tk_cli_f32("-0.75", &f) && f == -0.75f);
+  EXPECT(!tk_cli_f32("nan", &f) && !tk_cli_f32("1e39", &f) && !tk_cli_f32("1.5 ", &f));
+
+  int64_t sh[3 * 4];
+  EXPECT(tk_cli_shapes("64x64x64,96x32x160", 3, sh, 4) == 2);
+  EXPECT(sh[0] == 64 && sh[3] == 96 && sh[4] == 32 && sh[5] == 160);
+  EXPECT(tk_cli_shapes("1x2x3,", 3, sh, 4) == 1);
+  EXPECT(tk_cli_shapes("64x64", 3, sh, 4) == -1);
+  EXPECT(tk_cli_shapes("64x0x1", 3, sh, 4) == -1);
+  EXPECT(tk_cli_shapes("1x2x3,,4x5x6", 3, sh, 4) == -1);
+  EXPECT(tk_cli_shapes("1x2x3x4", 3, sh, 4) == -1);
+  EXPECT(tk_cli_shapes("1x2x3,1x2x3,1x2x3,1x2x3,1x2x3", 3, sh, 4) == -1);
+  EXPECT(tk_cli_shapes("", 3, sh, 4) == -1);
+  const char *list = "8wave,4wave", *item;
+  size_t len;
+  EXPECT(tk_cli_list_next(&list, &item, &len) && len == 5 && !strncmp(item, "8wave", 5));
+  EXPECT(tk_cli_list_next(&list, &item, &len) && len == 5 && !strncmp(item, "4wave", 5));
+  EXPECT(!tk_cli_list_next(&list, &item, &len));
+
+  /* about 5 ticks over 10: step 2; over 1: 0.2; over 45 with 6: 45/6 = 7.5 -> 10 */
+  EXPECT(fabs(tk_plot_nice_step(10, 5) - 2) < 1e-12);
+  EXPECT(fabs(tk_plot_nice_step(1, 5) - 0.2) < 1e-12);
+  EXPECT(fabs(tk_plot_nice_step(45, 6) - 10) < 1e-12);
+  EXPECT(fabs(tk_plot_nice_step(0.07, 6) - 0.01) < 1e-12);
+
+  /* A = [1 2; 3 4] row-major, B stored N x K = [1 -1; 0.5 2] (nt):
+   * C = A B^T = [1-2, 0.5+4; 3-4, 1.5+8] = [-1 4.5; -1 9.5], magnitudes [3 4.5; 7 9.5] */
+  const uint16_t a[4] = {bf(1), bf(2), bf(3), bf(4)}, b[4] = {bf(1), bf(-1), bf(0.5f), bf(2)};
+  double sum[4], mag[4];
+  EXPECT(tk_ref_matmul_bf16(2, 2, 2, a, 2, 1, b, 1, 2, sum, mag) == 0);
+  EXPECT(sum[0] == -1 && sum[1] == 4.5 && sum[2] == -1 && sum[3] == 9.5);
+  EXPECT(mag[0] == 3 && mag[1] == 4.5 && mag[2] == 7 && mag[3] == 9.5);
+  /* the same B stored K x N (nn): B^T = [1 0.5; -1 2] -> same product */
+  const uint16_t bkn[4] = {bf(1), bf(0.5f), bf(-1), bf(2)};
+  EXPECT(tk_ref_matmul_bf16(2, 2, 2, a, 2, 1, bkn, 2, 1, sum, mag) == 0);
+  EXPECT(sum[0] == -1 && sum[1] == 4.5 && sum[2] == -1 && sum[3] == 9.5);
+
+  tk_cmp c;
+  tk_cmp_init(&c);
+  tk_cmp_add(&c, 1.5, 1.0, 0.5); /* exactly at the bound: passes */
+  EXPECT(c.nbad == 0 && c.max_abs == 0.5 && c.worst_ratio == 1.0 && c.max_rel == 0.5);
+  tk_cmp_add(&c, NAN, 1.0, 10.0);
+  EXPECT(c.nbad == 1 && isinf(c.max_abs) && isinf(c.worst_ratio));
+  tk_cmp_add(&c, 3.0, 1.0, 1.0);
+  EXPECT(c.nbad == 2);
+
+  tk_rng r1, r2;
+  tk_rng_seed(&r1, 42);
+  tk_rng_seed(&r2, 42);
+  int same = 1, in_range = 1;
+  for (int i = 0; i < 1000; ++i) {
+    const uint16_t x = tk_rng_bf16(&r1), y = tk_rng_bf16(&r2);
+    const float v = tk_ex_bf16_to_f32(x);
+    same &= x == y;
+    in_range &= v >= -1.0f && v <= 1.0f; /* [-1, 1) rounds to at most 1.0 in bf16 */
+  }
+  EXPECT(same && in_range);
+  tk_rng_seed(&r2, 43);
+  EXPECT(tk_rng_next(&r1) != tk_rng_next(&r2));
+  EXPECT(tk_ex_f32_to_bf16(1.0f) == 0x3f80 && tk_ex_bf16_to_f32(0xc000) == -2.0f);
+
+  /* a sweep of two runs: CSV text; 2e12 FLOP in 1 ms = 2000 TFLOP/s */
+  tk_sweep sw;
+  tk_sweep_init(&sw, "test", "m,n");
+  EXPECT(tk_sweep_add(&sw, "1,2", "1x2", "fast", 1.0, 2e12, TK_TIMING_MODELED) == 0);
+  EXPECT(tk_sweep_add(&sw, "1,2", "1x2", "slow", 4.0, 2e12, TK_TIMING_EMULATED) == 0);
+  EXPECT(sw.n == 2 && sw.rows[0].tflops == 2000 && sw.rows[1].tflops == 0);
+  char path[512];
+  snprintf(path, sizeof path, "%s/common_test.csv", dir);
+  EXPECT(tk_sweep_write_csv(&sw, path) == 0);
+  char text[512] = "";
+  FILE *fp = fopen(path, "r");
+  if (fp) {
+    text[fread(text, 1, sizeof text - 1, fp)] = 0;
+    fclose(fp);
+  }
+  EXPECT(!strcmp(text, "m,n,kernel,ms,tflops,timing\n1,2,fast,1.000000,2000,modeled\n1,2,slow,4.000000,,emulated\n"));
+  EXPECT(tk_sweep_write_csv(&sw, "/nonexistent-dir/x.csv") == -1);
+  tk_sweep_free(&sw);
+
+  printf(failures ? "common_test: %d failures\n" : "common_test: all ok\n", failures);
+  return failures ? 1 : 0;
+}
