@@ -42,6 +42,8 @@ static void usage(FILE *f)
           "  --batch B              batch count (>= 1; batches packed densely)\n"
           "  --layout nt|nn         B is N x K (nt: C = A*B^T, default) or K x N (nn)\n"
           "  --out bf16|f32         output/C element type (default bf16)\n"
+          "  --grid-order l2|row-major  tile order: tk's L2/XCD order (default) or row-major,\n"
+          "                         for comparing what the order is worth\n"
           "  --alpha X --beta Y     scalars (default 1, 0)\n"
           "  --lda L --ldb L --ldc L  leading dimensions (>= row length; default = row length)\n"
           "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
@@ -213,7 +215,8 @@ static int run_one(const options *o)
          (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch, p->layout == TK_GEMM_NT ? "nt" : "nn",
          p->out == TK_GEMM_OUT_BF16 ? "bf16" : "f32", p->alpha, p->beta, (long long)p->lda, (long long)p->ldb,
          (long long)p->ldc);
-  printf("kernel: %s%s\n", tk_gemm_kernel_name(kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "");
+  printf("kernel: %s%s%s\n", tk_gemm_kernel_name(kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "",
+         p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? ", grid order row-major" : "");
   const char *why = tk_gemm_unsupported(kernel, p);
   if (why) {
     fprintf(stderr, "gemm: kernel %s cannot run this problem: %s (--kernel auto picks one that can)\n",
@@ -374,6 +377,10 @@ static int parse_args(int argc, char **argv, options *o)
         o->seed = (uint64_t)x;
     } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
       if (!tk_cli_f32(v, a[2] == 'a' ? &o->p.alpha : &o->p.beta)) return bad("not a finite number", v);
+    } else if (!strcmp(a, "--grid-order")) {
+      if (!strcmp(v, "l2")) o->p.grid_order = TK_GEMM_GRID_L2;
+      else if (!strcmp(v, "row-major")) o->p.grid_order = TK_GEMM_GRID_ROW_MAJOR;
+      else return bad("unknown grid order (l2|row-major)", v);
     } else if (!strcmp(a, "--layout")) {
       if (!strcmp(v, "nt")) o->p.layout = TK_GEMM_NT;
       else if (!strcmp(v, "nn")) o->p.layout = TK_GEMM_NN;

@@ -1,7 +1,7 @@
 /* gemm_tile.h: where a workgroup of the example kernels writes: tile
  * blockIdx.x of gridDim.x in tk's L2-grouped walk (8 tile rows per group)
  * after the XCD remap (tk/grid.h), so concurrently running workgroups share
- * A/B panels in one XCD's L2; batch blockIdx.z of C as a tk global tensor. */
+ * A/B panels in one XCD's L2 (or row-major, p.grid_order, for comparison); batch blockIdx.z of C as a tk global tensor. */
 #ifndef GEMM_TILE_H
 #define GEMM_TILE_H
 
@@ -16,7 +16,11 @@ static __device__ inline void gemm_tile_origin(const tk_gemm_problem &p, int64_t
 {
   uint32_t tm, tn;
   const uint32_t tiles_m = (uint32_t)((p.m + edge - 1) / edge), tiles_n = (uint32_t)((p.n + edge - 1) / edge);
-  tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
+  if (p.grid_order == TK_GEMM_GRID_ROW_MAJOR) { /* the comparison order: no L2 grouping, no XCD remap */
+    tm = blockIdx.x / tiles_n;
+    tn = blockIdx.x % tiles_n;
+  } else
+    tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
   *m0 = (int64_t)tm * edge;
   *n0 = (int64_t)tn * edge;
 }

@@ -33,6 +33,10 @@ extern "C" {
 
 typedef enum tk_gemm_layout { TK_GEMM_NT = 0, TK_GEMM_NN = 1 } tk_gemm_layout;
 typedef enum tk_gemm_out { TK_GEMM_OUT_BF16 = 0, TK_GEMM_OUT_F32 = 1 } tk_gemm_out;
+/* Which tile a workgroup takes: tk's L2-grouped walk after the XCD remap
+ * (default), or plain row-major (workgroup i -> tile row i / tiles_n, column
+ * i % tiles_n), kept to show what the grid order is worth (docs/gemm.md). */
+typedef enum tk_gemm_grid_order { TK_GEMM_GRID_L2 = 0, TK_GEMM_GRID_ROW_MAJOR = 1 } tk_gemm_grid_order;
 typedef enum tk_gemm_kernel { TK_GEMM_AUTO = 0, TK_GEMM_8WAVE = 1, TK_GEMM_4WAVE = 2, TK_GEMM_SIMPLE = 3 } tk_gemm_kernel;
 
 enum {
@@ -50,6 +54,7 @@ typedef struct tk_gemm_problem {
   int64_t lda, ldb, ldc;
   int32_t layout; /* tk_gemm_layout */
   int32_t out;    /* tk_gemm_out */
+  int32_t grid_order; /* tk_gemm_grid_order */
   float alpha, beta;
 } tk_gemm_problem;
 

@@ -27,6 +27,7 @@ void tk_gemm_problem_init(tk_gemm_problem *p, int64_t m, int64_t n, int64_t k)
   p->lda = k, p->ldb = k, p->ldc = n;
   p->layout = TK_GEMM_NT;
   p->out = TK_GEMM_OUT_BF16;
+  p->grid_order = TK_GEMM_GRID_L2;
   p->alpha = 1.0f;
   p->beta = 0.0f;
 }
@@ -35,6 +36,7 @@ const char *tk_gemm_problem_error(const tk_gemm_problem *p)
 {
   if (!p) return "no problem given";
   if (p->m < 1 || p->n < 1 || p->k < 1) return "sizes must be >= 1";
+  if (p->grid_order != TK_GEMM_GRID_L2 && p->grid_order != TK_GEMM_GRID_ROW_MAJOR) return "unknown grid order";
   if (p->batch < 1) return "batch must be >= 1";
   /* limits keep every index product far inside int64 */
   if (p->m > (1 << 24) || p->n > (1 << 24) || p->k > (1 << 24) || p->batch > (1 << 16))
