@@ -23,6 +23,7 @@ static const tks_model_params g_mi300x = {
    * median of 1207 MHz during MI300X's max-achievable BF16 GEMM (hipblaslt-bench,
    * 750 W; ROCm blog "Measuring max-achievable FLOPs, part 2"). */
   .clock_hz = 1207e6,
+  .peak_clock_hz = 2100e6,    /* MI300X/MI325X product pages: peak engine clock */
   /* Achievable, not the 5.3 TB/s peak: AMD measured 4017 GB/s with a copy
    * kernel in SPX/NPS1 (ROCm blog "compute and memory modes"), 75.8%. */
   .hbm_bytes_per_s = 4.017e12,

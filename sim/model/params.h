@@ -15,7 +15,8 @@ typedef struct tks_model_params {
   const char *name;
   /* whole GPU */
   uint32_t cus;              /* compute units */
-  double clock_hz;           /* peak engine clock */
+  double clock_hz;           /* engine clock the model runs at: under MFMA load */
+  double peak_clock_hz;      /* documented peak engine clock (the peak rates' basis) */
   double hbm_bytes_per_s;    /* peak HBM bandwidth */
   uint32_t xcds;             /* accelerator dies, each with its own L2 */
   /* per CU */
