@@ -84,7 +84,7 @@ typedef struct tks_inst {
   int32_t target;     /* branch target instruction index, -1 none */
   uint32_t text;      /* offset of the disassembly text in prog->text */
   tks_operand dst[2];
-  tks_operand src[4];
+  tks_operand src[5];  /* 5: v_mfma_scale_* (A, B, C, scale A, scale B) */
 } tks_inst;
 
 /* A decoded address range: the kernel itself, then functions it calls. */

@@ -430,6 +430,12 @@ static uint32_t f32_to_fp8(float x, int bf8, int sat)
 }
 
 static inline float bf16f(uint32_t x) { return tks_u2f(x << 16); }
+/* f32 -> bf16, round to nearest even; NaN stays NaN (quiet bit set) */
+static inline uint32_t f2bf_rne(uint32_t u)
+{
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (u >> 16) | 0x40u;
+  return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+}
 
 /* ---- 2/pi to 1201 bits for v_trig_preop_f64, computed once: pi by Machin's
  * formula (16 atan(1/5) - 4 atan(1/239)) in 1600-bit fixed point, then 2/pi by
@@ -518,9 +524,29 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   if ((in->flags & TKS_F_DPP) && dpp_setup(w, in, &m)) return -1;
   const int ftz = w->ftz32;
   (void)ftz;
+  const int gfx950 = w->c->k->co && w->c->k->co->arch == TKS_ARCH_GFX950;
+  switch (in->op) {
+  /* gfx950's fp8/bf8 conversions use the OCP formats (CDNA4 ISA guide), not
+   * gfx942's FNUZ ones implemented below: refused rather than wrong */
+  case TKS_OP_V_CVT_PK_FP8_F32: case TKS_OP_V_CVT_PK_BF8_F32: case TKS_OP_V_CVT_SR_FP8_F32:
+  case TKS_OP_V_CVT_SR_BF8_F32: case TKS_OP_V_CVT_F32_FP8: case TKS_OP_V_CVT_F32_BF8:
+  case TKS_OP_V_CVT_PK_F32_FP8: case TKS_OP_V_CVT_PK_F32_BF8:
+    if (gfx950) return -1;
+    break;
+  case TKS_OP_V_CVT_PK_BF16_F32:
+    if (!gfx950) return -1;
+    break;
+  default: break;
+  }
   switch (in->op) {
   case TKS_OP_V_NOP: return 0;
   case TKS_OP_V_CMP: return exec_cmp(w, in, m);
+  case TKS_OP_V_CVT_PK_BF16_F32: {
+    const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1);
+    uint32_t *D = dst32(w, in);
+    LOOP D[l] = f2bf_rne(a[l]) | (f2bf_rne(b[l]) << 16);
+    break;
+  }
   case TKS_OP_V_READFIRSTLANE_B32: {
     uint64_t e = tks_exec_mask(w);
     int l = e ? __builtin_ctzll(e) : 0;

@@ -235,7 +235,9 @@ int tks_rt_sampled(void)
 
 static const char *dev_name(void)
 {
-  return tks_rt_sampled() ? TKS_DEV_NAME " (tksim sampled)" : TKS_DEV_NAME;
+  return tks_rt_sampled() ? (TKS_DEV_IS_GFX950 ? "AMD Instinct MI355X (tksim) (tksim sampled)"
+                                                : "AMD Instinct MI325X (tksim) (tksim sampled)")
+                           : TKS_DEV_NAME;
 }
 
 TKS_EXPORT hipError_t hipDeviceGetName(char *name, int len, hipDevice_t dev)
@@ -278,7 +280,7 @@ static void fill_props(hipDeviceProp_t *p)
   p->concurrentKernels = 1;
   p->maxSharedMemoryPerMultiProcessor = TKS_DEV_LDS;
   p->canMapHostMemory = 1;
-  p->gcnArch = 942;
+  p->gcnArch = TKS_DEV_GCN_ARCH;
   p->cooperativeLaunch = 1;
   p->cooperativeMultiDeviceLaunch = 0;
   p->maxTexture1DLinear = 1 << 27;
@@ -349,7 +351,7 @@ TKS_EXPORT hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, 
   case hipDeviceAttributeManagedMemory: v = 1; break;
   case hipDeviceAttributeUnifiedAddressing: v = 1; break;
   case hipDeviceAttributeClockInstructionRate: v = p.clockInstructionRate; break;
-  case hipDeviceAttributeGcnArch: v = 942; break;
+  case hipDeviceAttributeGcnArch: v = TKS_DEV_GCN_ARCH; break;
   case hipDeviceAttributeIsLargeBar: v = 1; break;
   case hipDeviceAttributeAsicRevision: v = 0; break;
   case hipDeviceAttributeMaxPitch: v = 0x7fffffff; break;

@@ -55,7 +55,8 @@ static int mod_live(struct ihipModule_t *m)
 
 static hipError_t load_error_code(const char *msg)
 {
-  return strstr(msg, "tksim emulates gfx942") ? hipErrorNoBinaryForGpu : hipErrorInvalidImage;
+  return strstr(msg, "tksim emulates") || strstr(msg, "tksim run emulates") ? hipErrorNoBinaryForGpu
+                                                                           : hipErrorInvalidImage;
 }
 
 static void init_managed(struct ihipModule_t *m);
