@@ -445,6 +445,7 @@ static void parse_modifier(tks_inst *in, const char *tok)
   else if (!strcmp(key, "cbsz")) in->cbsz = (uint8_t)strtol(v, NULL, 0);
   else if (!strcmp(key, "abid")) in->abid = (uint8_t)strtol(v, NULL, 0);
   else if (!strcmp(key, "blgp")) in->blgp = (uint8_t)strtol(v, NULL, 0);
+  else if (!strcmp(key, "bitop3")) in->offset = (int32_t)strtol(v, NULL, 0); /* gfx950 v_bitop3_* */
   else if (!strcmp(key, "dst_sel")) in->sdwa_dst_sel = (uint8_t)sdwa_sel(v);
   else if (!strcmp(key, "dst_unused"))
     in->sdwa_dst_unused = !strcmp(v, "UNUSED_SEXT") ? 1 : !strcmp(v, "UNUSED_PRESERVE") ? 2 : 0;

@@ -19,14 +19,15 @@
            int c_ = ((int)T_::tk_op) == TK_OP_A ? tk_layout_a_col(sh_, ((int)T_::tk_n), l_, i) : tk_layout_b_col(sh_, ((int)T_::tk_n), l_, i); \
            EL(ET, t, fr * ((int)T_::tk_fc) + fc, i) = (src)[(fr * ((int)T_::tk_frows) + r_) * (ld) + fc * ((int)T_::tk_fcols) + c_]; \
          } } while (0)
-#define ACC_IO(t, mat, ld, TOREG)                                                \
+#define TO_MAT(m, e) ((m) = (e))
+#define TO_REG(m, e) ((e) = (m))
+#define ACC_IO(t, mat, ld, ASSIGN)                                               \
   do { typedef __typeof__(t) T_; int l_ = tk_lane();                             \
        for (int fr = 0; fr < ((int)T_::tk_fr); fr++) for (int fc = 0; fc < ((int)T_::tk_fc); fc++) \
          for (int i = 0; i < ((int)T_::tk_n); i++) {                             \
            int r_ = fr * ((int)T_::tk_frows) + tk_layout_c_row(((int)T_::tk_frows), l_, i); \
            int c_ = fc * ((int)T_::tk_fcols) + tk_layout_c_col(((int)T_::tk_frows), l_, i); \
-           if (TOREG) EL(float, t, fr * ((int)T_::tk_fc) + fc, i) = (mat)[r_ * (ld) + c_]; \
-           else (mat)[r_ * (ld) + c_] = EL(float, t, fr * ((int)T_::tk_fc) + fc, i); \
+           ASSIGN((mat)[r_ * (ld) + c_], EL(float, t, fr * ((int)T_::tk_fc) + fc, i)); \
          } } while (0)
 
 // D(M×N) = A(M×K)·B(K×N) + C, two fragments along K
@@ -35,9 +36,9 @@
   __global__ void name(const uint16_t *a, const uint16_t *b, const float *c, float *d) { \
     TK_RT(ta_t, KA, M, K); TK_RT(tb_t, KB, K, N); TK_RT(tc_t, KC, M, N);         \
     ta_t A; tb_t B; tc_t C, D;                                                   \
-    LOAD_OP(uint16_t, A, a, K); LOAD_OP(uint16_t, B, b, N); ACC_IO(C, c, N, 1);   \
+    LOAD_OP(uint16_t, A, a, K); LOAD_OP(uint16_t, B, b, N); ACC_IO(C, c, N, TO_REG);   \
     tk_mma_AB(D, A, B, C);                                                       \
-    ACC_IO(D, d, N, 0);                                                          \
+    ACC_IO(D, d, N, TO_MAT);                                                          \
   }
 #else
 #define X2_KERNEL(name, KA, KB, KC, M, N, K)                                     \
