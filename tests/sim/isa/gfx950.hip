@@ -4,6 +4,7 @@
 //             codes for 448 and 2^-9 that mean other values, or NaN, in FNUZ)
 //   cvt_bf16  v_cvt_pk_bf16_f32: two f32 -> bf16, round to nearest even
 //   lds160    160 KiB of dynamic LDS per workgroup: written, read back reversed
+//   lds_x4    global_load_lds_dwordx4: 16 bytes per lane straight into LDS
 //   fp6       an f8f6f4 MFMA with fp6 operands: tksim refuses it naming the
 //             instruction (ctest matches the message)
 // The program checks the device is a gfx950 first.
@@ -19,6 +20,8 @@ __global__ void k_fp8(const long *a, const long *b, float *d) {
   f4v c = {0, 0, 0, 0};
 #if defined(__gfx950__)
   c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a[l], b[l], c, 0, 0, 0);
+#else
+  (void)a; (void)b;
 #endif
   for (int i = 0; i < 4; i++) d[l * 4 + i] = c[i];
 }
@@ -29,6 +32,7 @@ __global__ void k_cvt(const float *x, const float *y, unsigned *o) {
   b2 v = {(__bf16)x[l], (__bf16)y[l]};
   o[l] = __builtin_bit_cast(unsigned, v);
 #else
+  (void)x; (void)y;
   o[l] = 0;
 #endif
 }
@@ -43,8 +47,30 @@ __global__ void k_fp6(const i8v *a, f4v *d) {
   f4v c = {0, 0, 0, 0};
 #if defined(__gfx950__)
   c = __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(a[l], a[l], c, 2, 2, 0, 127, 0, 127);
+#else
+  (void)a;
 #endif
   d[l] = c;
+}
+
+// global_load_lds_dwordx4 (gfx950): lane l's 16 bytes go to LDS M0 + 16*l;
+// lane l loads row l ^ 5 of g (4 ints a row); each thread then reads back
+// its own 4 LDS ints from another lane's slot.
+__global__ void k_lds_x4(const int *g, int *out) {
+  __shared__ int s[256];
+  int t = threadIdx.x;
+  for (int i = 0; i < 4; i++) s[4 * t + i] = -1;
+  __syncthreads();
+#if defined(__gfx950__)
+  uint32_t base = (uint32_t)(uintptr_t)s;
+  const int *p = g + 4 * (t ^ 5);
+  asm volatile("s_mov_b32 m0, %0\n\ts_nop 0\n\tglobal_load_lds_dwordx4 %1, off\n\ts_waitcnt vmcnt(0)"
+               : : "s"(__builtin_amdgcn_readfirstlane(base)), "v"(p) : "memory");
+#else
+  (void)g;
+#endif
+  __syncthreads();
+  for (int i = 0; i < 4; i++) out[4 * t + i] = s[4 * ((t + 17) % 64) + i];
 }
 
 // OCP E4M3FN value of a code (bias 7, S.1111.111 NaN)
@@ -136,6 +162,22 @@ int main(int argc, char **argv) {
     hipError_t e = hipGetLastError();
     if (e == hipSuccess) e = hipDeviceSynchronize();
     vt_check_u32("lds160: 160 KiB + 4 B refused", 0, e != hipSuccess, 1);
+  } else if (!strcmp(c, "lds_x4")) {
+    std::vector<int> g(256);
+    for (int i = 0; i < 256; i++) g[i] = (int)(0x9e3779b9u * (unsigned)(i + 1));
+    int *dg, *d_o;
+    VT_HIP(hipMalloc(&dg, 1024)); VT_HIP(hipMalloc(&d_o, 1024));
+    VT_HIP(hipMemcpy(dg, g.data(), 1024, hipMemcpyHostToDevice));
+    hipLaunchKernelGGL(k_lds_x4, dim3(1), dim3(64), 0, 0, dg, d_o);
+    VT_HIP(hipGetLastError());
+    VT_HIP(hipDeviceSynchronize());
+    std::vector<int> o(256);
+    VT_HIP(hipMemcpy(o.data(), d_o, 1024, hipMemcpyDeviceToHost));
+    for (int t = 0; t < 64; t++)
+      for (int i = 0; i < 4; i++) {
+        int slot = (t + 17) % 64;  // LDS slot read by thread t, filled by lane slot from row slot ^ 5
+        vt_check_u32("global_load_lds_dwordx4", 4 * t + i, (uint32_t)o[4 * t + i], (uint32_t)g[4 * (slot ^ 5) + i]);
+      }
   } else if (!strcmp(c, "fp6")) {
     i8v *da; f4v *dd;
     VT_HIP(hipMalloc(&da, 64 * 32)); VT_HIP(hipMalloc(&dd, 64 * 16));
@@ -145,7 +187,7 @@ int main(int argc, char **argv) {
     printf("fp6 launch: %s\n", hipGetErrorString(e));
     return e == hipSuccess ? 1 : 0;
   } else {
-    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|fp6\n");
+    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|lds_x4|fp6\n");
     return 2;
   }
   printf("%d checks, %d failures\n", vt_checks, vt_failures);
