@@ -1,6 +1,7 @@
 /* device.c: device queries, errors and version calls of tksim's HIP runtime.
  *
- * tksim shows one device shaped like an AMD Instinct MI325X (CDNA3, gfx942):
+ * tksim shows one device shaped like an AMD Instinct MI325X (CDNA3, gfx942),
+ * or under tksim --arch=gfx950 like an MI355X (CDNA4, gfx950; rt.h):
  * 304 CUs, wave64, 64 KiB LDS per workgroup, 1024 threads per block, 2100 MHz
  * peak engine clock, 256 GiB HBM3E, 4 MiB L2 per XCD (AMD Instinct MI325X
  * data sheet; CDNA3 ISA guide ch. 1). Error semantics follow the HIP 5.2
