@@ -194,8 +194,9 @@ message(STATUS "tk: HIP programs under ctest run on: ${TK_RUN_ON_RESOLVED}")
 set(TK_GFX950_SKIP
   # gfx950's fp8 conversions produce OCP bits; these tests check gfx942's
   # FNUZ encoding and tksim does not emulate gfx950's conversions yet
-  tk_test_cvt_fp8 tk_test_convert tk_test_register_8bit tksim_isa_alu_misc
-  # they check the gfx942 device's properties (MI325X, 64 KiB LDS, 304 CUs)
+  tk_test_cvt_fp8 tk_test_convert tksim_isa_alu_misc
+  # they check the gfx942 device's properties (MI325X, 64 KiB LDS, 304 CUs;
+  # occupancy from 64 KiB of LDS per CU)
   sim_rt_device_props sim_rt_occupancy
   # loads a raw gfx942 ELF with hipModuleLoad (the bundle test covers gfx950's)
   sim_rt_module)
