@@ -124,6 +124,10 @@ int main(int argc, char **argv)
   /* sampling skips workgroups only for the model's sake: without it the run
    * would just compute wrong results */
   if (sample && !model) return usage("--model-sample needs --model=NAME%s", "");
+  /* the model's SKUs are gfx942 parts: their figures would be passed off as
+   * a gfx950's */
+  if (model && tks_arch_id(arch) == TKS_ARCH_GFX950)
+    return usage("--model=%s is a gfx942 (CDNA3) SKU; the timing model has no gfx950 parameters yet", model);
 
   char prog[PATH_MAX];
   if (find_program(argv[i], prog, sizeof prog)) return usage("'%s' is not an executable program", argv[i]);
