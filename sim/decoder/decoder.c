@@ -1,6 +1,8 @@
-/* decoder.c: turns a gfx942 kernel's machine code into tks_inst records.
+/* decoder.c: turns a gfx942 or gfx950 kernel's machine code into tks_inst
+ * records.
  *
- * LLVM's AMDGPU disassembler (LLVM-C, "amdgcn-amd-amdhsa"/"gfx942") gives
+ * LLVM's AMDGPU disassembler (LLVM-C, "amdgcn-amd-amdhsa", CPU gfx942 or
+ * gfx950 as the code object says) gives
  * each instruction's length and text; the text is parsed once here. Fields the
  * text prints symbolically or ambiguously are read from the encoding instead
  * (CDNA3 ISA guide, "Microcode Formats"): SOPP/SOPK simm16, DS offset0/offset1,

@@ -2,7 +2,7 @@
  * the execution engine runs without parsing anything.
  *
  * Lengths and operand text come from LLVM's AMDGPU disassembler (LLVM-C,
- * target gfx942); fields the text prints in macro form (DS offsets, DPP/SDWA
+ * target: the code object's, gfx942 or gfx950); fields the text prints in macro form (DS offsets, DPP/SDWA
  * control words, s_waitcnt counters, SOPP immediates) are taken from the
  * encoding itself (CDNA3 ISA guide, "Microcode Formats"). Register numbering
  * of scalar operands follows the hardware source-operand encoding: s0..s101,

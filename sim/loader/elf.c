@@ -1,4 +1,4 @@
-/* elf.c: loads a gfx942 AMDGPU code object (ELF64, EM_AMDGPU 0xe0) into host
+/* elf.c: loads a gfx942 or gfx950 AMDGPU code object (ELF64, EM_AMDGPU 0xe0) into host
  * memory the emulated device can address.
  *
  * Sources: LLVM AMDGPUUsage - "ELF Code Object" (EF_AMDGPU_MACH, OS ABI
