@@ -1,6 +1,7 @@
 /* tksim.h: the contracts between tksim's stages.
  *
- * tksim runs gfx942 HIP programs on the CPU. The program's host code is left
+ * tksim runs gfx942 (CDNA3) and gfx950 (CDNA4) HIP programs on the CPU, as one
+ * device of either target (tksim --arch, TKSIM_ARCH; default gfx942). The program's host code is left
  * alone; its HIP runtime (libamdhip64.so.5) is replaced by ours (sim/runtime),
  * which the `tksim` driver (sim/driver) puts first on LD_LIBRARY_PATH.
  *
@@ -45,6 +46,20 @@ int tks_mem_register(uint64_t base, uint64_t size, int kind);
 int tks_mem_unregister(uint64_t base);
 /* The live allocation wholly containing [addr, addr+size), or NULL. */
 const tks_alloc *tks_mem_find(uint64_t addr, uint64_t size);
+
+/* ---------------------------------------------------------------- targets */
+/* The emulated device's target (tksim --arch=NAME, TKSIM_ARCH). */
+#define TKS_ARCH_GFX942 942
+#define TKS_ARCH_GFX950 950
+/* "gfx942" -> TKS_ARCH_GFX942, "gfx950" -> TKS_ARCH_GFX950, else -1. */
+int tks_arch_id(const char *name);
+/* "gfx942" / "gfx950" ("?" for anything else). */
+const char *tks_arch_name(int arch);
+/* ELF EF_AMDGPU_MACH of the target (AMDGPUUsage "AMDGPU EF_AMDGPU_MACH Values"). */
+uint32_t tks_arch_mach(int arch);
+/* LDS bytes one workgroup may allocate: 64 KiB on gfx942 (CDNA3 ISA guide,
+ * "Local data share"), 160 KiB on gfx950 (CDNA4 ISA guide; docs/hardware.md). */
+uint32_t tks_arch_lds_bytes(int arch);
 
 /* ---------------------------------------------------------------- loader */
 /* AMDGPUUsage "Kernel Descriptor" (64 bytes, .rodata, symbol NAME.kd). */
@@ -95,19 +110,28 @@ typedef struct tks_code_object {
   uint64_t image_size;
   uint64_t vaddr_base;            /* image + (vaddr - vaddr_base) == host address */
   char target[64];                /* e.g. "amdgcn-amd-amdhsa--gfx942" */
+  int arch;                       /* TKS_ARCH_*, from the ELF header's EF_AMDGPU_MACH */
   tks_kernel *kernels;
   int nkernels;
   /* device globals (hipMemcpyToSymbol, hipGetSymbolAddress) */
   struct { char name[256]; uint64_t addr, size; } *globals;
   int nglobals;
+  /* defined functions (STT_FUNC with a size, kernels included): targets of
+   * indirect calls, which the decoder cannot follow statically */
+  struct { uint64_t addr, size; } *funcs;
+  int nfuncs;
 } tks_code_object;
 
-/* Loads a gfx942 code object (a raw AMDGPU ELF). Returns 0, or -1 with a
- * message naming the problem in err (never crashes on malformed input). */
+/* Loads a code object (a raw AMDGPU ELF) for the emulated device's target
+ * (tks_get_options()->arch). Returns 0, or -1 with a message naming the
+ * problem in err (never crashes on malformed input). */
 int tks_load_code_object(const uint8_t *elf, size_t size, tks_code_object *out,
                          char *err, size_t errlen);
-/* Finds the gfx942 code object inside a clang offload bundle (plain
- * __CLANG_OFFLOAD_BUNDLE__ or compressed CCOB). */
+/* Finds the code object for target arch (TKS_ARCH_*) inside a clang offload
+ * bundle (plain __CLANG_OFFLOAD_BUNDLE__ or compressed CCOB). */
+int tks_bundle_find(const uint8_t *data, size_t size, int arch, const uint8_t **elf,
+                    size_t *elf_size, uint8_t **owned, char *err, size_t errlen);
+/* tks_bundle_find for gfx942. */
 int tks_bundle_find_gfx942(const uint8_t *data, size_t size, const uint8_t **elf,
                            size_t *elf_size, uint8_t **owned, char *err, size_t errlen);
 void tks_free_code_object(tks_code_object *co);
@@ -124,6 +148,7 @@ typedef struct tks_options {
   int model_sample;      /* --model-sample=N */
   const char *timeline;  /* --timeline FILE.json */
   int quiet;
+  int arch;              /* TKS_ARCH_*: the emulated device (TKSIM_ARCH) */
 } tks_options;
 
 /* Timing-model SKU ids for tks_options.model (tksim --model=NAME). */

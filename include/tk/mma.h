@@ -7,7 +7,17 @@
  *   v_mfma_f32_16x16x16_f16, v_mfma_f32_32x32x8_f16           A,B: 4 f16/lane
  *   v_mfma_f32_16x16x32_fp8_fp8, v_mfma_f32_32x32x16_fp8_fp8  A,B: 8 fp8/lane
  *   v_mfma_i32_16x16x32_i8                                    A,B: 8 i8/lane
- * The cbsz/abid/blgp modifiers are always 0 (no broadcast).
+ * gfx950 only (CDNA4 ISA guide; TK_HAS_MFMA_F16_X2 / TK_HAS_MFMA_F8F6F4):
+ *   v_mfma_f32_16x16x32_{bf16,f16}, v_mfma_f32_32x32x16_{bf16,f16}  A,B: 8/lane
+ *   v_mfma_scale_f32_16x16x128_f8f6f4, v_mfma_scale_f32_32x32x64_f8f6f4
+ *     (tk_mfma_scale_*: A,B 32 fp8 or fp4 per lane, formats and E8M0 block
+ *     scales given; a scale byte of 127 is 1.0)
+ * Kernels written with the tile API compile for either target as long as they
+ * use shapes both have; the gfx950 shapes are named by their kinds
+ * (TK_K_*_16x16x32 bf16/f16, TK_K_*_32x32x16 bf16/f16) and refused with a
+ * static_assert in a gfx942 device pass (guard them with #if TK_HAS_MFMA_F16_X2).
+ * The cbsz/abid/blgp broadcast modifiers are always 0 (f8f6f4: they are the
+ * format selectors).
  * Tile products (D = A·B + C, all over one wave):
  *   tk_mma_AB  (D, A, B, C):  A M×K (A kind), B K×N (B kind)
  *   tk_mma_ABt (D, A, Bt, C): Bt N×K held in the A kind: Bt's A layout is
@@ -43,6 +53,52 @@ TK_DI tk_f32x16 tk_mfma_32x32x16_fp8(int64_t a, int64_t b, tk_f32x16 c) {
 TK_DI tk_i32x4 tk_mfma_16x16x32_i8(int64_t a, int64_t b, tk_i32x4 c) {
   return __builtin_amdgcn_mfma_i32_16x16x32_i8((long)a, (long)b, c, 0, 0, 0);
 }
+
+/* gfx950 wrappers. The host pass of a HIP build parses device functions but
+ * never emits them and has no gfx950 builtins, nor has a gfx942 device pass:
+ * there the wrappers exist only as declarations that fail to compile if a
+ * call survives (the tile API refuses the shapes earlier, with a message). */
+#define TK_GFX950_ONLY_(what) \
+  TK_DEV __attribute__((error("tk: " what " is a gfx950 (CDNA4) instruction; guard its use with #if TK_HAS_MFMA_F16_X2 / TK_HAS_MFMA_F8F6F4")))
+#if TK_HAS_MFMA_F16_X2 && TK_DEVICE_PASS
+typedef __bf16 tk_bf16x8_ __attribute__((ext_vector_type(8)));
+TK_DI tk_f32x4 tk_mfma_16x16x32_bf16(tk_i16x8 a, tk_i16x8 b, tk_f32x4 c) {
+  return __builtin_amdgcn_mfma_f32_16x16x32_bf16(__builtin_bit_cast(tk_bf16x8_, a),
+                                                 __builtin_bit_cast(tk_bf16x8_, b), c, 0, 0, 0);
+}
+TK_DI tk_f32x16 tk_mfma_32x32x16_bf16(tk_i16x8 a, tk_i16x8 b, tk_f32x16 c) {
+  return __builtin_amdgcn_mfma_f32_32x32x16_bf16(__builtin_bit_cast(tk_bf16x8_, a),
+                                                 __builtin_bit_cast(tk_bf16x8_, b), c, 0, 0, 0);
+}
+TK_DI tk_f32x4 tk_mfma_16x16x32_f16(tk_f16x8 a, tk_f16x8 b, tk_f32x4 c) {
+  return __builtin_amdgcn_mfma_f32_16x16x32_f16(a, b, c, 0, 0, 0);
+}
+TK_DI tk_f32x16 tk_mfma_32x32x16_f16(tk_f16x8 a, tk_f16x8 b, tk_f32x16 c) {
+  return __builtin_amdgcn_mfma_f32_32x32x16_f16(a, b, c, 0, 0, 0);
+}
+#else
+TK_GFX950_ONLY_("v_mfma_f32_16x16x32_bf16") tk_f32x4 tk_mfma_16x16x32_bf16(tk_i16x8 a, tk_i16x8 b, tk_f32x4 c);
+TK_GFX950_ONLY_("v_mfma_f32_32x32x16_bf16") tk_f32x16 tk_mfma_32x32x16_bf16(tk_i16x8 a, tk_i16x8 b, tk_f32x16 c);
+TK_GFX950_ONLY_("v_mfma_f32_16x16x32_f16") tk_f32x4 tk_mfma_16x16x32_f16(tk_f16x8 a, tk_f16x8 b, tk_f32x4 c);
+TK_GFX950_ONLY_("v_mfma_f32_32x32x16_f16") tk_f32x16 tk_mfma_32x32x16_f16(tk_f16x8 a, tk_f16x8 b, tk_f32x16 c);
+#endif
+/* f8f6f4 formats (cbsz for A, blgp for B): CDNA4 ISA guide / LLVM */
+enum { TK_F8F6F4_FP8 = 0, TK_F8F6F4_BF8 = 1, TK_F8F6F4_FP6 = 2, TK_F8F6F4_BF6 = 3, TK_F8F6F4_FP4 = 4 };
+#if TK_HAS_MFMA_F8F6F4 && TK_DEVICE_PASS
+/* D = (A·sa)(B·sb) + C, 16x16x128: fa/fb TK_F8F6F4_* (constants), sa/sb the
+ * per-lane E8M0 scale bytes (byte 0 of the dword is used) */
+#define tk_mfma_scale_16x16x128_f8f6f4(a, b, c, fa, fb, sa, sb) \
+  __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4((a), (b), (c), (fa), (fb), 0, (sa), 0, (sb))
+#define tk_mfma_scale_32x32x64_f8f6f4(a, b, c, fa, fb, sa, sb) \
+  __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4((a), (b), (c), (fa), (fb), 0, (sa), 0, (sb))
+#else
+TK_GFX950_ONLY_("v_mfma_scale_f32_16x16x128_f8f6f4")
+tk_f32x4 tk_mfma_scale_16x16x128_f8f6f4_(tk_i32x8 a, tk_i32x8 b, tk_f32x4 c, int sa, int sb);
+TK_GFX950_ONLY_("v_mfma_scale_f32_32x32x64_f8f6f4")
+tk_f32x16 tk_mfma_scale_32x32x64_f8f6f4_(tk_i32x8 a, tk_i32x8 b, tk_f32x16 c, int sa, int sb);
+#define tk_mfma_scale_16x16x128_f8f6f4(a, b, c, fa, fb, sa, sb) tk_mfma_scale_16x16x128_f8f6f4_((a), (b), (c), (sa), (sb))
+#define tk_mfma_scale_32x32x64_f8f6f4(a, b, c, fa, fb, sa, sb) tk_mfma_scale_32x32x64_f8f6f4_((a), (b), (c), (sa), (sb))
+#endif
 
 /* reinterpret an lvalue as another type: only the branch whose types match
  * is ever executed, the others are discarded after constant folding */
@@ -81,7 +137,23 @@ TK_DI tk_i32x4 tk_mfma_16x16x32_i8(int64_t a, int64_t b, tk_i32x4 c) {
       TK_RI_(tk_i32x4, d) = (tk_mfma_16x16x32_i8(                 \
           TK_RI_(int64_t, a), TK_RI_(int64_t, b),          \
           TK_RI_(tk_i32x4, c)));                                      \
+    TK_MFMA_FRAG_X2_(dt, shape, a, b, c, d)                                      \
   } while (0)
+/* gfx950's shapes, only where they can be emitted (no dead calls to the
+ * declarations above at -O0) */
+#if TK_HAS_MFMA_F16_X2 && TK_DEVICE_PASS
+#define TK_MFMA_FRAG_X2_(dt, shape, a, b, c, d)                                  \
+    else if ((dt) == TK_DT_BF16 && (shape) == TK_SHAPE_16x16x32)                 \
+      TK_RI_(tk_f32x4, d) = tk_mfma_16x16x32_bf16(TK_RI_(tk_i16x8, a), TK_RI_(tk_i16x8, b), TK_RI_(tk_f32x4, c)); \
+    else if ((dt) == TK_DT_BF16 && (shape) == TK_SHAPE_32x32x16)                 \
+      TK_RI_(tk_f32x16, d) = tk_mfma_32x32x16_bf16(TK_RI_(tk_i16x8, a), TK_RI_(tk_i16x8, b), TK_RI_(tk_f32x16, c)); \
+    else if ((dt) == TK_DT_F16 && (shape) == TK_SHAPE_16x16x32)                  \
+      TK_RI_(tk_f32x4, d) = tk_mfma_16x16x32_f16(TK_RI_(tk_f16x8, a), TK_RI_(tk_f16x8, b), TK_RI_(tk_f32x4, c)); \
+    else if ((dt) == TK_DT_F16 && (shape) == TK_SHAPE_32x32x16)                  \
+      TK_RI_(tk_f32x16, d) = tk_mfma_32x32x16_f16(TK_RI_(tk_f16x8, a), TK_RI_(tk_f16x8, b), TK_RI_(tk_f32x16, c));
+#else
+#define TK_MFMA_FRAG_X2_(dt, shape, a, b, c, d)
+#endif
 #endif
 
 /* static checks shared by the four products; TA/TB are the tile types, and
@@ -92,6 +164,11 @@ TK_DI tk_i32x4 tk_mfma_16x16x32_i8(int64_t a, int64_t b, tk_i32x4 c) {
     "tk: mma: operand type has no MFMA (use bf16, f16, fp8 e4m3 or i8 tiles)");  \
   static_assert(((int)TA::tk_dt) == ((int)TB::tk_dt) && ((int)TA::tk_shape) == ((int)TB::tk_shape),          \
     "tk: mma: A and B must have the same element type and MFMA shape");          \
+  static_assert(TK_HAS_MFMA_F16_X2 || !TK_DEVICE_PASS ||                         \
+                !((((int)TA::tk_dt) == TK_DT_BF16 || ((int)TA::tk_dt) == TK_DT_F16) && \
+                  (((int)TA::tk_shape) == TK_SHAPE_16x16x32 || ((int)TA::tk_shape) == TK_SHAPE_32x32x16)), \
+    "tk: mma: 16x16x32 and 32x32x16 bf16/f16 are gfx950 (CDNA4) shapes; this device pass is " TK_TARGET_NAME \
+    " (guard with #if TK_HAS_MFMA_F16_X2)");                                      \
   static_assert(((int)TA::tk_op) == (opA) && ((int)TB::tk_op) == (opB),                         \
     "tk: mma: operand tile kind does not match (A/B/transposed) role");           \
   static_assert(((int)TD::tk_op) == TK_OP_C && ((int)TC::tk_op) == TK_OP_C &&                   \

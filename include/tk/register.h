@@ -5,7 +5,7 @@
  * instruction calculator, e.g. `--instruction v_mfma_f32_32x32x8_bf16
  * --detail-instruction`).  l = lane 0..63, i = register element index.
  * Operand A is M×K, B is K×N, the accumulator M×N.  KW = K elements per lane
- * (4 for bf16/f16, 8 for fp8/i8).
+ * (4 for bf16/f16, 8 for fp8/i8 and for gfx950's 16x16x32 / 32x32x16 bf16/f16).
  *   16x16xK:  A(l,i)  = (row l%16,           k KW*(l/16)+i)
  *             B(l,i)  = (k KW*(l/16)+i,      col l%16)
  *             C(l,i)  = (row 4*(l/16)+i,     col l%16),            i < 4
@@ -117,6 +117,65 @@ enum { TK_OP_A = 1, TK_OP_B = 2, TK_OP_C = 3 };
 #define TK_K_B_FP8_32x32x16_DT TK_DT_FP8E4
 #define TK_K_B_FP8_32x32x16_SHAPE TK_SHAPE_32x32x16
 #define TK_K_B_FP8_32x32x16_OP TK_OP_B
+/* gfx950 only (TK_HAS_MFMA_F16_X2): bf16/f16 with 8 values per lane,
+ * v_mfma_f32_16x16x32_{bf16,f16} and v_mfma_f32_32x32x16_{bf16,f16}; the
+ * layout rule above with KW = 8 (CDNA4 ISA guide, matrix arithmetic) */
+#define TK_K_A_BF16_16x16x32_ROWS 16
+#define TK_K_A_BF16_16x16x32_COLS 32
+#define TK_K_A_BF16_16x16x32_VEC tk_i16x8
+#define TK_K_A_BF16_16x16x32_N 8
+#define TK_K_A_BF16_16x16x32_DT TK_DT_BF16
+#define TK_K_A_BF16_16x16x32_SHAPE TK_SHAPE_16x16x32
+#define TK_K_A_BF16_16x16x32_OP TK_OP_A
+#define TK_K_B_BF16_16x16x32_ROWS 32
+#define TK_K_B_BF16_16x16x32_COLS 16
+#define TK_K_B_BF16_16x16x32_VEC tk_i16x8
+#define TK_K_B_BF16_16x16x32_N 8
+#define TK_K_B_BF16_16x16x32_DT TK_DT_BF16
+#define TK_K_B_BF16_16x16x32_SHAPE TK_SHAPE_16x16x32
+#define TK_K_B_BF16_16x16x32_OP TK_OP_B
+#define TK_K_A_BF16_32x32x16_ROWS 32
+#define TK_K_A_BF16_32x32x16_COLS 16
+#define TK_K_A_BF16_32x32x16_VEC tk_i16x8
+#define TK_K_A_BF16_32x32x16_N 8
+#define TK_K_A_BF16_32x32x16_DT TK_DT_BF16
+#define TK_K_A_BF16_32x32x16_SHAPE TK_SHAPE_32x32x16
+#define TK_K_A_BF16_32x32x16_OP TK_OP_A
+#define TK_K_B_BF16_32x32x16_ROWS 16
+#define TK_K_B_BF16_32x32x16_COLS 32
+#define TK_K_B_BF16_32x32x16_VEC tk_i16x8
+#define TK_K_B_BF16_32x32x16_N 8
+#define TK_K_B_BF16_32x32x16_DT TK_DT_BF16
+#define TK_K_B_BF16_32x32x16_SHAPE TK_SHAPE_32x32x16
+#define TK_K_B_BF16_32x32x16_OP TK_OP_B
+#define TK_K_A_F16_16x16x32_ROWS 16
+#define TK_K_A_F16_16x16x32_COLS 32
+#define TK_K_A_F16_16x16x32_VEC tk_f16x8
+#define TK_K_A_F16_16x16x32_N 8
+#define TK_K_A_F16_16x16x32_DT TK_DT_F16
+#define TK_K_A_F16_16x16x32_SHAPE TK_SHAPE_16x16x32
+#define TK_K_A_F16_16x16x32_OP TK_OP_A
+#define TK_K_B_F16_16x16x32_ROWS 32
+#define TK_K_B_F16_16x16x32_COLS 16
+#define TK_K_B_F16_16x16x32_VEC tk_f16x8
+#define TK_K_B_F16_16x16x32_N 8
+#define TK_K_B_F16_16x16x32_DT TK_DT_F16
+#define TK_K_B_F16_16x16x32_SHAPE TK_SHAPE_16x16x32
+#define TK_K_B_F16_16x16x32_OP TK_OP_B
+#define TK_K_A_F16_32x32x16_ROWS 32
+#define TK_K_A_F16_32x32x16_COLS 16
+#define TK_K_A_F16_32x32x16_VEC tk_f16x8
+#define TK_K_A_F16_32x32x16_N 8
+#define TK_K_A_F16_32x32x16_DT TK_DT_F16
+#define TK_K_A_F16_32x32x16_SHAPE TK_SHAPE_32x32x16
+#define TK_K_A_F16_32x32x16_OP TK_OP_A
+#define TK_K_B_F16_32x32x16_ROWS 16
+#define TK_K_B_F16_32x32x16_COLS 32
+#define TK_K_B_F16_32x32x16_VEC tk_f16x8
+#define TK_K_B_F16_32x32x16_N 8
+#define TK_K_B_F16_32x32x16_DT TK_DT_F16
+#define TK_K_B_F16_32x32x16_SHAPE TK_SHAPE_32x32x16
+#define TK_K_B_F16_32x32x16_OP TK_OP_B
 /* i8 16x16x32 */
 #define TK_K_A_I8_16x16x32_ROWS 16
 #define TK_K_A_I8_16x16x32_COLS 32

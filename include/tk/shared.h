@@ -88,8 +88,8 @@ TK_HDI uint32_t tk_lds_offset(int layout, uint32_t cols, uint32_t elem_bytes, ui
  *   TK_LDS_CHECK(smem_t);
  *   __global__ void k(...) { TK_LDS_ALLOC(smem_t, sm); ... sm.a[0] ... } */
 #define TK_LDS_CHECK(T)                                                           \
-  static_assert(sizeof(T) <= TK_LDS_BYTES,                                        \
-    "tk: LDS layout exceeds the 64 KiB of LDS per work-group (TK_LDS_BYTES)")
+  static_assert(sizeof(T) <= TK_LDS_BYTES_LIMIT,                                  \
+    "tk: LDS layout exceeds the target's LDS per work-group (TK_LDS_BYTES: 64 KiB on gfx942, 160 KiB on gfx950)")
 #define TK_LDS_ALLOC(T, var) TK_LDS_CHECK(T); TK_SHARED T var
 
 #endif /* TK_SHARED_H */

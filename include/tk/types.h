@@ -4,7 +4,13 @@
  * moves bit-exactly; the packed vectors are clang ext_vector_types, the
  * operand types the MFMA builtins take (LLVM BuiltinsAMDGPU.def:
  * v4i16 for bf16_1k, v4f16 for f16, i64 for 8 fp8/i8 values, v4f32/v16f32
- * accumulators).
+ * accumulators; gfx950: v8bf16/v8f16 for the 16x16x32 and 32x32x16 shapes,
+ * v8i32 for f8f6f4).
+ * fp8 on gfx950 is the OCP encoding (TK_FP8_FNUZ 0: E4M3FN bias 7, E5M2 bias
+ * 15; CDNA4 ISA guide): the same conversion instructions below then produce
+ * and read OCP bits, so tk_*fp8*_ref (FNUZ) describe gfx942 only;
+ * tk_f32_to_ocp_e4m3_ref is the host reference of the OCP format. tksim
+ * refuses gfx950's fp8 conversion instructions for now (not emulated).
  * fp8 on gfx942 uses the FNUZ encodings (CDNA3 ISA guide, "FP8 and BF8";
  * LLVM APFloat Float8E4M3FNUZ / Float8E5M2FNUZ): exponent bias 8 (e4m3) and
  * 16 (e5m2), no infinities, no negative zero, the single NaN is 0x80.
@@ -30,6 +36,11 @@ typedef int32_t tk_i32x4 __attribute__((ext_vector_type(4)));
 typedef int32_t tk_i32x16 __attribute__((ext_vector_type(16)));
 typedef int16_t tk_i16x4 __attribute__((ext_vector_type(4)));  /* 4 bf16 */
 typedef _Float16 tk_f16x4 __attribute__((ext_vector_type(4)));
+/* gfx950's 16x16x32 / 32x32x16 f16 and bf16 MFMAs take 8 values per lane */
+typedef int16_t tk_i16x8 __attribute__((ext_vector_type(8)));  /* 8 bf16 */
+typedef _Float16 tk_f16x8 __attribute__((ext_vector_type(8)));
+/* gfx950's f8f6f4 MFMAs: 32 fp8 (or 32 fp4 in the low 4 dwords) per lane */
+typedef int32_t tk_i32x8 __attribute__((ext_vector_type(8)));
 typedef uint32_t tk_u32x2 __attribute__((ext_vector_type(2)));
 typedef uint32_t tk_u32x4 __attribute__((ext_vector_type(4)));
 /* byte views of the 8 fp8/i8 values an MFMA operand packs in an int64 */
@@ -117,6 +128,33 @@ TK_HDI float tk_fp8e4_to_f32_ref(tk_fp8e4 v) { return tk_fp8_decode_ref(v, 3, 8)
 TK_HDI float tk_fp8e5_to_f32_ref(tk_fp8e5 v) { return tk_fp8_decode_ref(v, 2, 16); }
 TK_HDI tk_fp8e4 tk_f32_to_fp8e4_ref(float f) { return tk_fp8_encode_ref(f, 3, 8); }
 TK_HDI tk_fp8e5 tk_f32_to_fp8e5_ref(float f) { return tk_fp8_encode_ref(f, 2, 16); }
+
+/* --- fp8 OCP (gfx950) E4M3FN: bias 7, no infinities, S.1111.111 is NaN,
+ * largest finite 448; host reference (round to nearest even, out of range
+ * -> NaN 0x7f/0xff like the unsaturated conversion) ----------------------- */
+TK_HDI float tk_ocp_e4m3_to_f32_ref(uint8_t v) {
+  int s = v >> 7, e = (v >> 3) & 15, m = v & 7;
+  float r;
+  if (e == 15 && m == 7) return __builtin_nanf("");
+  if (e == 0) r = (float)m * (1.0f / 512.0f);            /* m/8 * 2^-6 */
+  else { r = 1.0f + (float)m / 8.0f; for (int i = 7; i < e; i++) r *= 2.0f; for (int i = e; i < 7; i++) r *= 0.5f; }
+  return s ? -r : r;
+}
+TK_HDI uint8_t tk_f32_to_ocp_e4m3_ref(float f) {
+  /* exhaustive nearest-even search over the 127 finite magnitudes */
+  uint8_t sign = (tk_f32_bits(f) >> 24) & 0x80;
+  float a = f < 0 ? -f : f;
+  if (a != a) return 0x7f;
+  int best = 0;
+  float bd = a;
+  for (int c = 1; c < 127; c++) {
+    float d = tk_ocp_e4m3_to_f32_ref((uint8_t)c) - a;
+    if (d < 0) d = -d;
+    if (d < bd || (d == bd && !(c & 1))) { bd = d; best = c; }
+  }
+  if (a > 464.0f) return (uint8_t)(sign | 0x7f);          /* beyond 448 + half a step */
+  return (uint8_t)(sign | best);
+}
 
 /* --- fp8 on device: hardware conversions ---------------------------------- */
 #if TK_HIP

@@ -43,7 +43,7 @@
 #include "check/check.h"
 #include "exec/hooks.h"
 
-#define LDS_MAX (64u * 1024u)
+#define LDS_MAX (160u * 1024u) /* the largest target's LDS (gfx950); gfx942 has 64 KiB */
 #define LDS_DWORDS (LDS_MAX / 4)
 #define REPL4 0x1111111111111111ull /* a 4-bit byte mask repeated for every wave */
 
@@ -205,7 +205,7 @@ static void on_dispatch_begin(void *user, const tks_dispatch *d, uint32_t nworke
     w->seen_n = 0;
     if (w->seen) memset(w->seen, 0, w->seen_cap * sizeof *w->seen);
     if (waves_per_group > 1 && lds_bytes > 0 && !w->shadow) {
-      /* 64 KiB of cells, allocated once: no group can address more LDS */
+      /* 160 KiB of cells (gfx950's LDS), allocated once: no group can address more */
       w->shadow = calloc(LDS_DWORDS, sizeof *w->shadow);
       w->epoch = 0;
     }

@@ -48,6 +48,10 @@ static void load(void)
   const char *t = getenv("TKSIM_TIMELINE");
   g_opt.timeline = (t && *t) ? t : NULL;
   g_opt.quiet = env_int("TKSIM_QUIET", 0);
+  /* an unknown TKSIM_ARCH is refused by the driver; a program started
+   * without it falls back to gfx942 */
+  int a = tks_arch_id(getenv("TKSIM_ARCH"));
+  g_opt.arch = a < 0 ? TKS_ARCH_GFX942 : a;
 }
 
 const tks_options *tks_get_options(void)

@@ -1,6 +1,8 @@
-/* decoder.c: turns a gfx942 kernel's machine code into tks_inst records.
+/* decoder.c: turns a gfx942 or gfx950 kernel's machine code into tks_inst
+ * records.
  *
- * LLVM's AMDGPU disassembler (LLVM-C, "amdgcn-amd-amdhsa"/"gfx942") gives
+ * LLVM's AMDGPU disassembler (LLVM-C, "amdgcn-amd-amdhsa", CPU gfx942 or
+ * gfx950 as the code object says) gives
  * each instruction's length and text; the text is parsed once here. Fields the
  * text prints symbolically or ambiguously are read from the encoding instead
  * (CDNA3 ISA guide, "Microcode Formats"): SOPP/SOPK simm16, DS offset0/offset1,
@@ -19,6 +21,8 @@
 
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Target.h>
+#include <llvm/Config/llvm-config.h>
+#define TKS_LLVM_VERSION_STRING LLVM_VERSION_STRING
 
 #include "decoder/decoder.h"
 #include "exec/hooks.h"
@@ -180,8 +184,18 @@ static int parse_operand(char *s, tks_operand *o, int ty, int packed, uint32_t a
       o->kind = TKS_OPK_SGPR; o->reg = (uint16_t)specials[i].reg; o->n = (uint8_t)specials[i].n;
       return 0;
     }
-  /* numbers */
+  /* numbers; LLVM >= 20 prints a literal that could be mistaken for an
+   * inline constant as lit(0x...): always the 32-bit literal encoding */
   char *e;
+  if (!strncmp(s, "lit(", 4) && s[L - 1] == ')') {
+    s[L - 1] = 0;
+    const char *d = s + 4, *neg = "";
+    if (*d == '-') { neg = "-"; d++; }
+    unsigned long long v = (d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) ? strtoull(d, &e, 16) : strtoull(d, &e, 10);
+    if (*e || e == d) return -1;
+    int64_t iv = *neg ? -(int64_t)v : (int64_t)v;
+    o->kind = TKS_OPK_IMM; o->imm = const_bits(0, 0, iv, 1, ty, packed); return 0;
+  }
   if (s[0] == '-' || isdigit((unsigned char)s[0])) {
     const char *d = s[0] == '-' ? s + 1 : s;
     if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
@@ -433,6 +447,7 @@ static void parse_modifier(tks_inst *in, const char *tok)
   else if (!strcmp(key, "cbsz")) in->cbsz = (uint8_t)strtol(v, NULL, 0);
   else if (!strcmp(key, "abid")) in->abid = (uint8_t)strtol(v, NULL, 0);
   else if (!strcmp(key, "blgp")) in->blgp = (uint8_t)strtol(v, NULL, 0);
+  else if (!strcmp(key, "bitop3")) in->offset = (int32_t)strtol(v, NULL, 0); /* gfx950 v_bitop3_* */
   else if (!strcmp(key, "dst_sel")) in->sdwa_dst_sel = (uint8_t)sdwa_sel(v);
   else if (!strcmp(key, "dst_unused"))
     in->sdwa_dst_unused = !strcmp(v, "UNUSED_SEXT") ? 1 : !strcmp(v, "UNUSED_PRESERVE") ? 2 : 0;
@@ -545,6 +560,10 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   in->cls = (uint8_t)op_info[op].cls;
   /* VOP3P: LLVM omits op_sel_hi when it is the default (all ones; zero for fma_mix) */
   if (!strncmp(m, "v_pk_", 5) || !strncmp(m, "v_dot", 5)) in->op_sel_hi = 0x7;
+  /* v_mfma_scale_*: op_sel_hi defaults to all ones too (LLVM prints
+   * op_sel_hi:[0,0,0] when it is not); it picks the scale bytes */
+  if (op == TKS_OP_MFMA_SCALE_F32_16X16X128_F8F6F4 || op == TKS_OP_MFMA_SCALE_F32_32X32X64_F8F6F4)
+    in->op_sel_hi = 0x7;
   op_sel_count = 0;
   for (int i = 0; i < nmods; i++) parse_modifier(in, mods[i]);
   uint32_t w0 = rd32(bytes);
@@ -574,6 +593,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
       (cls == TKS_CLASS_BRANCH && op != TKS_OP_S_SETPC_B64 && op != TKS_OP_S_SWAPPC_B64))
     nops = 0;
   /* operands */
+  if (nops > 8) return -1;
   int ty = op_info[op].ty;
   int packed = !strncmp(m, "v_pk_", 5) || !strncmp(m, "v_dot", 5);
   int nd = ndst_of(op, in, nops);
@@ -640,7 +660,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   default: break;
   }
   if (nd > nops) nd = nops;
-  if (nd > 2 || nops - nd > 4) return -1;
+  if (nd > 2 || nops - nd > 5 || (nops - nd > 4 && cls != TKS_CLASS_MFMA)) return -1;
   in->ndst = (uint8_t)nd;
   in->nsrc = (uint8_t)(nops - nd);
   /* VOP3 op_sel lists one element per source and, last, the destination:
@@ -764,8 +784,15 @@ static int call_target(const tks_program *p, uint32_t i, const tks_kernel *k, ui
 tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)
 {
   pthread_once(&init_once, init_tables);
-  LLVMDisasmContextRef dc = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", "gfx942", NULL, 0, NULL, NULL);
-  if (!dc) { snprintf(err, errlen, "tksim: cannot create the LLVM AMDGPU disassembler for gfx942"); return NULL; }
+  /* the code object's own target: gfx950 encodings differ from gfx942's
+   * (new opcodes, f8f6f4 operand widths), so decode with that CPU */
+  const char *cpu = tks_arch_name(k->co && k->co->arch ? k->co->arch : TKS_ARCH_GFX942);
+  LLVMDisasmContextRef dc = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu, NULL, 0, NULL, NULL);
+  if (!dc) {
+    snprintf(err, errlen, "tksim: cannot create the LLVM AMDGPU disassembler for %s (LLVM %s; gfx950 needs LLVM >= 20)",
+             cpu, TKS_LLVM_VERSION_STRING);
+    return NULL;
+  }
   uint64_t size = k->code_size;
   if (!k->code || size == 0 || size > (1u << 30)) {
     LLVMDisasmDispose(dc);
@@ -788,6 +815,27 @@ tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)
     uint64_t avail = (uint64_t)(co->image + co->image_size - h);
     if (avail > (1u << 20)) avail = 1u << 20;
     decode_range(p, dc, k, h, t, avail, 1, &cap, &tcap, &tlen);
+  }
+  /* an s_swappc/s_setpc whose target no static sequence gave (a call
+   * through a function-pointer table): every function of the code object
+   * may be its target, so decode them all as regions too */
+  const tks_code_object *co = k->co;
+  int indirect = 0;
+  for (uint32_t i = 0; i < p->n && !indirect; i++)
+    if (p->inst[i].op == TKS_OP_S_SWAPPC_B64) {
+      int known = 0;
+      for (uint32_t j = i > 64 ? i - 64 : 0; j < i && !known; j++) {
+        uint64_t t;
+        if (call_target(p, j, k, &t) && tks_program_index(p, t) >= 0) known = 1;
+      }
+      indirect = !known;
+    }
+  for (int f = 0; indirect && co && f < co->nfuncs && p->nregions < 256; f++) {
+    uint64_t a = co->funcs[f].addr;
+    if (tks_program_index(p, a) >= 0 || (a >= k->code_addr && a < k->code_addr + size)) continue;
+    const uint8_t *h = (const uint8_t *)(uintptr_t)a;
+    if (h < co->image || h + co->funcs[f].size > co->image + co->image_size) continue;
+    decode_range(p, dc, k, h, a, co->funcs[f].size, 0, &cap, &tcap, &tlen);
   }
   p->pc_to_index = p->regions[0].map;
   /* resolve branch targets: simm16 counts dwords from the next instruction */

@@ -2,7 +2,7 @@
  * the execution engine runs without parsing anything.
  *
  * Lengths and operand text come from LLVM's AMDGPU disassembler (LLVM-C,
- * target gfx942); fields the text prints in macro form (DS offsets, DPP/SDWA
+ * target: the code object's, gfx942 or gfx950); fields the text prints in macro form (DS offsets, DPP/SDWA
  * control words, s_waitcnt counters, SOPP immediates) are taken from the
  * encoding itself (CDNA3 ISA guide, "Microcode Formats"). Register numbering
  * of scalar operands follows the hardware source-operand encoding: s0..s101,
@@ -84,7 +84,7 @@ typedef struct tks_inst {
   int32_t target;     /* branch target instruction index, -1 none */
   uint32_t text;      /* offset of the disassembly text in prog->text */
   tks_operand dst[2];
-  tks_operand src[4];
+  tks_operand src[5];  /* 5: v_mfma_scale_* (A, B, C, scale A, scale B) */
 } tks_inst;
 
 /* A decoded address range: the kernel itself, then functions it calls. */

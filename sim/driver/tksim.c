@@ -1,5 +1,5 @@
 /* tksim.c: the `tksim` driver. `tksim [options] PROGRAM [ARGS...]` runs a HIP
- * program on the gfx942 emulator: it puts tksim's libamdhip64.so.5
+ * program on the gfx942/gfx950 emulator: it puts tksim's libamdhip64.so.5
  * (<prefix>/lib/tksim, found from /proc/self/exe as ../lib/tksim) first on
  * LD_LIBRARY_PATH, encodes the options as TKSIM_* environment variables (read
  * by tks_get_options in sim/common/options.c) and execv's the program, so its
@@ -17,9 +17,12 @@
 
 static const char usage_text[] =
   "usage: tksim [options] PROGRAM [ARGS...]\n"
-  "Runs a HIP program built for gfx942 on tksim, the CPU emulator of AMD CDNA3.\n"
+  "Runs a HIP program built for gfx942 or gfx950 on tksim, the CPU emulator of AMD\n"
+  "CDNA3 and CDNA4.\n"
   "\n"
   "options:\n"
+  "  --arch=gfx942|gfx950  the emulated device (default gfx942, an MI325X; gfx950:\n"
+  "                      an MI355X); a fat binary's code object for it is run\n"
   "  --report            print per-launch statistics to stderr\n"
   "  --report=pc         also print per-instruction (PC) statistics\n"
   "  --no-check-memory   do not check global accesses against live allocations\n"
@@ -83,7 +86,7 @@ int main(int argc, char **argv)
 {
   int report = 0, quiet = 0, chk_mem = 1, chk_waits = 1, chk_races = 1;
   unsigned long long threads = 0, budget = 0, sample = 0;
-  const char *model = NULL, *timeline = NULL;
+  const char *model = NULL, *timeline = NULL, *arch = "gfx942";
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -96,6 +99,10 @@ int main(int argc, char **argv)
     else if (!strcmp(a, "--no-check-waits")) chk_waits = 0;
     else if (!strcmp(a, "--no-check-races")) chk_races = 0;
     else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strncmp(a, "--arch=", 7)) {
+      arch = a + 7;
+      if (tks_arch_id(arch) < 0) return usage("unknown target in '%s' (use gfx942 or gfx950)", a);
+    }
     else if (!strncmp(a, "--threads=", 10)) {
       if (parse_count(a + 10, &threads) || threads > 4096) return usage("bad thread count in '%s'", a);
     } else if (!strncmp(a, "--budget=", 9)) {
@@ -117,6 +124,10 @@ int main(int argc, char **argv)
   /* sampling skips workgroups only for the model's sake: without it the run
    * would just compute wrong results */
   if (sample && !model) return usage("--model-sample needs --model=NAME%s", "");
+  /* the model's SKUs are gfx942 parts: their figures would be passed off as
+   * a gfx950's */
+  if (model && tks_arch_id(arch) == TKS_ARCH_GFX950)
+    return usage("--model=%s is a gfx942 (CDNA3) SKU; the timing model has no gfx950 parameters yet", model);
 
   char prog[PATH_MAX];
   if (find_program(argv[i], prog, sizeof prog)) return usage("'%s' is not an executable program", argv[i]);
@@ -150,6 +161,7 @@ int main(int argc, char **argv)
   ok &= setenv("TKSIM_CHECK_WAITS", chk_waits ? "1" : "0", 1) == 0;
   ok &= setenv("TKSIM_CHECK_RACES", chk_races ? "1" : "0", 1) == 0;
   ok &= setenv("TKSIM_QUIET", quiet ? "1" : "0", 1) == 0;
+  ok &= setenv("TKSIM_ARCH", arch, 1) == 0;
   snprintf(num, sizeof num, "%llu", threads);
   ok &= setenv("TKSIM_THREADS", num, 1) == 0;
   snprintf(num, sizeof num, "%llu", budget);

@@ -883,7 +883,7 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
                       tks_launch_stats *stats, char *err, size_t errlen)
 {
   tks_kernel *k = d->k;
-  static const tks_options default_opt = {1, 1, 0, 0, 0, 0, 0, 0, NULL, 0};
+  static const tks_options default_opt = {1, 1, 0, 0, 0, 0, 0, 0, NULL, 0, TKS_ARCH_GFX942};
   if (!opt) opt = &default_opt;
   if (stats) memset(stats, 0, sizeof *stats);
   pthread_mutex_lock(&decode_lock);
@@ -913,9 +913,11 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
   uint32_t lds_static = k->kd.group_segment_fixed_size > k->group_segment_fixed_size ?
                         k->kd.group_segment_fixed_size : k->group_segment_fixed_size;
   c->lds_size = lds_static + d->dynamic_lds;
-  if (c->lds_size > 65536) {
+  int arch = k->co ? k->co->arch : TKS_ARCH_GFX942;
+  if (c->lds_size > tks_arch_lds_bytes(arch)) {
     snprintf(err, errlen, "tksim: kernel %s: %u bytes of LDS requested (static %u + dynamic %u), "
-             "gfx942 has 64 KiB per workgroup", k->name, c->lds_size, lds_static, d->dynamic_lds);
+             "%s has %u KiB per workgroup", k->name, c->lds_size, lds_static, d->dynamic_lds,
+             tks_arch_name(arch), tks_arch_lds_bytes(arch) / 1024);
     pthread_mutex_destroy(&c->err_lock); free(c);
     return -1;
   }

@@ -577,19 +577,22 @@ static int exec_vmem(tks_wave *w, const tks_inst *in)
   }
   /* loads into LDS */
   if (in->flags & TKS_F_LDS) {
-    if (nb != 4) return -1;
+    /* 4 bytes per lane; gfx950 also 12 and 16 (global_load_lds_dwordx3/x4),
+     * lane l's bytes at M0 + offset + nb * l (CDNA4 ISA guide) */
+    const int gfx950 = w->c->k->co && w->c->k->co->arch == TKS_ARCH_GFX950;
+    if (nb != 4 && !(gfx950 && (nb == 12 || nb == 16))) return -1;
     uint32_t lbase = w->s[124] + (uint32_t)ioff, la[64];
-    for (int l = 0; l < 64; l++) la[l] = lbase + 4u * (uint32_t)l;
-    if (w->c->hooks) lds_hook(w, in, la, 4, m, 1);
+    for (int l = 0; l < 64; l++) la[l] = lbase + nb * (uint32_t)l;
+    if (w->c->hooks) lds_hook(w, in, la, nb, m, 1);
     for (int l = 0; l < 64; l++) {
       if (!(act >> l & 1)) continue;
-      uint32_t v = 0;
-      if (!(oob >> l & 1) && gcheck(w, in, l, addr[l], 4) == 0) memcpy(&v, (const void *)(uintptr_t)addr[l], 4);
-      uint8_t *p = lds_ptr(w, in, l, la[l], 4);
-      if (p) memcpy(p, &v, 4);
+      uint8_t v[16] = {0};
+      if (!(oob >> l & 1) && gcheck(w, in, l, addr[l], nb) == 0) memcpy(v, (const void *)(uintptr_t)addr[l], nb);
+      uint8_t *p = lds_ptr(w, in, l, la[l], nb);
+      if (p) memcpy(p, v, nb);
     }
     st->vmem_load++;
-    st->global_bytes_read += 4ull * (uint64_t)__builtin_popcountll(m);
+    st->global_bytes_read += (uint64_t)nb * (uint64_t)__builtin_popcountll(m);
     tks_wait_issue(w, in, TKS_D_VM);
     return 0;
   }

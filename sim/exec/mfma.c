@@ -1,7 +1,9 @@
-/* mfma.c: dense CDNA3 matrix fused multiply-add (v_mfma_*), one block each.
+/* mfma.c: dense CDNA3/CDNA4 matrix fused multiply-add (v_mfma_*), one block each.
  *
  * Operand and result lane layouts from AMD's matrix instruction calculator
- * (CDNA3) / the CDNA3 ISA guide "Dependent arithmetic: matrix FMA":
+ * (CDNA3, CDNA4) / the CDNA3 and CDNA4 ISA guides "Matrix arithmetic": the
+ * same rule covers every dense shape, CDNA4's new ones included (16x16x32,
+ * 32x32x16 f16/bf16; 16x16x128, 32x32x64 f8f6f4):
  *  - 32x32xK: A[i][k] is in lane i + 32*(k / (K/2)), element k % (K/2) of the
  *    lane's packed source registers; B[k][j] in lane j + 32*(k / (K/2)).
  *    D[i][j] is in lane j + 32*((i/4) % 2), register (i % 4) + 4*(i / 8).
@@ -14,97 +16,171 @@
  * (round-to-nearest-even after each addition). The hardware sums a few
  * products at higher internal precision first, so results may differ from a
  * GPU in the last bits. i8 accumulates exactly in 32-bit integers (wrapping).
- * fp8/bf8 are the gfx942 FNUZ formats (E4M3, bias 8; E5M2, bias 16; 0x80 NaN).
- * cbsz/abid/blgp broadcast controls are not implemented (nonzero values are
- * reported as unimplemented).
+ * fp8/bf8 are the gfx942 FNUZ formats (E4M3, bias 8; E5M2, bias 16; 0x80 NaN)
+ * on gfx942 and the OCP formats (E4M3FN, bias 7, S.1111.111 NaN, no inf; E5M2,
+ * bias 15, IEEE-like inf/NaN) on gfx950 (CDNA4 ISA guide; OCP 8-bit floating
+ * point specification). On gfx942 cbsz/abid/blgp broadcast controls are not
+ * implemented (nonzero values are reported as unimplemented).
+ *
+ * gfx950 f8f6f4 (v_mfma[_scale]_f32_{16x16x128,32x32x64}_f8f6f4): cbsz (A) and
+ * blgp (B) pick the element format: 0 fp8 E4M3, 1 bf8 E5M2, 2 fp6 E2M3,
+ * 3 bf6 E3M2, 4 fp4 E2M1 (OCP Microscaling Formats spec). Elements are packed
+ * densely, element e of a lane at bit bits*e of its source registers; each
+ * lane holds 32 consecutive k of one row (A) or column (B). fp8 and fp4 are
+ * implemented; fp6/bf6 are refused as unimplemented (their packing across
+ * dword boundaries is not confirmed by a source tksim can cite). The _scale
+ * forms multiply each 32-element k block by 2^(s-127), s the E8M0 byte of the
+ * lane that holds the block (lane i + M*(k/32) for A row i, j + N*(k/32) for
+ * B column j), byte op_sel[n] + 2*op_sel_hi[n] of scale operand n (0xff: NaN).
  */
 #include <math.h>
 
 #include "exec/exec_internal.h"
 
-enum { E_BF16, E_F16, E_FP8, E_BF8, E_I8, E_F32 };
+/* element formats; the LUT ones are indexed by their code */
+enum { E_BF16, E_F16, E_I8, E_F32, E_FP8, E_BF8, E_OFP8, E_OBF8, E_FP6, E_BF6, E_FP4, E_NFMT };
 
-static float fp8_lut[2][256];
-static int fp8_lut_ready;
+static float lut[E_NFMT][256];
+static pthread_once_t lut_once = PTHREAD_ONCE_INIT;
 
-static float fp8_val(uint32_t b, int bf8)
+/* a minifloat with eb exponent bits, mb mantissa bits and the given bias;
+ * inf/nan per format */
+static float mini_val(uint32_t b, int eb, int mb, int bias, int fmt)
 {
-  b &= 0xff;
-  if (b == 0x80) return NAN;
-  int sign = b >> 7, mb = bf8 ? 2 : 3, eb = bf8 ? 5 : 4, bias = bf8 ? 16 : 8;
+  int nb = 1 + eb + mb;
+  b &= (1u << nb) - 1;
+  int sign = (int)(b >> (nb - 1));
   int e = (int)((b >> mb) & ((1u << eb) - 1)), mant = (int)(b & ((1u << mb) - 1));
+  if ((fmt == E_FP8 || fmt == E_BF8) && b == 0x80) return NAN;        /* FNUZ: 0x80 is NaN */
+  if (fmt == E_OFP8 && e == 15 && mant == 7) return NAN;              /* E4M3FN: no inf */
+  if (fmt == E_OBF8 && e == 31) return mant ? NAN : (sign ? -INFINITY : INFINITY);
   float v = e == 0 ? ldexpf((float)mant, 1 - bias - mb) : ldexpf(1.0f + (float)mant / (float)(1 << mb), e - bias);
   return sign ? -v : v;
 }
 
 static void init_lut(void)
 {
-  for (int t = 0; t < 2; t++)
-    for (int b = 0; b < 256; b++) fp8_lut[t][b] = fp8_val((uint32_t)b, t);
-  __atomic_store_n(&fp8_lut_ready, 1, __ATOMIC_RELEASE);
-}
-
-static inline float elem_f(uint32_t word, int e, int ty)
-{
-  switch (ty) {
-  case E_BF16: return tks_u2f(((word >> (16 * e)) & 0xffff) << 16);
-  case E_F16: return tks_h2f((uint16_t)(word >> (16 * e)));
-  case E_FP8: return fp8_lut[0][(word >> (8 * e)) & 0xff];
-  case E_BF8: return fp8_lut[1][(word >> (8 * e)) & 0xff];
-  default: return tks_u2f(word);
+  for (int b = 0; b < 256; b++) {
+    lut[E_FP8][b] = mini_val((uint32_t)b, 4, 3, 8, E_FP8);
+    lut[E_BF8][b] = mini_val((uint32_t)b, 5, 2, 16, E_BF8);
+    lut[E_OFP8][b] = mini_val((uint32_t)b, 4, 3, 7, E_OFP8);
+    lut[E_OBF8][b] = mini_val((uint32_t)b, 5, 2, 15, E_OBF8);
+    lut[E_FP6][b] = mini_val((uint32_t)b, 2, 3, 1, E_FP6);
+    lut[E_BF6][b] = mini_val((uint32_t)b, 3, 2, 3, E_BF6);
+    lut[E_FP4][b] = mini_val((uint32_t)b, 2, 1, 1, E_FP4);
   }
 }
 
-/* Unpacks a lane's kpl elements of a source into out[]. */
+static const int fmt_bits[E_NFMT] = {16, 16, 8, 32, 8, 8, 8, 8, 6, 6, 4};
+
+/* Unpacks a lane's kpl elements of a source into out[] (element e at bit
+ * bits*e of the registers starting at o->reg). */
 static inline void unpack(const tks_wave *w, const tks_operand *o, int l, int kpl, int ty, float *out, int32_t *iout)
 {
-  int per = (ty == E_BF16 || ty == E_F16) ? 2 : (ty == E_F32 ? 1 : 4);
+  const int bits = fmt_bits[ty];
   for (int e = 0; e < kpl; e++) {
-    uint32_t word = w->v[(o->reg + e / per) & (TKS_NVGPR - 1)][l];
-    if (ty == E_I8) iout[e] = (int8_t)(word >> (8 * (e % per)));
-    else out[e] = elem_f(word, e % per, ty);
+    uint32_t bit = (uint32_t)(bits * e), r = bit / 32, sh = bit % 32;
+    uint64_t word = w->v[(o->reg + r) & (TKS_NVGPR - 1)][l];
+    if (sh + (uint32_t)bits > 32) word |= (uint64_t)w->v[(o->reg + r + 1) & (TKS_NVGPR - 1)][l] << 32;
+    uint32_t code = (uint32_t)(word >> sh);
+    switch (ty) {
+    case E_BF16: out[e] = tks_u2f((code & 0xffff) << 16); break;
+    case E_F16: out[e] = tks_h2f((uint16_t)code); break;
+    case E_F32: out[e] = tks_u2f(code); break;
+    case E_I8: iout[e] = (int8_t)code; break;
+    default: out[e] = lut[ty][code & ((1u << bits) - 1)]; break;
+    }
   }
+}
+
+/* f8f6f4 format selector (cbsz/blgp) -> element format, -1 unimplemented */
+static int f8f6f4_fmt(int sel)
+{
+  switch (sel) {
+  case 0: return E_OFP8;
+  case 1: return E_OBF8;
+  case 4: return E_FP4;
+  default: return -1; /* 2 fp6, 3 bf6: see the header comment */
+  }
+}
+
+/* E8M0 scale byte -> 2^(s-127), 0xff NaN */
+static inline float e8m0(uint32_t s)
+{
+  s &= 0xff;
+  return s == 0xff ? NAN : ldexpf(1.0f, (int)s - 127);
+}
+
+static inline uint32_t lane_op32(const tks_wave *w, const tks_operand *o, int l)
+{
+  return o->kind == TKS_OPK_VGPR ? w->v[o->reg & (TKS_NVGPR - 1)][l] : tks_op32(w, o);
 }
 
 int tks_exec_mfma(tks_wave *w, const tks_inst *in)
 {
   int M, K, ta, tb;
+  const int gfx950 = w->c->k->co && w->c->k->co->arch == TKS_ARCH_GFX950;
+  /* fp8/bf8 of the CDNA3-era instructions: FNUZ on gfx942, OCP on gfx950 */
+  const int f8 = gfx950 ? E_OFP8 : E_FP8, b8 = gfx950 ? E_OBF8 : E_BF8;
+  int scaled = 0, f8f6f4 = 0;
   switch (in->op) {
   case TKS_OP_MFMA_F32_32X32X8_BF16: M = 32; K = 8; ta = tb = E_BF16; break;
   case TKS_OP_MFMA_F32_16X16X16_BF16: M = 16; K = 16; ta = tb = E_BF16; break;
   case TKS_OP_MFMA_F32_32X32X8_F16: M = 32; K = 8; ta = tb = E_F16; break;
   case TKS_OP_MFMA_F32_16X16X16_F16: M = 16; K = 16; ta = tb = E_F16; break;
-  case TKS_OP_MFMA_F32_16X16X32_FP8_FP8: M = 16; K = 32; ta = E_FP8; tb = E_FP8; break;
-  case TKS_OP_MFMA_F32_16X16X32_FP8_BF8: M = 16; K = 32; ta = E_FP8; tb = E_BF8; break;
-  case TKS_OP_MFMA_F32_16X16X32_BF8_FP8: M = 16; K = 32; ta = E_BF8; tb = E_FP8; break;
-  case TKS_OP_MFMA_F32_16X16X32_BF8_BF8: M = 16; K = 32; ta = E_BF8; tb = E_BF8; break;
-  case TKS_OP_MFMA_F32_32X32X16_FP8_FP8: M = 32; K = 16; ta = E_FP8; tb = E_FP8; break;
-  case TKS_OP_MFMA_F32_32X32X16_FP8_BF8: M = 32; K = 16; ta = E_FP8; tb = E_BF8; break;
-  case TKS_OP_MFMA_F32_32X32X16_BF8_FP8: M = 32; K = 16; ta = E_BF8; tb = E_FP8; break;
-  case TKS_OP_MFMA_F32_32X32X16_BF8_BF8: M = 32; K = 16; ta = E_BF8; tb = E_BF8; break;
+  case TKS_OP_MFMA_F32_16X16X32_FP8_FP8: M = 16; K = 32; ta = f8; tb = f8; break;
+  case TKS_OP_MFMA_F32_16X16X32_FP8_BF8: M = 16; K = 32; ta = f8; tb = b8; break;
+  case TKS_OP_MFMA_F32_16X16X32_BF8_FP8: M = 16; K = 32; ta = b8; tb = f8; break;
+  case TKS_OP_MFMA_F32_16X16X32_BF8_BF8: M = 16; K = 32; ta = b8; tb = b8; break;
+  case TKS_OP_MFMA_F32_32X32X16_FP8_FP8: M = 32; K = 16; ta = f8; tb = f8; break;
+  case TKS_OP_MFMA_F32_32X32X16_FP8_BF8: M = 32; K = 16; ta = f8; tb = b8; break;
+  case TKS_OP_MFMA_F32_32X32X16_BF8_FP8: M = 32; K = 16; ta = b8; tb = f8; break;
+  case TKS_OP_MFMA_F32_32X32X16_BF8_BF8: M = 32; K = 16; ta = b8; tb = b8; break;
   case TKS_OP_MFMA_I32_16X16X32_I8: M = 16; K = 32; ta = tb = E_I8; break;
   case TKS_OP_MFMA_I32_32X32X16_I8: M = 32; K = 16; ta = tb = E_I8; break;
   case TKS_OP_MFMA_F32_16X16X4_F32: M = 16; K = 4; ta = tb = E_F32; break;
   case TKS_OP_MFMA_F32_32X32X2_F32: M = 32; K = 2; ta = tb = E_F32; break;
+  case TKS_OP_MFMA_F32_16X16X32_BF16: M = 16; K = 32; ta = tb = E_BF16; break;
+  case TKS_OP_MFMA_F32_16X16X32_F16: M = 16; K = 32; ta = tb = E_F16; break;
+  case TKS_OP_MFMA_F32_32X32X16_BF16: M = 32; K = 16; ta = tb = E_BF16; break;
+  case TKS_OP_MFMA_F32_32X32X16_F16: M = 32; K = 16; ta = tb = E_F16; break;
+  case TKS_OP_MFMA_SCALE_F32_16X16X128_F8F6F4: scaled = 1; /* fallthrough */
+  case TKS_OP_MFMA_F32_16X16X128_F8F6F4: M = 16; K = 128; f8f6f4 = 1; ta = tb = 0; break;
+  case TKS_OP_MFMA_SCALE_F32_32X32X64_F8F6F4: scaled = 1; /* fallthrough */
+  case TKS_OP_MFMA_F32_32X32X64_F8F6F4: M = 32; K = 64; f8f6f4 = 1; ta = tb = 0; break;
   default: return -1;
   }
-  if (in->cbsz || in->abid || in->blgp) return -1;
-  if (in->nsrc < 3 || in->src[0].kind != TKS_OPK_VGPR || in->src[1].kind != TKS_OPK_VGPR ||
+  /* the CDNA4-only shapes are not gfx942 instructions */
+  if ((in->op >= TKS_OP_MFMA_F32_16X16X32_BF16 && in->op <= TKS_OP_MFMA_SCALE_F32_32X32X64_F8F6F4) && !gfx950)
+    return -1;
+  if (f8f6f4) {
+    ta = f8f6f4_fmt(in->cbsz);
+    tb = f8f6f4_fmt(in->blgp);
+    if (ta < 0 || tb < 0 || in->abid) return -1;
+  } else if (in->cbsz || in->abid || in->blgp) return -1;
+  if (in->nsrc < (scaled ? 5 : 3) || in->src[0].kind != TKS_OPK_VGPR || in->src[1].kind != TKS_OPK_VGPR ||
       in->dst[0].kind != TKS_OPK_VGPR)
     return -1;
-  if (!__atomic_load_n(&fp8_lut_ready, __ATOMIC_ACQUIRE)) init_lut();
+  pthread_once(&lut_once, init_lut);
   const int N = M, groups = 64 / M, kpl = K / groups, nreg = M * N / 64;
-  float A[32][32], B[32][32], D[32][32];
+  float A[32][128], B[128][32], D[32][32];
   int32_t IA[32][32], IB[32][32], ID[32][32];
   const int isint = ta == E_I8;
-  float tmpf[32];
-  int32_t tmpi[32];
+  float tmpf[128];
+  int32_t tmpi[128];
+  int sbyte_a = ((in->op_sel >> 0) & 1) | (((in->op_sel_hi >> 0) & 1) << 1);
+  int sbyte_b = ((in->op_sel >> 1) & 1) | (((in->op_sel_hi >> 1) & 1) << 1);
   for (int l = 0; l < 64; l++) {
     int i = l % M, kg = l / M;
+    float sa = 1.0f, sb = 1.0f;
+    if (scaled) {
+      sa = e8m0(lane_op32(w, &in->src[3], l) >> (8 * sbyte_a));
+      sb = e8m0(lane_op32(w, &in->src[4], l) >> (8 * sbyte_b));
+    }
     unpack(w, &in->src[0], l, kpl, ta, tmpf, tmpi);
-    for (int e = 0; e < kpl; e++) { if (isint) IA[i][kg * kpl + e] = tmpi[e]; else A[i][kg * kpl + e] = tmpf[e]; }
+    for (int e = 0; e < kpl; e++) { if (isint) IA[i][kg * kpl + e] = tmpi[e]; else A[i][kg * kpl + e] = tmpf[e] * sa; }
     unpack(w, &in->src[1], l, kpl, tb, tmpf, tmpi);
-    for (int e = 0; e < kpl; e++) { if (isint) IB[kg * kpl + e][i] = tmpi[e]; else B[kg * kpl + e][i] = tmpf[e]; }
+    for (int e = 0; e < kpl; e++) { if (isint) IB[kg * kpl + e][i] = tmpi[e]; else B[kg * kpl + e][i] = tmpf[e] * sb; }
   }
   /* accumulator input */
   const tks_operand *c = &in->src[2];

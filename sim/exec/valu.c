@@ -430,6 +430,12 @@ static uint32_t f32_to_fp8(float x, int bf8, int sat)
 }
 
 static inline float bf16f(uint32_t x) { return tks_u2f(x << 16); }
+/* f32 -> bf16, round to nearest even; NaN stays NaN (quiet bit set) */
+static inline uint32_t f2bf_rne(uint32_t u)
+{
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (u >> 16) | 0x40u;
+  return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+}
 
 /* ---- 2/pi to 1201 bits for v_trig_preop_f64, computed once: pi by Machin's
  * formula (16 atan(1/5) - 4 atan(1/239)) in 1600-bit fixed point, then 2/pi by
@@ -518,9 +524,66 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   if ((in->flags & TKS_F_DPP) && dpp_setup(w, in, &m)) return -1;
   const int ftz = w->ftz32;
   (void)ftz;
+  const int gfx950 = w->c->k->co && w->c->k->co->arch == TKS_ARCH_GFX950;
+  switch (in->op) {
+  /* gfx950's fp8/bf8 conversions use the OCP formats (CDNA4 ISA guide), not
+   * gfx942's FNUZ ones implemented below: refused rather than wrong */
+  case TKS_OP_V_CVT_PK_FP8_F32: case TKS_OP_V_CVT_PK_BF8_F32: case TKS_OP_V_CVT_SR_FP8_F32:
+  case TKS_OP_V_CVT_SR_BF8_F32: case TKS_OP_V_CVT_F32_FP8: case TKS_OP_V_CVT_F32_BF8:
+  case TKS_OP_V_CVT_PK_F32_FP8: case TKS_OP_V_CVT_PK_F32_BF8:
+    if (gfx950) return -1;
+    break;
+  case TKS_OP_V_CVT_PK_BF16_F32: case TKS_OP_V_CVT_PK_F16_F32:
+    if (!gfx950) return -1;
+    break;
+  default: break;
+  }
   switch (in->op) {
   case TKS_OP_V_NOP: return 0;
   case TKS_OP_V_CMP: return exec_cmp(w, in, m);
+  case TKS_OP_V_CVT_PK_BF16_F32: {
+    const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1);
+    uint32_t *D = dst32(w, in);
+    LOOP D[l] = f2bf_rne(a[l]) | (f2bf_rne(b[l]) << 16);
+    sdwa_finish(w, in, m);
+    return 0;
+  }
+  case TKS_OP_V_CVT_PK_F16_F32: {
+    const uint32_t *a = fsrc32(w, in, 0), *b = fsrc32(w, in, 1);
+    uint32_t *D = dst32(w, in);
+    LOOP D[l] = (uint32_t)tks_f2h(tks_u2f(a[l])) | ((uint32_t)tks_f2h(tks_u2f(b[l])) << 16);
+    sdwa_finish(w, in, m);
+    return 0;
+  }
+  /* gfx950 v_bitop3_b32/_b16: any 3-input bitwise function, its truth table
+   * (bitop3:TT, kept in offset) indexed by (a << 2 | b << 1 | c) per bit,
+   * LLVM's convention (TT = f(0xf0, 0xcc, 0xaa)); b16: op_sel picks the
+   * source halves and the destination half (the other half is kept) */
+  case TKS_OP_V_BITOP3_B32: case TKS_OP_V_BITOP3_B16: {
+    if (!gfx950 || in->ndst < 1 || in->dst[0].kind != TKS_OPK_VGPR) return -1;
+    const uint32_t *a = src32(w, in, 0), *b = src32(w, in, 1), *c = src32(w, in, 2);
+    uint32_t *D = w->v[in->dst[0].reg];
+    const uint32_t tt = (uint32_t)in->offset & 0xff;
+    const int b16 = in->op == TKS_OP_V_BITOP3_B16;
+    LOOP {
+      uint32_t x = a[l], y = b[l], z = c[l];
+      if (b16) {
+        x = (in->op_sel & 1) ? x >> 16 : x;
+        y = (in->op_sel & 2) ? y >> 16 : y;
+        z = (in->op_sel & 4) ? z >> 16 : z;
+      }
+      uint32_t r = 0;
+      for (int t = 0; t < 8; t++)
+        if (tt >> t & 1) {
+          uint32_t mx = (t & 4) ? x : ~x, my = (t & 2) ? y : ~y, mz = (t & 1) ? z : ~z;
+          r |= mx & my & mz;
+        }
+      if (!b16) D[l] = r;
+      else if (in->op_sel & 8) D[l] = (D[l] & 0xffffu) | (r << 16);
+      else D[l] = (D[l] & 0xffff0000u) | (r & 0xffffu);
+    }
+    return 0;
+  }
   case TKS_OP_V_READFIRSTLANE_B32: {
     uint64_t e = tks_exec_mask(w);
     int l = e ? __builtin_ctzll(e) : 0;

@@ -1,4 +1,5 @@
-/* bundle.c: finds the gfx942 code object inside a clang offload bundle.
+/* bundle.c: finds the code object for one target (gfx942 or gfx950) inside a
+ * clang offload bundle.
  *
  * Layout (clang/lib/Driver/OffloadBundler.cpp, clang docs "Clang Offload
  * Bundler"): the 24-byte magic "__CLANG_OFFLOAD_BUNDLE__", a u64 entry count,
@@ -162,13 +163,21 @@ static const char *triple_gpu(const char *t)
 int tks_bundle_find_gfx942(const uint8_t *data, size_t size, const uint8_t **elf,
                            size_t *elf_size, uint8_t **owned, char *err, size_t errlen)
 {
+  return tks_bundle_find(data, size, TKS_ARCH_GFX942, elf, elf_size, owned, err, errlen);
+}
+
+int tks_bundle_find(const uint8_t *data, size_t size, int arch, const uint8_t **elf,
+                    size_t *elf_size, uint8_t **owned, char *err, size_t errlen)
+{
+  const char *want = tks_arch_name(arch);
+  size_t wl = strlen(want);
   *owned = NULL; *elf = NULL; *elf_size = 0;
   if (is_ccob(data, size)) {
     uint8_t *buf; size_t n;
     if (decompress(data, size, &buf, &n, err, errlen)) return -1;
     if (is_ccob(buf, n)) { snprintf(err, errlen, "compressed bundle inside a compressed bundle"); free(buf); return -1; }
     uint8_t *inner = NULL;
-    int r = tks_bundle_find_gfx942(buf, n, elf, elf_size, &inner, err, errlen);
+    int r = tks_bundle_find(buf, n, arch, elf, elf_size, &inner, err, errlen);
     if (r) { free(buf); return -1; }
     *owned = buf; /* elf points into buf */
     return 0;
@@ -194,9 +203,9 @@ int tks_bundle_find_gfx942(const uint8_t *data, size_t size, const uint8_t **elf
     }
     const char *gpu = triple_gpu(triple);
     if (!gpu || (strncmp(triple, "hip", 3) != 0)) continue; /* host entry */
-    if (strncmp(gpu, "gfx942", 6) == 0 && (gpu[6] == 0 || gpu[6] == ':')) {
-      /* tksim is sramecc+ xnack- like an MI300X/MI325X: code built for the
-       * opposite setting would not load on the real device either. */
+    if (strncmp(gpu, want, wl) == 0 && (gpu[wl] == 0 || gpu[wl] == ':')) {
+      /* tksim is sramecc+ xnack- like an MI300X/MI325X/MI355X: code built for
+       * the opposite setting would not load on the real device either. */
       if (strstr(gpu, "xnack+") || strstr(gpu, "sramecc-")) {
         snprintf(others + strlen(others), sizeof others - strlen(others), "%s%s", *others ? ", " : "", gpu);
         continue;
@@ -207,8 +216,11 @@ int tks_bundle_find_gfx942(const uint8_t *data, size_t size, const uint8_t **elf
     }
     snprintf(others + strlen(others), sizeof others - strlen(others), "%s%s", *others ? ", " : "", gpu);
   }
-  snprintf(err, errlen, "no gfx942 code object in the offload bundle (it has: %s); "
-           "tksim emulates gfx942 (sramecc+:xnack-) only: build with --offload-arch=gfx942",
-           *others ? others : "none");
+  snprintf(err, errlen, "no %s code object in the offload bundle (it has: %s); "
+           "tksim emulates %s (sramecc+:xnack-) in this run: build with --offload-arch=%s%s",
+           want, *others ? others : "none", want, want,
+           strstr(others, arch == TKS_ARCH_GFX942 ? "gfx950" : "gfx942")
+             ? (arch == TKS_ARCH_GFX942 ? ", or run with tksim --arch=gfx950" : ", or run with tksim --arch=gfx942")
+             : "");
   return -1;
 }

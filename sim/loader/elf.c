@@ -1,4 +1,4 @@
-/* elf.c: loads a gfx942 AMDGPU code object (ELF64, EM_AMDGPU 0xe0) into host
+/* elf.c: loads a gfx942 or gfx950 AMDGPU code object (ELF64, EM_AMDGPU 0xe0) into host
  * memory the emulated device can address.
  *
  * Sources: LLVM AMDGPUUsage - "ELF Code Object" (EF_AMDGPU_MACH, OS ABI
@@ -233,7 +233,8 @@ static const char *mach_name(uint32_t mach)
   static const struct { uint32_t v; const char *n; } t[] = {
     { 0x2c, "gfx900" }, { 0x2f, "gfx906" }, { 0x30, "gfx908" }, { 0x36, "gfx1030" },
     { 0x3f, "gfx90a" }, { 0x40, "gfx940" }, { 0x41, "gfx1100" }, { 0x46, "gfx1101" },
-    { 0x47, "gfx1102" }, { 0x48, "gfx1200" }, { 0x4b, "gfx941" }, { 0x4e, "gfx1201" },
+    { 0x47, "gfx1102" }, { 0x48, "gfx1200" }, { 0x4b, "gfx941" }, { 0x4c, "gfx942" },
+    { 0x4e, "gfx1201" }, { 0x4f, "gfx950" },
   };
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (t[i].v == mach) return t[i].n;
@@ -248,9 +249,19 @@ static int load(elf_in *f, tks_code_object *co)
   if (rd16(d + 0x12) != EM_AMDGPU) return fail(f, "not an AMDGPU ELF (e_machine 0x%x)", rd16(d + 0x12));
   uint32_t flags = rd32(d + 0x30);
   uint32_t mach = flags & TKS_EF_AMDGPU_MACH_MASK;
-  if (mach != TKS_EF_AMDGPU_MACH_GFX942)
-    return fail(f, "built for %s (EF_AMDGPU_MACH 0x%02x); tksim emulates gfx942 (0x4c) only: build with --offload-arch=gfx942",
-                mach_name(mach), mach);
+  int arch = tks_get_options()->arch;
+  if (mach != tks_arch_mach(arch)) {
+    int other = arch == TKS_ARCH_GFX942 ? TKS_ARCH_GFX950 : TKS_ARCH_GFX942;
+    if (mach == tks_arch_mach(other))
+      return fail(f, "built for %s (EF_AMDGPU_MACH 0x%02x); this tksim run emulates %s (0x%02x): "
+                  "run with tksim --arch=%s, or build with --offload-arch=%s",
+                  mach_name(mach), mach, tks_arch_name(arch), tks_arch_mach(arch), tks_arch_name(other),
+                  tks_arch_name(arch));
+    return fail(f, "built for %s (EF_AMDGPU_MACH 0x%02x); tksim emulates gfx942 (0x4c) and gfx950 (0x4f), "
+                "this run %s: build with --offload-arch=%s", mach_name(mach), mach, tks_arch_name(arch),
+                tks_arch_name(arch));
+  }
+  co->arch = arch;
   uint64_t phoff = rd64(d + 0x20), shoff = rd64(d + 0x28);
   uint16_t phentsize = rd16(d + 0x36), phnum = rd16(d + 0x38);
   uint16_t shentsize = rd16(d + 0x3a), shnum = rd16(d + 0x3c);
@@ -383,9 +394,10 @@ static int load(elf_in *f, tks_code_object *co)
   if (rc) { free(symnames); return -1; }
   if (co->target[0]) {
     const char *g = strstr(co->target, "--");
-    if (!g || strncmp(g + 2, "gfx942", 6) || (g[8] && g[8] != ':')) {
+    const char *an = tks_arch_name(arch);
+    if (!g || strncmp(g + 2, an, 6) || (g[8] && g[8] != ':')) {
       free(symnames);
-      return fail(f, "metadata target is %s; tksim emulates gfx942 only", co->target);
+      return fail(f, "metadata target is %s; the ELF header says %s", co->target, an);
     }
   }
 
@@ -449,6 +461,23 @@ static int load(elf_in *f, tks_code_object *co)
     co->globals[co->nglobals].size = s.size;
     co->nglobals++;
   }
+  /* Functions, for indirect calls (function-pointer tables). */
+  cap = 0;
+  for (uint64_t i = 1; i < syms->nsyms; i++) {
+    sym s;
+    if (get_sym(syms, i, &s) || s.type != STT_FUNC || s.shndx == 0 || !s.size) continue;
+    const uint8_t *p = img_ptr(co, s.value, s.size);
+    if (!p) continue;
+    if (co->nfuncs == cap) {
+      cap = cap ? cap * 2 : 16;
+      void *g = realloc(co->funcs, (size_t)cap * sizeof *co->funcs);
+      if (!g) return fail(f, "out of memory");
+      co->funcs = g;
+    }
+    co->funcs[co->nfuncs].addr = (uint64_t)(uintptr_t)p;
+    co->funcs[co->nfuncs].size = s.size;
+    co->nfuncs++;
+  }
   return 0;
 }
 
@@ -478,6 +507,7 @@ void tks_free_code_object(tks_code_object *co)
   for (int i = 0; i < co->nkernels; i++) free(co->kernels[i].args);
   free(co->kernels);
   free(co->globals);
+  free(co->funcs);
   if (co->image) munmap(co->image, co->image_size);
   memset(co, 0, sizeof *co);
 }
@@ -488,7 +518,7 @@ int tks_load_image(const uint8_t *data, size_t size, tks_code_object *out, char 
   if (!data || size == 0) { snprintf(err, errlen, "code object: no data"); return -1; }
   if (tks_is_elf(data, size)) return tks_load_code_object(data, size, out, err, errlen);
   const uint8_t *elf; size_t n; uint8_t *owned = NULL;
-  if (tks_bundle_find_gfx942(data, size, &elf, &n, &owned, err, errlen)) return -1;
+  if (tks_bundle_find(data, size, tks_get_options()->arch, &elf, &n, &owned, err, errlen)) return -1;
   int r = tks_load_code_object(elf, n, out, err, errlen);
   free(owned);
   return r;

@@ -15,7 +15,8 @@ size_t tks_image_extent(const uint8_t *data, size_t max);
 /* Whether data starts like an ELF file. */
 int tks_is_elf(const uint8_t *data, size_t size);
 
-/* Loads an image of any of the three forms (bundle -> its gfx942 entry). */
+/* Loads an image of any of the three forms (bundle -> the entry for the
+ * run's target, tks_get_options()->arch). */
 int tks_load_image(const uint8_t *data, size_t size, tks_code_object *out,
                    char *err, size_t errlen);
 
@@ -26,4 +27,5 @@ int tks_find_global(const tks_code_object *co, const char *name, uint64_t *addr,
 /* EF_AMDGPU_MACH values (AMDGPUUsage "ELF Header", table AMDGPU EF_AMDGPU_MACH). */
 #define TKS_EF_AMDGPU_MACH_MASK 0xff
 #define TKS_EF_AMDGPU_MACH_GFX942 0x4c
+#define TKS_EF_AMDGPU_MACH_GFX950 0x4f
 #endif

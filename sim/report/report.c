@@ -2,7 +2,8 @@
  *
  * Instruction counts by class, MFMA FLOPs, s_waitcnt/s_barrier counts and
  * global bytes come from exec's tks_launch_stats; this file adds LDS accesses
- * and bank-conflict cycles (model: check/banks.h, gfx942 32 banks x 4 B) and,
+ * and bank-conflict cycles (model: check/banks.h, gfx942 32 banks x 4 B, also
+ * applied to gfx950 and said so in the report) and,
  * with --report=pc, per-instruction attribution gathered through the exec
  * hooks (exec/hooks.h). Counters are per worker thread, merged at
  * dispatch end, so the hooks take no locks. MFMA FLOPs per instruction are
@@ -269,6 +270,10 @@ void tks_report_print(const tks_dispatch *d, const tks_launch_stats *s, const tk
   fprintf(o, "  lds accesses %" PRIu64 ", %" PRIu64 " cycles, bank-conflict cycles %" PRIu64
           " (model: %s)\n", g_r.lds_accesses, g_r.lds_cycles, s->lds_bank_conflict_cycles,
           tks_lds_model_name);
+  if (d->k && d->k->co && d->k->co->arch == TKS_ARCH_GFX950)
+    fprintf(o, "  target gfx950: %u KiB of LDS per workgroup; the bank model above is gfx942's, applied "
+            "unchanged (gfx950's bank structure is not confirmed: docs/hardware.md \"CDNA4\")\n",
+            tks_arch_lds_bytes(TKS_ARCH_GFX950) / 1024);
   fprintf(o, "  global bytes read %" PRIu64 ", written %" PRIu64 "\n", s->global_bytes_read,
           s->global_bytes_written);
   fprintf(o, "  s_waitcnt %" PRIu64 ", s_barrier %" PRIu64 "\n", s->waitcnt, s->barrier);

@@ -1,6 +1,7 @@
 /* device.c: device queries, errors and version calls of tksim's HIP runtime.
  *
- * tksim shows one device shaped like an AMD Instinct MI325X (CDNA3, gfx942):
+ * tksim shows one device shaped like an AMD Instinct MI325X (CDNA3, gfx942),
+ * or under tksim --arch=gfx950 like an MI355X (CDNA4, gfx950; rt.h):
  * 304 CUs, wave64, 64 KiB LDS per workgroup, 1024 threads per block, 2100 MHz
  * peak engine clock, 256 GiB HBM3E, 4 MiB L2 per XCD (AMD Instinct MI325X
  * data sheet; CDNA3 ISA guide ch. 1). Error semantics follow the HIP 5.2
@@ -235,7 +236,9 @@ int tks_rt_sampled(void)
 
 static const char *dev_name(void)
 {
-  return tks_rt_sampled() ? TKS_DEV_NAME " (tksim sampled)" : TKS_DEV_NAME;
+  return tks_rt_sampled() ? (TKS_DEV_IS_GFX950 ? "AMD Instinct MI355X (tksim) (tksim sampled)"
+                                                : "AMD Instinct MI325X (tksim) (tksim sampled)")
+                           : TKS_DEV_NAME;
 }
 
 TKS_EXPORT hipError_t hipDeviceGetName(char *name, int len, hipDevice_t dev)
@@ -278,7 +281,7 @@ static void fill_props(hipDeviceProp_t *p)
   p->concurrentKernels = 1;
   p->maxSharedMemoryPerMultiProcessor = TKS_DEV_LDS;
   p->canMapHostMemory = 1;
-  p->gcnArch = 942;
+  p->gcnArch = TKS_DEV_GCN_ARCH;
   p->cooperativeLaunch = 1;
   p->cooperativeMultiDeviceLaunch = 0;
   p->maxTexture1DLinear = 1 << 27;
@@ -349,7 +352,7 @@ TKS_EXPORT hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, 
   case hipDeviceAttributeManagedMemory: v = 1; break;
   case hipDeviceAttributeUnifiedAddressing: v = 1; break;
   case hipDeviceAttributeClockInstructionRate: v = p.clockInstructionRate; break;
-  case hipDeviceAttributeGcnArch: v = 942; break;
+  case hipDeviceAttributeGcnArch: v = TKS_DEV_GCN_ARCH; break;
   case hipDeviceAttributeIsLargeBar: v = 1; break;
   case hipDeviceAttributeAsicRevision: v = 0; break;
   case hipDeviceAttributeMaxPitch: v = 0x7fffffff; break;

@@ -89,7 +89,7 @@ hipError_t tks_rt_launch(const char *api, tks_kernel *k, const uint32_t blocks[3
                          const uint32_t threads[3], void **args, const void *argbuf,
                          size_t argbuf_size, size_t dyn_lds, hipStream_t stream, int cooperative)
 {
-  if (!k) return tks_rt_fail(hipErrorInvalidDeviceFunction, api, "no gfx942 kernel for this function");
+  if (!k) return tks_rt_fail(hipErrorInvalidDeviceFunction, api, "no %s kernel for this function", tks_arch_name(tks_get_options()->arch));
   if (!tks_rt_stream_ok(stream)) return tks_rt_fail(hipErrorInvalidHandle, api, "invalid stream");
   hipError_t st = tks_rt_take_sticky();
   if (st != hipSuccess) return tks_rt_ret(st);
@@ -239,7 +239,7 @@ static hipError_t launch_common(const char *api, const void *f, dim3 g, dim3 b, 
                                 size_t shmem, hipStream_t stream, int coop)
 {
   tks_kernel *k = tks_rt_kernel(f);
-  if (!k) return tks_rt_fail(hipErrorInvalidDeviceFunction, api, "%p is not a registered kernel with gfx942 code", f);
+  if (!k) return tks_rt_fail(hipErrorInvalidDeviceFunction, api, "%p is not a registered kernel with %s code", f, tks_arch_name(tks_get_options()->arch));
   uint32_t blocks[3] = { g.x, g.y, g.z }, threads[3] = { b.x, b.y, b.z };
   return tks_rt_launch(api, k, blocks, threads, args, NULL, 0, shmem, stream, coop);
 }

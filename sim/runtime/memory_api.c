@@ -266,7 +266,7 @@ TKS_EXPORT hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t wid
 static hipError_t symbol(const void *sym, uint64_t *addr, uint64_t *size, const char *api)
 {
   if (!sym) return tks_rt_fail(hipErrorInvalidSymbol, api, "null symbol");
-  if (tks_rt_symbol(sym, addr, size)) return tks_rt_fail(hipErrorInvalidSymbol, api, "%p is not a registered __device__ variable with gfx942 code", sym);
+  if (tks_rt_symbol(sym, addr, size)) return tks_rt_fail(hipErrorInvalidSymbol, api, "%p is not a registered __device__ variable with %s code", sym, tks_arch_name(tks_get_options()->arch));
   return hipSuccess;
 }
 

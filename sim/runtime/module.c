@@ -5,7 +5,8 @@
  * 0x48495046 "HIPF", version, pointer to a clang offload bundle}), then one
  * __hipRegisterFunction per kernel (host stub address -> device symbol name)
  * and one __hipRegisterVar per device global (host shadow address -> name).
- * The bundle's gfx942 code object is loaded on first use, so a program built
+ * The bundle's code object for the device's target (gfx942, or gfx950 under
+ * tksim --arch=gfx950) is loaded on first use, so a program built
  * for another GPU fails only when it launches, as on real hardware.
  * hipModuleLoad* load a code object file or image explicitly.
  */
@@ -55,7 +56,8 @@ static int mod_live(struct ihipModule_t *m)
 
 static hipError_t load_error_code(const char *msg)
 {
-  return strstr(msg, "tksim emulates gfx942") ? hipErrorNoBinaryForGpu : hipErrorInvalidImage;
+  return strstr(msg, "tksim emulates") || strstr(msg, "tksim run emulates") ? hipErrorNoBinaryForGpu
+                                                                           : hipErrorInvalidImage;
 }
 
 static void init_managed(struct ihipModule_t *m);
@@ -211,7 +213,7 @@ tks_kernel *tks_rt_kernel(const void *f)
     if (m && mod_live(m) && ensure_loaded(m) == 0) {
       k = tks_find_kernel(&m->co, g_regfn[i].name);
       if (!k && !tks_get_options()->quiet)
-        fprintf(stderr, "tksim: kernel %s is registered but not in the gfx942 code object\n", g_regfn[i].name);
+        fprintf(stderr, "tksim: kernel %s is registered but not in the %s code object\n", g_regfn[i].name, tks_arch_name(tks_get_options()->arch));
     }
     break;
   }

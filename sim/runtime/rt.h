@@ -46,13 +46,17 @@ void tks_rt_note_launch(double modeled_seconds);
  * unsimulated workgroups compute nothing. */
 int tks_rt_sampled(void);
 
-/* Device facts (MI325X-shaped). */
-#define TKS_DEV_NAME "AMD Instinct MI325X (tksim)"
-#define TKS_DEV_ARCH "gfx942:sramecc+:xnack-"
-#define TKS_DEV_CUS 304
-#define TKS_DEV_LDS 65536
+/* Device facts: MI325X-shaped for gfx942 (304 CUs, 2.1 GHz), MI355X-shaped for
+ * gfx950 (256 CUs, 2.4 GHz: AMD's MI355X product page); the target is
+ * tksim --arch (TKSIM_ARCH). LDS per workgroup: tks_arch_lds_bytes. */
+#define TKS_DEV_IS_GFX950 (tks_get_options()->arch == TKS_ARCH_GFX950)
+#define TKS_DEV_NAME (TKS_DEV_IS_GFX950 ? "AMD Instinct MI355X (tksim)" : "AMD Instinct MI325X (tksim)")
+#define TKS_DEV_ARCH (TKS_DEV_IS_GFX950 ? "gfx950:sramecc+:xnack-" : "gfx942:sramecc+:xnack-")
+#define TKS_DEV_GCN_ARCH (TKS_DEV_IS_GFX950 ? 950 : 942)
+#define TKS_DEV_CUS (TKS_DEV_IS_GFX950 ? 256 : 304)
+#define TKS_DEV_LDS tks_arch_lds_bytes(tks_get_options()->arch)
 #define TKS_DEV_MAX_THREADS 1024
-#define TKS_DEV_CLOCK_KHZ 2100000
+#define TKS_DEV_CLOCK_KHZ (TKS_DEV_IS_GFX950 ? 2400000 : 2100000)
 #define TKS_DEV_MEM ((size_t)256 << 30)
 #define TKS_DEV_L2 (4 << 20)
 #endif

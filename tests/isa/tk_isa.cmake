@@ -15,7 +15,9 @@ function(tk_isa_check)
     set(k --kernel ${I_KERNEL})
   endif()
   add_test(NAME ${I_NAME} COMMAND ${TK_ISA_CHECK} ${k} ${I_CHECKS} $<TARGET_FILE:${I_TARGET}>)
-  set_tests_properties(${I_NAME} PROPERTIES LABELS "isa" TIMEOUT 120)
+  # the LLVM tools of the compiler that built the code (tk-isa-check: TK_LLVM_SUFFIX)
+  set_tests_properties(${I_NAME} PROPERTIES LABELS "isa" TIMEOUT 120
+                       ENVIRONMENT "TK_LLVM_SUFFIX=${TK_LLVM_SUFFIX}")
   if(I_WILL_FAIL)
     # a failing check exits 1; usage/input errors exit 2 and must not count
     set_tests_properties(${I_NAME} PROPERTIES PASS_REGULAR_EXPRESSION "^FAIL|\nFAIL")

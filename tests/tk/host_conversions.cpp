@@ -112,6 +112,26 @@ int main(void) {
   }
   CHECK(tk_f32_to_fp8e4_ref(-0.0f) == 0, "-0 -> 0 (FNUZ has no -0)");
   CHECK(tk_f32_to_fp8e4_ref(248.0f) == 0x80, "248 (tie above max) -> NaN");
+  // --- OCP E4M3FN (gfx950's fp8): bias 7, S.1111.111 NaN, no inf, max 448 ---
+  for (int c = 0; c < 256; c++) {
+    int e = (c >> 3) & 15, m = c & 7;
+    double want = (e == 15 && m == 7) ? NAN : (e ? ldexp(1.0 + m / 8.0, e - 7) : ldexp(m / 8.0, -6));
+    if (c & 0x80) want = -want;
+    float got = tk_ocp_e4m3_to_f32_ref((uint8_t)c);
+    if (isnan(want)) CHECK(isnan(got), "ocp e4m3 decode %02x: %g, want NaN", c, got);
+    else {
+      CHECK((double)got == want, "ocp e4m3 decode %02x: %g, want %g", c, got, want);
+      CHECK(tk_f32_to_ocp_e4m3_ref(got) == c, "ocp e4m3 encode(decode(%02x)) = %02x", c, tk_f32_to_ocp_e4m3_ref(got));
+    }
+  }
+  // values from the OCP 8-bit floating point spec's E4M3 table, ties to even
+  const struct { float x; int code; } ocp[] = {
+    {1.0f, 0x38}, {448.0f, 0x7e}, {-448.0f, 0xfe}, {0x1p-9f, 0x01}, {0x1p-6f, 0x08},
+    {0x1p-10f, 0x00}, {0x3p-10f, 0x02}, {464.0f, 0x7e}, {465.0f, 0x7f}, {-1e9f, 0xff},
+    {NAN, 0x7f}, {-0.0f, 0x80}, {1.0625f, 0x38}, {1.1875f, 0x3a}};
+  for (auto &t : ocp)
+    CHECK(tk_f32_to_ocp_e4m3_ref(t.x) == t.code, "ocp e4m3 encode %a = %02x, want %02x", t.x,
+          tk_f32_to_ocp_e4m3_ref(t.x), t.code);
   printf("%d failed\n", g_fail);
   return g_fail ? 1 : 0;
 }

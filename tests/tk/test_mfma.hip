@@ -75,7 +75,12 @@ __global__ void k_tiles(const uint16_t *a, const uint16_t *at, const uint16_t *b
 enum { E_BF16, E_F16, E_FP8, E_I8 };
 static float small_value(int kind, uint32_t r) { int v = (int)(r % 9) - 4; (void)kind; return (float)v; }
 static uint16_t enc16(int kind, float v) { return kind == E_BF16 ? tk_f32_to_bf16(v) : tk_f32_to_f16(v); }
-static uint8_t enc8(int kind, float v) { return kind == E_FP8 ? tk_f32_to_fp8e4_ref(v) : (uint8_t)(int8_t)v; }
+// fp8 MFMAs read FNUZ on gfx942 and OCP E4M3FN on gfx950 (tk/types.h)
+static int g_ocp_fp8 = 0;
+static uint8_t enc8(int kind, float v) {
+  if (kind != E_FP8) return (uint8_t)(int8_t)v;
+  return g_ocp_fp8 ? tk_f32_to_ocp_e4m3_ref(v) : tk_f32_to_fp8e4_ref(v);
+}
 
 template <typename ET, typename CT>
 static void run(const char *what, void (*kern)(const ET *, const ET *, const CT *, CT *), int kind, int M, int N, int K) {
@@ -106,6 +111,9 @@ static void run(const char *what, void (*kern)(const ET *, const ET *, const CT 
 }
 
 int main(void) {
+  hipDeviceProp_t prop;
+  HIPCHECK(hipGetDeviceProperties(&prop, 0));
+  g_ocp_fp8 = !strncmp(prop.gcnArchName, "gfx950", 6);
   run<uint16_t, float>("mfma_f32_16x16x16_bf16", k_bf16_16, E_BF16, 16, 16, 32);
   run<uint16_t, float>("mfma_f32_32x32x8_bf16", k_bf16_32, E_BF16, 32, 32, 16);
   run<uint16_t, float>("mfma_f32_16x16x16_f16", k_f16_16, E_F16, 16, 16, 32);

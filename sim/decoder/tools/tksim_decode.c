@@ -1,7 +1,8 @@
-/* tksim-decode: decodes every kernel of a raw gfx942 code object (or a clang
- * offload bundle holding one) with tksim's decoder and lists the instructions
- * tksim cannot execute, to find gaps before running a program.
+/* tksim-decode: decodes every kernel of a raw gfx942/gfx950 code object (or a
+ * clang offload bundle holding one) with tksim's decoder and lists the
+ * instructions tksim cannot execute, to find gaps before running a program.
  *   tksim-decode [-v] FILE...    (-v: print every decoded instruction)
+ * The target is TKSIM_ARCH (gfx942 default; TKSIM_ARCH=gfx950 for gfx950).
  * Exit status: 0 all decodable, 1 some unimplemented, 2 bad input. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,11 +61,11 @@ int main(int argc, char **argv)
         break;
       }
     if (bundle && memcmp(data, "\x7f" "ELF", 4) == 0 && data[18] != 0xe0) {
-      if (tks_bundle_find_gfx942(bundle, size - (size_t)(bundle - data), &elf, &elf_size, &owned, err, sizeof err)) {
+      if (tks_bundle_find(bundle, size - (size_t)(bundle - data), tks_get_options()->arch, &elf, &elf_size, &owned, err, sizeof err)) {
         fprintf(stderr, "tksim-decode: %s: %s\n", argv[a], err); rc = 2; free(data); continue;
       }
     } else if (size >= 24 && !memcmp(data, "__CLANG_OFFLOAD_BUNDLE__", 24)) {
-      if (tks_bundle_find_gfx942(data, size, &elf, &elf_size, &owned, err, sizeof err)) {
+      if (tks_bundle_find(data, size, tks_get_options()->arch, &elf, &elf_size, &owned, err, sizeof err)) {
         fprintf(stderr, "tksim-decode: %s: %s\n", argv[a], err); rc = 2; free(data); continue;
       }
     }

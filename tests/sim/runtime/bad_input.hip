@@ -73,8 +73,11 @@ int main()
   CHECK(hipGetLastError() != hipSuccess, "2048 threads refused");
   hipLaunchKernelGGL(mark, dim3(1), dim3(32, 32, 2), 0, 0, flag);
   CHECK(hipGetLastError() != hipSuccess, "32x32x2 threads refused");
-  hipLaunchKernelGGL(mark_dyn, dim3(1), dim3(64), 70 * 1024, 0, flag);
-  CHECK(hipGetLastError() != hipSuccess, "70 KiB dynamic LDS refused");
+  // 6 KiB beyond the device's LDS per workgroup (64 KiB gfx942, 160 KiB gfx950)
+  hipDeviceProp_t prop;
+  CHECK(hipGetDeviceProperties(&prop, 0) == hipSuccess, "device properties");
+  hipLaunchKernelGGL(mark_dyn, dim3(1), dim3(64), prop.sharedMemPerBlock + 6 * 1024, 0, flag);
+  CHECK(hipGetLastError() != hipSuccess, "dynamic LDS beyond the device's limit refused");
   (void)hipDeviceSynchronize();
   (void)hipGetLastError();
   CHECK(read_flag(flag) == 0, "no refused launch ran");

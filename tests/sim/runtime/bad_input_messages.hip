@@ -41,8 +41,9 @@ int main(int argc, char **argv)
   int *flag;
   HIP_OK(hipMalloc(&d, bytes));
   HIP_OK(hipMalloc(&gone, bytes));
-  HIP_OK(hipFree(gone));
+  // flag first: allocated after the free it could reuse gone's block
   HIP_OK(hipMalloc(&flag, sizeof(int)));
+  HIP_OK(hipFree(gone));
   HIP_OK(hipMemset(flag, 0, sizeof(int)));
   hipStream_t s;
   HIP_OK(hipStreamCreate(&s));

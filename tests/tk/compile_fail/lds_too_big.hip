@@ -1,4 +1,4 @@
-// EXPECT: tk: LDS layout exceeds the 64 KiB of LDS per work-group
+// EXPECT: tk: LDS layout exceeds the target's LDS per work-group
 // Two 128x128 bf16 tiles plus one more are 96 KiB, beyond gfx942's 64 KiB.
 #include "tk/shared.h"
 TK_ST(tile_t, uint16_t, 128, 128, TK_LDS_SWZ);

@@ -1,0 +1,195 @@
+// gfx950.hip: gfx950 (CDNA4) semantics under tksim --arch=gfx950, each checked
+// against the host's own computation. `gfx950 CASE`:
+//   fp8_ocp   v_mfma_f32_16x16x32_fp8_fp8 reads OCP E4M3FN on gfx950 (bias 7:
+//             codes for 448 and 2^-9 that mean other values, or NaN, in FNUZ)
+//   cvt_bf16  v_cvt_pk_bf16_f32: two f32 -> bf16, round to nearest even
+//   lds160    160 KiB of dynamic LDS per workgroup: written, read back reversed
+//   lds_x4    global_load_lds_dwordx4: 16 bytes per lane straight into LDS
+//   fp6       an f8f6f4 MFMA with fp6 operands: tksim refuses it naming the
+//             instruction (ctest matches the message)
+// The program checks the device is a gfx950 first.
+#include "vtest.h"
+
+typedef float f4v __attribute__((ext_vector_type(4)));
+typedef int i8v __attribute__((ext_vector_type(8)));
+
+// One wave: lane l gives A row l%16, k 8*(l/16)..+7 (one fp8 per byte), B the
+// same for column l%16; D row 4*(l/16)+i, column l%16 (CDNA3/4 layout rule).
+__global__ void k_fp8(const long *a, const long *b, float *d) {
+  int l = threadIdx.x;
+  f4v c = {0, 0, 0, 0};
+#if defined(__gfx950__)
+  c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a[l], b[l], c, 0, 0, 0);
+#else
+  (void)a; (void)b;
+#endif
+  for (int i = 0; i < 4; i++) d[l * 4 + i] = c[i];
+}
+__global__ void k_cvt(const float *x, const float *y, unsigned *o) {
+  int l = threadIdx.x;
+#if defined(__gfx950__)
+  typedef __bf16 b2 __attribute__((ext_vector_type(2)));
+  b2 v = {(__bf16)x[l], (__bf16)y[l]};
+  o[l] = __builtin_bit_cast(unsigned, v);
+#else
+  (void)x; (void)y;
+  o[l] = 0;
+#endif
+}
+__global__ void k_lds(unsigned *o, int n) {
+  extern __shared__ unsigned s[];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) s[i] = (unsigned)i * 2654435761u;
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) o[i] = s[n - 1 - i];
+}
+__global__ void k_fp6(const i8v *a, f4v *d) {
+  int l = threadIdx.x;
+  f4v c = {0, 0, 0, 0};
+#if defined(__gfx950__)
+  c = __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(a[l], a[l], c, 2, 2, 0, 127, 0, 127);
+#else
+  (void)a;
+#endif
+  d[l] = c;
+}
+
+// global_load_lds_dwordx4 (gfx950): lane l's 16 bytes go to LDS M0 + 16*l;
+// lane l loads row l ^ 5 of g (4 ints a row); each thread then reads back
+// its own 4 LDS ints from another lane's slot.
+__global__ void k_lds_x4(const int *g, int *out) {
+  __shared__ int s[256];
+  int t = threadIdx.x;
+  for (int i = 0; i < 4; i++) s[4 * t + i] = -1;
+  __syncthreads();
+#if defined(__gfx950__)
+  uint32_t base = (uint32_t)(uintptr_t)s;
+  const int *p = g + 4 * (t ^ 5);
+  asm volatile("s_mov_b32 m0, %0\n\ts_nop 0\n\tglobal_load_lds_dwordx4 %1, off\n\ts_waitcnt vmcnt(0)"
+               : : "s"(__builtin_amdgcn_readfirstlane(base)), "v"(p) : "memory");
+#else
+  (void)g;
+#endif
+  __syncthreads();
+  for (int i = 0; i < 4; i++) out[4 * t + i] = s[4 * ((t + 17) % 64) + i];
+}
+
+// OCP E4M3FN value of a code (bias 7, S.1111.111 NaN)
+static double ocp_e4m3(unsigned v) {
+  int s = v >> 7, e = (v >> 3) & 15, m = v & 7;
+  if (e == 15 && m == 7) return NAN;
+  double r = e ? ldexp(1.0 + m / 8.0, e - 7) : ldexp(m / 8.0, -6);
+  return s ? -r : r;
+}
+static uint16_t bf16_rne(float f) {
+  uint32_t u = vt_f2u(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+int main(int argc, char **argv) {
+  const char *c = argc > 1 ? argv[1] : "";
+  hipDeviceProp_t p;
+  VT_HIP(hipGetDeviceProperties(&p, 0));
+  if (strncmp(p.gcnArchName, "gfx950", 6)) {
+    fprintf(stderr, "FAIL: needs a gfx950 device (this one is %s; tksim --arch=gfx950)\n", p.gcnArchName);
+    return 1;
+  }
+  if (!strcmp(c, "fp8_ocp")) {
+    // codes whose OCP and FNUZ meanings differ: 0x7e = 448 (FNUZ 240), 0x01 = 2^-9
+    // (FNUZ 2^-10), 0xfe = -448, 0x38 = 1.0 (FNUZ 0.5); the rest small values
+    // (A never holds 2^-9 and B never holds 448, so every sum is exact in f32)
+    static const unsigned acodes[] = {0x7e, 0xfe, 0x38, 0x40, 0xb8, 0x30, 0x00};
+    static const unsigned bcodes[] = {0x01, 0x81, 0x38, 0xb8, 0x30, 0x00, 0x38};
+    std::vector<unsigned char> A(16 * 32), B(32 * 16);
+    for (int i = 0; i < 16 * 32; i++) A[i] = (unsigned char)acodes[(i * 5 + i / 32) % 7];
+    for (int i = 0; i < 32 * 16; i++) B[i] = (unsigned char)bcodes[(i * 3 + 1) % 7];
+    std::vector<long> pa(64), pb(64);
+    for (int l = 0; l < 64; l++) {
+      uint64_t wa = 0, wb = 0;
+      for (int e = 0; e < 8; e++) {
+        int k = 8 * (l / 16) + e;
+        wa |= (uint64_t)A[(l % 16) * 32 + k] << (8 * e);
+        wb |= (uint64_t)B[k * 16 + l % 16] << (8 * e);
+      }
+      pa[l] = (long)wa; pb[l] = (long)wb;
+    }
+    long *da, *db; float *dd;
+    VT_HIP(hipMalloc(&da, 64 * 8)); VT_HIP(hipMalloc(&db, 64 * 8)); VT_HIP(hipMalloc(&dd, 256 * 4));
+    VT_HIP(hipMemcpy(da, pa.data(), 64 * 8, hipMemcpyHostToDevice));
+    VT_HIP(hipMemcpy(db, pb.data(), 64 * 8, hipMemcpyHostToDevice));
+    hipLaunchKernelGGL(k_fp8, dim3(1), dim3(64), 0, 0, da, db, dd);
+    VT_HIP(hipDeviceSynchronize());
+    std::vector<float> d(256);
+    VT_HIP(hipMemcpy(d.data(), dd, 256 * 4, hipMemcpyDeviceToHost));
+    for (int l = 0; l < 64; l++)
+      for (int i = 0; i < 4; i++) {
+        int r = 4 * (l / 16) + i, col = l % 16;
+        double ref = 0;
+        for (int k = 0; k < 32; k++) ref += ocp_e4m3(A[r * 32 + k]) * ocp_e4m3(B[k * 16 + col]);
+        vt_check_f32("fp8_ocp D", r * 16 + col, d[l * 4 + i], (float)ref);
+      }
+  } else if (!strcmp(c, "cvt_bf16")) {
+    std::vector<float> x(64), y(64);
+    for (int l = 0; l < 64; l++) {
+      x[l] = vt_u2f(0x3f800000u + (uint32_t)l * 0x4321u + (l & 1 ? 0x8000u : 0x7fffu));  // near ties
+      y[l] = l == 0 ? NAN : l == 1 ? -INFINITY : vt_u2f(0xc0490fdbu ^ ((uint32_t)l << 3));
+    }
+    float *dx, *dy; unsigned *d_o;
+    VT_HIP(hipMalloc(&dx, 256)); VT_HIP(hipMalloc(&dy, 256)); VT_HIP(hipMalloc(&d_o, 256));
+    VT_HIP(hipMemcpy(dx, x.data(), 256, hipMemcpyHostToDevice));
+    VT_HIP(hipMemcpy(dy, y.data(), 256, hipMemcpyHostToDevice));
+    hipLaunchKernelGGL(k_cvt, dim3(1), dim3(64), 0, 0, dx, dy, d_o);
+    VT_HIP(hipDeviceSynchronize());
+    std::vector<unsigned> o(64);
+    VT_HIP(hipMemcpy(o.data(), d_o, 256, hipMemcpyDeviceToHost));
+    for (int l = 0; l < 64; l++) {
+      unsigned want = bf16_rne(x[l]) | ((unsigned)bf16_rne(y[l]) << 16);
+      if (l == 0) { vt_check_u32("cvt_bf16 hi NaN", l, (o[l] >> 16 & 0x7f80) == 0x7f80 && (o[l] >> 16 & 0x7f), 1); continue; }
+      vt_check_u32("cvt_bf16", l, o[l], want);
+    }
+  } else if (!strcmp(c, "lds160")) {
+    const int n = 160 * 1024 / 4;
+    unsigned *d_o;
+    VT_HIP(hipMalloc(&d_o, n * 4));
+    hipLaunchKernelGGL(k_lds, dim3(1), dim3(256), n * 4, 0, d_o, n);
+    VT_HIP(hipGetLastError());
+    VT_HIP(hipDeviceSynchronize());
+    std::vector<unsigned> o(n);
+    VT_HIP(hipMemcpy(o.data(), d_o, n * 4, hipMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++) vt_check_u32("lds160", i, o[i], (unsigned)(n - 1 - i) * 2654435761u);
+    // one dword more than 160 KiB must be refused
+    hipLaunchKernelGGL(k_lds, dim3(1), dim3(256), n * 4 + 4, 0, d_o, n + 1);
+    hipError_t e = hipGetLastError();
+    if (e == hipSuccess) e = hipDeviceSynchronize();
+    vt_check_u32("lds160: 160 KiB + 4 B refused", 0, e != hipSuccess, 1);
+  } else if (!strcmp(c, "lds_x4")) {
+    std::vector<int> g(256);
+    for (int i = 0; i < 256; i++) g[i] = (int)(0x9e3779b9u * (unsigned)(i + 1));
+    int *dg, *d_o;
+    VT_HIP(hipMalloc(&dg, 1024)); VT_HIP(hipMalloc(&d_o, 1024));
+    VT_HIP(hipMemcpy(dg, g.data(), 1024, hipMemcpyHostToDevice));
+    hipLaunchKernelGGL(k_lds_x4, dim3(1), dim3(64), 0, 0, dg, d_o);
+    VT_HIP(hipGetLastError());
+    VT_HIP(hipDeviceSynchronize());
+    std::vector<int> o(256);
+    VT_HIP(hipMemcpy(o.data(), d_o, 1024, hipMemcpyDeviceToHost));
+    for (int t = 0; t < 64; t++)
+      for (int i = 0; i < 4; i++) {
+        int slot = (t + 17) % 64;  // LDS slot read by thread t, filled by lane slot from row slot ^ 5
+        vt_check_u32("global_load_lds_dwordx4", 4 * t + i, (uint32_t)o[4 * t + i], (uint32_t)g[4 * (slot ^ 5) + i]);
+      }
+  } else if (!strcmp(c, "fp6")) {
+    i8v *da; f4v *dd;
+    VT_HIP(hipMalloc(&da, 64 * 32)); VT_HIP(hipMalloc(&dd, 64 * 16));
+    VT_HIP(hipMemset(da, 0, 64 * 32));
+    hipLaunchKernelGGL(k_fp6, dim3(1), dim3(64), 0, 0, da, dd);
+    hipError_t e = hipDeviceSynchronize();
+    printf("fp6 launch: %s\n", hipGetErrorString(e));
+    return e == hipSuccess ? 1 : 0;
+  } else {
+    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|lds_x4|fp6\n");
+    return 2;
+  }
+  printf("%d checks, %d failures\n", vt_checks, vt_failures);
+  return vt_failures ? 1 : 0;
+}
