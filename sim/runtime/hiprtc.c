@@ -46,6 +46,9 @@ extern char **environ;
 #ifndef TKS_HIPRTC_DEVLIBS
 #define TKS_HIPRTC_DEVLIBS ""
 #endif
+#ifndef TKS_HIPRTC_COMPAT
+#define TKS_HIPRTC_COMPAT ""
+#endif
 #ifndef TKS_HIPRTC_ROCM
 #define TKS_HIPRTC_ROCM "/usr"
 #endif
@@ -581,12 +584,17 @@ TKS_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
     snprintf(a_rocm, sizeof a_rocm, "--rocm-path=%s", TKS_HIPRTC_ROCM);
     snprintf(a_dev, sizeof a_dev, "--rocm-device-lib-path=%s", devlibs);
     snprintf(a_inc, sizeof a_inc, "-I%s", inc_dir);
-    const char **argv = calloc((size_t)numOptions + 32, sizeof *argv);
+    /* the build's compatibility flags (space-separated, none contains a
+     * space), only with the build's own compiler */
+    char compat[512], *save = NULL;
+    snprintf(compat, sizeof compat, "%s", !strcmp(clang, TKS_HIPRTC_CLANG) ? TKS_HIPRTC_COMPAT : "");
+    const char **argv = calloc((size_t)numOptions + 48, sizeof *argv);
     if (!argv) { res = rtc_fail(HIPRTC_ERROR_OUT_OF_MEMORY, api, "out of memory"); goto out; }
     int n = 0;
     argv[n++] = clang;
     argv[n++] = "-x"; argv[n++] = "hip";
     argv[n++] = a_arch;
+    for (char *t = strtok_r(compat, " ", &save); t && n < 16; t = strtok_r(NULL, " ", &save)) argv[n++] = t;
     argv[n++] = "--cuda-device-only";
     argv[n++] = "--no-gpu-bundle-output";
     argv[n++] = a_rocm;

@@ -9,6 +9,7 @@
  * Only for bench/hipkittens: not part of tk (include/tk has its own bf16). */
 #pragma once
 #include <hip/hip_runtime.h>
+#include "hk_fp16_compat.h"
 #include <hip/hip_fp16.h>
 #include <string.h>
 
