@@ -492,27 +492,29 @@ TKS_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
   if (numOptions < 0 || (numOptions > 0 && !options))
     return rtc_fail(HIPRTC_ERROR_INVALID_INPUT, api, "numOptions is %d and options is %p", numOptions, (void *)options);
   free_results(prog);
-  const char *arch = "gfx942";
+  /* the target tksim runs (--arch), gfx942 by default */
+  const char *run_arch = tks_arch_name(tks_get_options()->arch), *arch = run_arch;
+  size_t ral = strlen(run_arch);
   for (int i = 0; i < numOptions; i++) {
     const char *o = options[i];
     if (!o) { log_add(prog, "tksim: hiprtc: option %d is NULL\n", i);
               return rtc_fail(HIPRTC_ERROR_INVALID_INPUT, api, "option %d is NULL", i); }
     const char *a = arch_option(o), *bad = NULL;
     if (!strcmp(o, "-arch") || !strcmp(o, "--gpu-architecture") || !strcmp(o, "--offload-arch")) {
-      log_add(prog, "tksim: hiprtc: option '%s' needs its value in the same string: %s=gfx942\n", o, o);
-      return rtc_fail(HIPRTC_ERROR_INVALID_OPTION, api, "option '%s' needs '=gfx942'", o);
+      log_add(prog, "tksim: hiprtc: option '%s' needs its value in the same string: %s=%s\n", o, o, run_arch);
+      return rtc_fail(HIPRTC_ERROR_INVALID_OPTION, api, "option '%s' needs '=%s'", o, run_arch);
     } else if (a) {
-      /* gfx942 with or without target features (gfx942:sramecc+:xnack-) */
-      if (strncmp(a, "gfx942", 6) || (a[6] && a[6] != ':')) {
-        log_add(prog, "tksim: hiprtc: option '%s': tksim emulates gfx942 only\n", o);
-        return rtc_fail(HIPRTC_ERROR_INVALID_OPTION, api, "option '%s': tksim emulates gfx942 only", o);
+      /* the run's target with or without features (gfx942:sramecc+:xnack-) */
+      if (strncmp(a, run_arch, ral) || (a[ral] && a[ral] != ':')) {
+        log_add(prog, "tksim: hiprtc: option '%s': this tksim run emulates %s (tksim --arch)\n", o, run_arch);
+        return rtc_fail(HIPRTC_ERROR_INVALID_OPTION, api, "option '%s': this tksim run emulates %s", o, run_arch);
       }
       arch = a;
     } else if (o[0] != '-') {
       log_add(prog, "tksim: hiprtc: option '%s' is not an option (it does not start with '-')\n", o);
       return rtc_fail(HIPRTC_ERROR_INVALID_OPTION, api, "'%s' is not an option", o);
     } else if ((bad = refused_option(o))) {
-      log_add(prog, "tksim: hiprtc: option '%s' is not accepted: tksim's hiprtc makes one gfx942 device code object itself\n", o);
+      log_add(prog, "tksim: hiprtc: option '%s' is not accepted: tksim's hiprtc makes one %s device code object itself\n", o, run_arch);
       return rtc_fail(HIPRTC_ERROR_INVALID_OPTION, api, "option '%s' is not accepted", o);
     }
   }
