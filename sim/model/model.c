@@ -506,18 +506,19 @@ static void layout(uint32_t nslots)
 static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
                              uint32_t waves_per_group, uint32_t lds_bytes)
 {
-  int same = g_m.k == d->k;
+  /* parse caches start empty every dispatch: a kernel of an unloaded module
+   * may leave its address to another kernel (the allocations are kept) */
   for (uint32_t i = 0; i < MXCD; i++) {
     mxcd *x = &g_m.x[i];
     pcache pc = x->pc;
-    if (!same) { free(pc.e); pc.e = NULL; pc.n = 0; }
+    if (pc.e) memset(pc.e, 0, pc.n * sizeof *pc.e);
     pthread_mutex_destroy(&x->mu);
     memset(x, 0, sizeof *x);
     pthread_mutex_init(&x->mu, NULL);
     x->pc = pc;
   }
-  if (!same)
-    for (uint32_t i = 0; i < g_m.nslots; i++) { free(g_m.slots[i].own_pc.e); g_m.slots[i].own_pc.e = NULL; g_m.slots[i].own_pc.n = 0; }
+  for (uint32_t i = 0; i < g_m.nslots; i++)
+    if (g_m.slots[i].own_pc.e) memset(g_m.slots[i].own_pc.e, 0, g_m.slots[i].own_pc.n * sizeof *g_m.slots[i].own_pc.e);
   g_m.ordered = !d->cooperative;
   layout(nworkers);
   l2_new_dispatch();
