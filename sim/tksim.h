@@ -195,6 +195,11 @@ typedef struct tks_dispatch {
 int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
                       tks_launch_stats *stats, char *err, size_t errlen);
 
+/* Frees the programs exec decoded for co's kernels (the runtime calls it when
+ * a module is unloaded, before the code object goes; no dispatch of co may be
+ * running). */
+void tks_exec_release(tks_code_object *co);
+
 /* ---------------------------------------------------------------- runtime hooks */
 /* Optional entry points the HIP runtime (sim/runtime/launch.c) calls around
  * every dispatch and once at process exit. They are weak references: define

@@ -879,6 +879,17 @@ static void *worker_main(void *arg)
 /* ------------------------------------------------------------------ dispatch */
 static pthread_mutex_t decode_lock = PTHREAD_MUTEX_INITIALIZER;
 
+void tks_exec_release(tks_code_object *co)
+{
+  if (!co) return;
+  pthread_mutex_lock(&decode_lock);
+  for (int i = 0; i < co->nkernels; i++) {
+    tks_program_free(co->kernels[i].prog);
+    co->kernels[i].prog = NULL;
+  }
+  pthread_mutex_unlock(&decode_lock);
+}
+
 int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
                       tks_launch_stats *stats, char *err, size_t errlen)
 {

@@ -110,7 +110,7 @@ static void drop_module(struct ihipModule_t *m)
   }
   for (int i = 0; i < g_nregfn; i++) if (g_regfn[i].mod == m) g_regfn[i].mod = NULL;
   for (int i = 0; i < g_nregvar; i++) if (g_regvar[i].mod == m) g_regvar[i].mod = NULL;
-  if (m->state == 1) tks_free_code_object(&m->co);
+  if (m->state == 1) { tks_exec_release(&m->co); tks_free_code_object(&m->co); }
   free(m->owned);
   m->magic = 0;
   free(m);
