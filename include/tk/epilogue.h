@@ -104,6 +104,8 @@ TK_DI float tk_epi_finish(const tk_epi *e, float v, uint32_t row, uint32_t col) 
   if (e->bias_mode != TK_BIAS_NONE) v += tk_epi_bias(e, row, col);
   return e->act == TK_ACT_NONE ? v : tk_act_f32(e->act, v);
 }
+/* the activation of e (none: v) */
+TK_DI float tk_epi_act(const tk_epi *e, float v) { return e->act == TK_ACT_NONE ? v : tk_act_f32(e->act, v); }
 /* Whole epilogue of one element: x the accumulator, old the current output
  * value (ignored when beta == 0: BLAS convention, C may hold NaN). */
 TK_DI float tk_epi_value(const tk_epi *e, float x, float old, uint32_t row, uint32_t col) {

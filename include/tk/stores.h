@@ -121,6 +121,12 @@
     }                                                                             \
   } while (0)
 
+/* bias of element _e of group _i in tk_store_lds_global_epi */
+#define TK__EPI_BIAS(_i, _e)                                                      \
+  (_ep.bias_mode == TK_BIAS_ROW ? _brow[_i]                                       \
+   : _ep.bias_mode != TK_BIAS_COL ? 0.0f                                          \
+   : _colfix ? _bcol[_e] : tk_epi_bias_at(&_ep, _ec0 + _c + (uint32_t)(_e)))
+
 /* LDS f32 tile sm -> f32 or bf16 tensor window at (b, h, r0, c0) (output type
  * from gl's element size) with the fused GEMM epilogue of tk_epi `epi`
  * (epilogue.h): out = act(alpha * x + beta * out + bias[row or col]), rows and
@@ -143,6 +149,19 @@
     const float _al = _ep.alpha, _be = _ep.beta;                                  \
     const int _f32 = _gv.eb == 4;                                                 \
     const uint32_t _er0 = (uint32_t)(r0), _ec0 = (uint32_t)(c0);                  \
+    /* the bias values, loaded before any store of the tile (a load after a    \
+     * store would wait for it: vmcnt counts both): one per group for a row    \
+     * bias; 4 for a column bias when each thread keeps its columns (NT a      \
+     * multiple of the groups per row), else per element below */             \
+    enum { _colfix = (NT) % _gpr == 0 };                                          \
+    float _brow[_groups / (NT)], _bcol[4] = {0.0f, 0.0f, 0.0f, 0.0f};             \
+    if (_ep.bias_mode == TK_BIAS_ROW) {                                           \
+      _Pragma("unroll") for (int _i = 0; _i < _groups / (NT); _i++)               \
+        _brow[_i] = tk_epi_bias_at(&_ep, _er0 + ((uint32_t)(tid) + (uint32_t)_i * (NT)) / _gpr); \
+    } else if (_ep.bias_mode == TK_BIAS_COL && _colfix) {                         \
+      _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                            \
+        _bcol[_e] = tk_epi_bias_at(&_ep, _ec0 + ((uint32_t)(tid) % _gpr) * 4u + (uint32_t)_e); \
+    }                                                                             \
     _Pragma("unroll") for (int _i = 0; _i < _groups / (NT); _i++) {               \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * (NT);                  \
       const uint32_t _r = _j / _gpr, _c = (_j % _gpr) * 4u;                       \
@@ -154,40 +173,40 @@
       const uint32_t _g0 = tk_gview_off(&_gv, _r, _c);                            \
       const int _whole = (int32_t)_r < _gv.rows && (int32_t)_c + 3 < _gv.cols &&  \
                          (((uint32_t)(uintptr_t)(gl)->ptr + _g0) % (4u * _gv.eb)) == 0;                              \
-      if (_whole) {                                                               \
-        if (_be != 0.0f && _f32) {                                                \
+      const uint32_t _ge[4] = {_g0, tk_gview_off(&_gv, _r, _c + 1u), tk_gview_off(&_gv, _r, _c + 2u), \
+                               tk_gview_off(&_gv, _r, _c + 3u)};                   \
+      if (_be != 0.0f) {                                                          \
+        if (_whole && _f32) {                                                     \
           const tk_u32x4 _old = tk_buffer_load_b128((rsrc), _g0);                 \
           _v[0] += _be * tk_bits_f32(_old.x); _v[1] += _be * tk_bits_f32(_old.y); \
           _v[2] += _be * tk_bits_f32(_old.z); _v[3] += _be * tk_bits_f32(_old.w); \
-        } else if (_be != 0.0f) {                                                 \
+        } else if (_whole) {                                                      \
           const tk_u32x2 _old = tk_buffer_load_b64((rsrc), _g0);                  \
           _v[0] += _be * tk_bf16_to_f32((tk_bf16)(_old.x & 0xffffu));             \
           _v[1] += _be * tk_bf16_to_f32((tk_bf16)(_old.x >> 16));                 \
           _v[2] += _be * tk_bf16_to_f32((tk_bf16)(_old.y & 0xffffu));             \
           _v[3] += _be * tk_bf16_to_f32((tk_bf16)(_old.y >> 16));                 \
-        }                                                                         \
-        if (_ep.bias_mode != TK_BIAS_NONE || _ep.act != TK_ACT_NONE) {            \
-          _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                        \
-            _v[_e] = tk_epi_finish(&_ep, _v[_e], _er0 + _r, _ec0 + _c + (uint32_t)_e); \
-        }                                                                         \
-        if (_f32) {                                                               \
-          tk_u32x4 _w = {tk_f32_bits(_v[0]), tk_f32_bits(_v[1]), tk_f32_bits(_v[2]), tk_f32_bits(_v[3])}; \
-          tk_buffer_store_b128((rsrc), _g0, _w);                                  \
         } else {                                                                  \
-          tk_u32x2 _w = {tk_pack_bf16x2(_v[0], _v[1]), tk_pack_bf16x2(_v[2], _v[3])}; \
-          tk_buffer_store_b64((rsrc), _g0, _w);                                   \
+          _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                        \
+            _v[_e] += _be * (_f32 ? tk_bits_f32(tk_buffer_load_b32((rsrc), _ge[_e])) \
+                                  : tk_bf16_to_f32(tk_buffer_load_b16((rsrc), _ge[_e]))); \
         }                                                                         \
+      }                                                                           \
+      /* one copy of the bias and activation code for both store paths */       \
+      if (_ep.bias_mode != TK_BIAS_NONE || _ep.act != TK_ACT_NONE) {              \
+        _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                          \
+          _v[_e] = tk_epi_act(&_ep, _v[_e] + TK__EPI_BIAS(_i, _e));               \
+      }                                                                           \
+      if (_whole && _f32) {                                                       \
+        tk_u32x4 _w = {tk_f32_bits(_v[0]), tk_f32_bits(_v[1]), tk_f32_bits(_v[2]), tk_f32_bits(_v[3])}; \
+        tk_buffer_store_b128((rsrc), _g0, _w);                                    \
+      } else if (_whole) {                                                        \
+        tk_u32x2 _w = {tk_pack_bf16x2(_v[0], _v[1]), tk_pack_bf16x2(_v[2], _v[3])}; \
+        tk_buffer_store_b64((rsrc), _g0, _w);                                     \
       } else {                                                                    \
         _Pragma("unroll") for (int _e = 0; _e < 4; _e++) {                        \
-          const uint32_t _ge = tk_gview_off(&_gv, _r, _c + (uint32_t)_e);         \
-          float _y = _v[_e];                                                      \
-          if (_be != 0.0f)                                                        \
-            _y += _be * (_f32 ? tk_bits_f32(tk_buffer_load_b32((rsrc), _ge))      \
-                              : tk_bf16_to_f32(tk_buffer_load_b16((rsrc), _ge))); \
-          if (_ep.bias_mode != TK_BIAS_NONE || _ep.act != TK_ACT_NONE)            \
-            _y = tk_epi_finish(&_ep, _y, _er0 + _r, _ec0 + _c + (uint32_t)_e);     \
-          if (_f32) tk_buffer_store_b32((rsrc), _ge, tk_f32_bits(_y));            \
-          else tk_buffer_store_b16((rsrc), _ge, tk_f32_to_bf16(_y));              \
+          if (_f32) tk_buffer_store_b32((rsrc), _ge[_e], tk_f32_bits(_v[_e]));    \
+          else tk_buffer_store_b16((rsrc), _ge[_e], tk_f32_to_bf16(_v[_e]));      \
         }                                                                         \
       }                                                                           \
     }                                                                             \
