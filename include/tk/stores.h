@@ -173,8 +173,6 @@
       const uint32_t _g0 = tk_gview_off(&_gv, _r, _c);                            \
       const int _whole = (int32_t)_r < _gv.rows && (int32_t)_c + 3 < _gv.cols &&  \
                          (((uint32_t)(uintptr_t)(gl)->ptr + _g0) % (4u * _gv.eb)) == 0;                              \
-      const uint32_t _ge[4] = {_g0, tk_gview_off(&_gv, _r, _c + 1u), tk_gview_off(&_gv, _r, _c + 2u), \
-                               tk_gview_off(&_gv, _r, _c + 3u)};                   \
       if (_be != 0.0f) {                                                          \
         if (_whole && _f32) {                                                     \
           const tk_u32x4 _old = tk_buffer_load_b128((rsrc), _g0);                 \
@@ -188,8 +186,8 @@
           _v[3] += _be * tk_bf16_to_f32((tk_bf16)(_old.y >> 16));                 \
         } else {                                                                  \
           _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                        \
-            _v[_e] += _be * (_f32 ? tk_bits_f32(tk_buffer_load_b32((rsrc), _ge[_e])) \
-                                  : tk_bf16_to_f32(tk_buffer_load_b16((rsrc), _ge[_e]))); \
+            _v[_e] += _be * (_f32 ? tk_bits_f32(tk_buffer_load_b32((rsrc), tk_gview_off(&_gv, _r, _c + (uint32_t)_e))) \
+                                  : tk_bf16_to_f32(tk_buffer_load_b16((rsrc), tk_gview_off(&_gv, _r, _c + (uint32_t)_e)))); \
         }                                                                         \
       }                                                                           \
       /* one copy of the bias and activation code for both store paths */       \
@@ -205,8 +203,9 @@
         tk_buffer_store_b64((rsrc), _g0, _w);                                     \
       } else {                                                                    \
         _Pragma("unroll") for (int _e = 0; _e < 4; _e++) {                        \
-          if (_f32) tk_buffer_store_b32((rsrc), _ge[_e], tk_f32_bits(_v[_e]));    \
-          else tk_buffer_store_b16((rsrc), _ge[_e], tk_f32_to_bf16(_v[_e]));      \
+          const uint32_t _ge = tk_gview_off(&_gv, _r, _c + (uint32_t)_e);        \
+          if (_f32) tk_buffer_store_b32((rsrc), _ge, tk_f32_bits(_v[_e]));        \
+          else tk_buffer_store_b16((rsrc), _ge, tk_f32_to_bf16(_v[_e]));          \
         }                                                                         \
       }                                                                           \
     }                                                                             \
