@@ -256,8 +256,8 @@ static int run_one(const options *o)
          p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? ", grid order row-major" : "");
   const char *why = tk_gemm_unsupported(kernel, p);
   if (why) {
-    fprintf(stderr, "gemm: kernel %s cannot run this problem: %s (--kernel auto picks one that can)\n",
-            tk_gemm_kernel_name(kernel), why);
+    fprintf(stderr, "gemm: kernel %s cannot run this problem: %s%s\n", tk_gemm_kernel_name(kernel), why,
+            o->kernel == TK_GEMM_AUTO ? "" : " (--kernel auto picks one that can)");
     return 3;
   }
   gemm_data d;
