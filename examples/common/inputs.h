@@ -19,6 +19,19 @@ uint64_t tk_rng_next(tk_rng *r);
 uint16_t tk_rng_bf16(tk_rng *r);
 void tk_rng_fill_bf16(tk_rng *r, uint16_t *out, size_t n);
 
+/* uniform in [-1, 1), rounded to fp8 e4m3 FNUZ (tk/types.h's bit-exact host
+ * encoder, round to nearest even: small values become subnormals or 0) */
+uint8_t tk_rng_fp8e4(tk_rng *r);
+/* n such values; edges != 0: every 4th element instead cycles through the
+ * encoder's edge cases (tk_fp8e4_edges) */
+void tk_rng_fill_fp8e4(tk_rng *r, uint8_t *out, size_t n, int edges);
+/* The edge inputs, as the f32 values given to the encoder: -0 (FNUZ has no
+ * -0: must encode to +0, not to 0x80 = NaN), the smallest and largest
+ * subnormals 2^-10 and 7*2^-10 (both signs), a tie between subnormals
+ * (1.5*2^-10 -> 2^-9), the smallest normal 2^-7, the largest finite +-240,
+ * 245 (rounds down to 240), and values below half the smallest subnormal
+ * (-> 0).  Returns the count; *vals points to a static table. */
+int tk_fp8e4_edges(const float **vals);
 /* bf16 bits <-> float on the host (tk/types.h's conversions, callable from C) */
 float tk_ex_bf16_to_f32(uint16_t h);
 uint16_t tk_ex_f32_to_bf16(float f);

@@ -37,7 +37,8 @@ static void usage(FILE *f)
 {
   fprintf(f,
           "usage: gemm [options]\n"
-          "  C = alpha * A * op(B) + beta * C; A is M x K row-major, bf16 inputs, f32 accumulation\n"
+          "  C = act(alpha * scale_a * scale_b * A * op(B) + beta * C + bias); A is M x K row-major,\n"
+          "  bf16 or fp8 inputs, f32 accumulation\n"
           "  --m M --n N --k K      problem size (each >= 1; default 256)\n"
           "  --batch B              batch count (>= 1; batches packed densely)\n"
           "  --layout nt|nn         B is N x K (nt: C = A*B^T, default) or K x N (nn)\n"
@@ -45,6 +46,14 @@ static void usage(FILE *f)
           "  --grid-order l2|row-major  tile order: tk's L2/XCD order (default) or row-major,\n"
           "                         for comparing what the order is worth\n"
           "  --alpha X --beta Y     scalars (default 1, 0)\n"
+          "  --in bf16|fp8          A and B element type (fp8: e4m3 FNUZ, gfx942; layout nt only)\n"
+          "  --scale-a X --scale-b Y  per-tensor input scales (default 1; the fp8 dequantisation)\n"
+          "  --fp8-edges            fp8 inputs: every 4th element an encoder edge case (subnormals,\n"
+          "                         +-240, -0, values rounding to 0)\n"
+          "  --bias row|col         add a bias vector per row (length M) or per column (length N)\n"
+          "  --bias-type f32|bf16   bias element type (default f32)\n"
+          "  --bias-len L           bias vector length (default the one required; another is refused)\n"
+          "  --act relu|gelu|gelu-erf|silu  activation after the bias (gelu: tanh approximation)\n"
           "  --lda L --ldb L --ldc L  leading dimensions (>= row length; default = row length)\n"
           "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
           "                         (default 10/2 on a GPU, 1/0 under tksim)\n"
@@ -66,7 +75,7 @@ typedef struct options {
   tk_gemm_problem p;
   tk_gemm_kernel kernel;
   int64_t iters, warmup;
-  int iters_set, warmup_set, check, sweep, inject, vs;
+  int iters_set, warmup_set, check, sweep, inject, vs, fp8_edges;
   uint64_t seed;
   const char *csv, *svg, *shapes;
   tk_gemm_kernel kernels[MAX_KERNELS]; /* --sweep-kernels, else {kernel} */
@@ -76,39 +85,62 @@ typedef struct options {
 /* ---- inputs on host and device ------------------------------------------ */
 
 typedef struct gemm_data {
-  uint16_t *ha, *hb, *a, *b; /* host and device A, B */
-  void *hc0, *c;             /* initial C (host), C (device) */
+  void *ha, *hb, *a, *b; /* host and device A, B (bf16 or fp8 bits) */
+  void *hc0, *c;         /* initial C (host), C (device) */
+  void *bias;            /* device bias vector (NULL: none) */
   size_t c_bytes;
+  tk_gemm_problem p;     /* the problem with bias_ptr set */
 } gemm_data;
 
-/* A, B and an initial C (so beta matters) from the seed, in that order */
-static void setup(gemm_data *d, const tk_gemm_problem *p, uint64_t seed)
+/* A, B, an initial C (so beta matters) and the bias from the seed, in that order */
+static void setup(gemm_data *d, const tk_gemm_problem *p, uint64_t seed, int fp8_edges)
 {
   const size_t na = (size_t)(p->batch * tk_gemm_a_stride(p)), nb = (size_t)(p->batch * tk_gemm_b_stride(p));
-  const size_t nc = (size_t)(p->batch * tk_gemm_c_stride(p));
+  const size_t nc = (size_t)(p->batch * tk_gemm_c_stride(p)), ib = (size_t)tk_gemm_in_elem_bytes(p);
+  const size_t nbias = p->bias != TK_GEMM_BIAS_NONE ? (size_t)p->bias_len : 0;
+  const size_t bias_bytes = nbias * (size_t)tk_gemm_bias_elem_bytes(p);
   tk_rng r;
   tk_rng_seed(&r, seed);
+  d->p = *p;
   d->c_bytes = nc * (size_t)tk_gemm_c_elem_bytes(p);
-  d->ha = malloc(na * 2);
-  d->hb = malloc(nb * 2);
+  d->ha = malloc(na * ib);
+  d->hb = malloc(nb * ib);
   d->hc0 = malloc(d->c_bytes);
-  if (!d->ha || !d->hb || !d->hc0) {
+  void *hbias = malloc(bias_bytes ? bias_bytes : 1);
+  if (!d->ha || !d->hb || !d->hc0 || !hbias) {
     fprintf(stderr, "gemm: out of host memory for the inputs\n");
     exit(4);
   }
-  tk_rng_fill_bf16(&r, d->ha, na);
-  tk_rng_fill_bf16(&r, d->hb, nb);
+  if (p->in == TK_GEMM_IN_FP8) {
+    tk_rng_fill_fp8e4(&r, d->ha, na, fp8_edges);
+    tk_rng_fill_fp8e4(&r, d->hb, nb, fp8_edges);
+  } else {
+    tk_rng_fill_bf16(&r, d->ha, na);
+    tk_rng_fill_bf16(&r, d->hb, nb);
+  }
   for (size_t i = 0; i < nc; ++i) {
     const uint16_t h = tk_rng_bf16(&r);
     if (p->out == TK_GEMM_OUT_BF16) ((uint16_t *)d->hc0)[i] = h;
     else ((float *)d->hc0)[i] = tk_ex_bf16_to_f32(h);
   }
-  CHECK_HIP(hipMalloc((void **)&d->a, na * 2));
-  CHECK_HIP(hipMalloc((void **)&d->b, nb * 2));
+  for (size_t i = 0; i < nbias; ++i) { /* bf16 values in [-1, 1), or f32 with all 24 bits */
+    const uint64_t u = tk_rng_next(&r);
+    if (p->bias_type == TK_GEMM_BIAS_BF16) ((uint16_t *)hbias)[i] = tk_ex_f32_to_bf16((float)((double)(u >> 11) * 0x1p-52 - 1.0));
+    else ((float *)hbias)[i] = (float)((double)(u >> 40) * 0x1p-23 - 1.0);
+  }
+  CHECK_HIP(hipMalloc(&d->a, na * ib));
+  CHECK_HIP(hipMalloc(&d->b, nb * ib));
   CHECK_HIP(hipMalloc(&d->c, d->c_bytes));
-  CHECK_HIP(hipMemcpy(d->a, d->ha, na * 2, hipMemcpyHostToDevice));
-  CHECK_HIP(hipMemcpy(d->b, d->hb, nb * 2, hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpy(d->a, d->ha, na * ib, hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpy(d->b, d->hb, nb * ib, hipMemcpyHostToDevice));
   CHECK_HIP(hipMemcpy(d->c, d->hc0, d->c_bytes, hipMemcpyHostToDevice));
+  d->bias = NULL;
+  if (bias_bytes) {
+    CHECK_HIP(hipMalloc(&d->bias, bias_bytes));
+    CHECK_HIP(hipMemcpy(d->bias, hbias, bias_bytes, hipMemcpyHostToDevice));
+  }
+  d->p.bias_ptr = d->bias;
+  free(hbias);
 }
 
 static void teardown(gemm_data *d)
@@ -116,6 +148,7 @@ static void teardown(gemm_data *d)
   CHECK_HIP(hipFree(d->a));
   CHECK_HIP(hipFree(d->b));
   CHECK_HIP(hipFree(d->c));
+  if (d->bias) CHECK_HIP(hipFree(d->bias));
   free(d->ha);
   free(d->hb);
   free(d->hc0);
@@ -124,7 +157,6 @@ static void teardown(gemm_data *d)
 /* ---- one launch, for tk_time_launches ------------------------------------ */
 
 typedef struct launch_ctx {
-  const tk_gemm_problem *p;
   tk_gemm_kernel kernel;
   gemm_data *d;
 } launch_ctx;
@@ -132,7 +164,7 @@ typedef struct launch_ctx {
 static int launch(void *v)
 {
   const launch_ctx *l = v;
-  const int e = tk_gemm(l->p, l->kernel, l->d->a, l->d->b, l->d->c, 0);
+  const int e = tk_gemm(&l->d->p, l->kernel, l->d->a, l->d->b, l->d->c, 0);
   if (e != TK_GEMM_OK) fprintf(stderr, "gemm: tk_gemm: %s\n", tk_gemm_strerror(e));
   return e;
 }
@@ -166,7 +198,7 @@ static int compare_hipblaslt(tk_gemm_kernel kernel, gemm_data *d, const tk_gemm_
   int rc = 4;
   if (!ours || !theirs || !lt) goto out;
   CHECK_HIP(hipMemcpy(d->c, d->hc0, n, hipMemcpyHostToDevice));
-  if (tk_gemm(p, kernel, d->a, d->b, d->c, 0) != TK_GEMM_OK) goto out;
+  if (tk_gemm(&d->p, kernel, d->a, d->b, d->c, 0) != TK_GEMM_OK) goto out;
   CHECK_HIP(hipMemcpy(ours, d->c, n, hipMemcpyDeviceToHost));
   CHECK_HIP(hipMemcpy(d->c, d->hc0, n, hipMemcpyHostToDevice));
   if (gemm_lt_launch(lt) != 0) goto out;
@@ -215,31 +247,37 @@ static int run_one(const options *o)
          (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch, p->layout == TK_GEMM_NT ? "nt" : "nn",
          p->out == TK_GEMM_OUT_BF16 ? "bf16" : "f32", p->alpha, p->beta, (long long)p->lda, (long long)p->ldb,
          (long long)p->ldc);
+  printf("inputs: %s, scale_a=%g scale_b=%g; epilogue: bias %s%s, activation %s\n",
+         p->in == TK_GEMM_IN_FP8 ? (o->fp8_edges ? "fp8 e4m3 (FNUZ) with edge cases" : "fp8 e4m3 (FNUZ)") : "bf16",
+         p->scale_a, p->scale_b, p->bias == TK_GEMM_BIAS_ROW ? "per row" : p->bias == TK_GEMM_BIAS_COL ? "per column" : "none",
+         p->bias == TK_GEMM_BIAS_NONE ? "" : p->bias_type == TK_GEMM_BIAS_BF16 ? " (bf16)" : " (f32)",
+         tk_gemm_act_name((tk_gemm_act)p->act));
   printf("kernel: %s%s%s\n", tk_gemm_kernel_name(kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "",
          p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? ", grid order row-major" : "");
   const char *why = tk_gemm_unsupported(kernel, p);
   if (why) {
-    fprintf(stderr, "gemm: kernel %s cannot run this problem: %s (--kernel auto picks one that can)\n",
-            tk_gemm_kernel_name(kernel), why);
+    fprintf(stderr, "gemm: kernel %s cannot run this problem: %s%s\n", tk_gemm_kernel_name(kernel), why,
+            o->kernel == TK_GEMM_AUTO ? "" : " (--kernel auto picks one that can)");
     return 3;
   }
   gemm_data d;
-  setup(&d, p, o->seed);
-  launch_ctx l = {p, kernel, &d};
+  setup(&d, p, o->seed, o->fp8_edges);
+  launch_ctx l = {kernel, &d};
   int rc = 0;
   if (o->check) {
     if (launch(&l) != 0) return 4;
     CHECK_HIP(hipDeviceSynchronize());
     if (o->inject) inject_error(p, &d);
     tk_gemm_check_result r;
-    const int e = tk_gemm_check(p, d.ha, d.hb, d.hc0, d.a, d.b, d.c, &r);
+    const int e = tk_gemm_check(&d.p, d.ha, d.hb, d.hc0, d.a, d.b, d.c, &r);
     if (e != TK_GEMM_OK) {
       fprintf(stderr, "gemm: check: %s\n", tk_gemm_strerror(e));
       return 4;
     }
     printf("check: reference %s; max abs err %.3e, max rel err %.3e, worst err/bound %.3f; tolerance per element: "
-           "2*K*2^-24*sum|a*b| + 2^-24*|ref|%s\n",
+           "%s(2*K+4)*2^-24*mag + 2^-24*|pre|%s%s\n",
            r.gpu_reference ? "GPU naive double" : "CPU double", r.max_abs, r.max_rel, r.worst_ratio,
+           p->act == TK_GEMM_ACT_NONE ? "" : "1.25*", p->act == TK_GEMM_ACT_NONE || p->act == TK_GEMM_ACT_RELU ? "" : " + 32*2^-24*|pre| (activation)",
            p->out == TK_GEMM_OUT_BF16 ? " + 2^-8*|ref| (bf16 output rounding)" : "");
     if (r.nbad) {
       printf("check: FAILED (%lld elements past tolerance)\n", (long long)r.nbad);
@@ -285,11 +323,12 @@ static int run_sweep(const options *o)
     *p = o->p;
     p->m = dims[3 * i], p->n = dims[3 * i + 1], p->k = dims[3 * i + 2];
     p->lda = p->k, p->ldb = p->layout == TK_GEMM_NT ? p->k : p->n, p->ldc = p->n;
+    p->bias_len = tk_gemm_bias_need(p);
     if (tk_gemm_problem_error(p)) return bad("bad --sweep-shapes list", o->shapes);
   }
   if (nshapes < 0) return bad("bad --sweep-shapes list (MxNxK[,MxNxK...], at most 256)", o->shapes);
   tk_sweep sw;
-  tk_sweep_init(&sw, "gemm bf16", "m,n,k,batch,layout,out");
+  tk_sweep_init(&sw, o->p.in == TK_GEMM_IN_FP8 ? "gemm fp8" : "gemm bf16", "m,n,k,batch,layout,out");
   int rc = 0;
   for (int i = 0; i < nshapes && !rc; ++i) {
     const tk_gemm_problem *p = &shapes[i];
@@ -303,8 +342,8 @@ static int run_sweep(const options *o)
         break;
       }
       gemm_data d;
-      setup(&d, p, o->seed);
-      launch_ctx l = {p, kernel, &d};
+      setup(&d, p, o->seed, o->fp8_edges);
+      launch_ctx l = {kernel, &d};
       double ms;
       tk_timing kind;
       const int e = tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind);
@@ -350,6 +389,7 @@ static int parse_args(int argc, char **argv, options *o)
     if (!strcmp(a, "--check")) { o->check = 1; continue; }
     if (!strcmp(a, "--sweep")) { o->sweep = 1; continue; }
     if (!strcmp(a, "--inject-error")) { o->inject = 1; continue; }
+    if (!strcmp(a, "--fp8-edges")) { o->fp8_edges = 1; continue; }
     if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);
     if (!strcmp(a, "--png"))
       return bad("--png was replaced by --svg (an SVG bar chart with axes and legend)", NULL);
@@ -377,6 +417,29 @@ static int parse_args(int argc, char **argv, options *o)
         o->seed = (uint64_t)x;
     } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
       if (!tk_cli_f32(v, a[2] == 'a' ? &o->p.alpha : &o->p.beta)) return bad("not a finite number", v);
+    } else if (!strcmp(a, "--scale-a") || !strcmp(a, "--scale-b")) {
+      if (!tk_cli_f32(v, a[8] == 'a' ? &o->p.scale_a : &o->p.scale_b)) return bad("not a finite number", v);
+    } else if (!strcmp(a, "--in")) {
+      if (!strcmp(v, "bf16")) o->p.in = TK_GEMM_IN_BF16;
+      else if (!strcmp(v, "fp8")) o->p.in = TK_GEMM_IN_FP8;
+      else return bad("unknown input type (bf16|fp8)", v);
+    } else if (!strcmp(a, "--bias")) {
+      if (!strcmp(v, "row")) o->p.bias = TK_GEMM_BIAS_ROW;
+      else if (!strcmp(v, "col")) o->p.bias = TK_GEMM_BIAS_COL;
+      else return bad("unknown bias mode (row|col)", v);
+    } else if (!strcmp(a, "--bias-type")) {
+      if (!strcmp(v, "f32")) o->p.bias_type = TK_GEMM_BIAS_F32;
+      else if (!strcmp(v, "bf16")) o->p.bias_type = TK_GEMM_BIAS_BF16;
+      else return bad("unknown bias type (f32|bf16)", v);
+    } else if (!strcmp(a, "--bias-len")) {
+      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
+      if (x < 1) return bad("--bias-len must be >= 1", v);
+      o->p.bias_len = x;
+    } else if (!strcmp(a, "--act")) {
+      tk_gemm_act act;
+      if (!tk_gemm_act_parse(v, &act) || act == TK_GEMM_ACT_NONE)
+        return bad("unknown activation (relu|gelu|gelu-erf|silu)", v);
+      o->p.act = act;
     } else if (!strcmp(a, "--grid-order")) {
       if (!strcmp(v, "l2")) o->p.grid_order = TK_GEMM_GRID_L2;
       else if (!strcmp(v, "row-major")) o->p.grid_order = TK_GEMM_GRID_ROW_MAJOR;
@@ -419,6 +482,12 @@ static int parse_args(int argc, char **argv, options *o)
   if (o->p.lda < 0) o->p.lda = o->p.k;
   if (o->p.ldb < 0) o->p.ldb = o->p.layout == TK_GEMM_NT ? o->p.k : o->p.n;
   if (o->p.ldc < 0) o->p.ldc = o->p.n;
+  if (o->p.bias_len < 0) o->p.bias_len = tk_gemm_bias_need(&o->p);
+  if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_len > 0) return bad("--bias-len needs --bias row|col", NULL);
+  if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_type != TK_GEMM_BIAS_F32) return bad("--bias-type needs --bias row|col", NULL);
+  if (o->fp8_edges && o->p.in != TK_GEMM_IN_FP8) return bad("--fp8-edges needs --in fp8", NULL);
+  if (o->vs && (o->p.in != TK_GEMM_IN_BF16 || o->p.bias != TK_GEMM_BIAS_NONE || o->p.act != TK_GEMM_ACT_NONE))
+    return bad("--vs hipblaslt compares bf16 inputs without bias or activation only", NULL);
   const char *e = tk_gemm_problem_error(&o->p);
   if (e) return bad(e, NULL);
   if ((o->csv || o->svg) && !o->sweep) return bad("--csv/--svg need --sweep", NULL);
@@ -438,6 +507,7 @@ int main(int argc, char **argv)
   memset(&o, 0, sizeof o);
   tk_gemm_problem_init(&o.p, 256, 256, 256);
   o.p.lda = o.p.ldb = o.p.ldc = -1; /* default: the row length, known after parsing */
+  o.p.bias_len = -1;                 /* default: M or N, known after parsing */
   o.kernel = TK_GEMM_AUTO;
   o.iters = 10;
   o.warmup = 2;

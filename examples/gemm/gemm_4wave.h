@@ -9,7 +9,8 @@
  * K, lda, ldb not multiples of 8) are staged element by element into the same
  * swizzled tiles (a wave-uniform branch), so this kernel takes any problem
  * whose C fits a buffer descriptor (gemm_4wave_unsupported).
- * Epilogue as in 8wave: per-wave 32x64 f32 LDS tile + tk_store_lds_global_ab.
+ * Epilogue as in 8wave: per-wave 32x64 f32 LDS tile + tk_store_lds_global_epi
+ * (alpha/beta, bias, activation).  bf16 inputs only (fp8: 8wave or simple).
  * 32 KiB of LDS: two workgroups fit on a CU (64 KiB per CU, CDNA3 ISA guide,
  * "Local data share"). */
 #ifndef GEMM_4WAVE_H
@@ -101,14 +102,15 @@ __global__ __launch_bounds__(256) void gemm_4wave(const uint16_t *__restrict__ a
     pc.f[0] = acc.f[fr * 2 + 0];
     pc.f[1] = acc.f[fr * 2 + 1];
     tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
-    tk_store_lds_global_ab(&gc, rc, 0, 0, m0 + wm + 32 * fr, n0 + wn, sm.ep[wave], lane, 64, p.alpha, p.beta);
+    tk_store_lds_global_epi(&gc, rc, 0, 0, m0 + wm + 32 * fr, n0 + wn, sm.ep[wave], lane, 64, gemm_epi(p));
   }
 }
 
 /* Why 4wave cannot take p (NULL: it can): it writes C through a buffer
- * descriptor (tk_store_lds_global_ab). */
+ * descriptor (tk_store_lds_global_epi); bf16 inputs. */
 static const char *gemm_4wave_unsupported(const tk_gemm_problem *p)
 {
+  if (p->in != TK_GEMM_IN_BF16) return "4wave takes bf16 inputs only (fp8: --kernel 8wave or simple)";
   if (((p->m - 1) * p->ldc + p->n) * tk_gemm_c_elem_bytes(p) > TK_GL_MAX_BYTES)
     return "4wave needs C of a batch to span at most 4 GiB - 16 bytes (buffer descriptor)";
   return NULL;

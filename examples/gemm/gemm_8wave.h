@@ -39,8 +39,9 @@
  *
  * Epilogue: each wave moves its accumulators 32x64 at a time through its own
  * 8 KiB f32 LDS tile (tk_store_acc_lds) and writes them with
- * tk_store_lds_global_ab: 16-byte (f32) / 8-byte (bf16) stores, alpha/beta,
- * element stores only at the M/N edges.
+ * tk_store_lds_global_epi: 16-byte (f32) / 8-byte (bf16) stores, alpha/beta,
+ * bias and activation (gemm_epi, tk/epilogue.h), element stores only at the
+ * M/N edges.
  *
  * B as K x N (--layout nn): kernel gemm_8wave_nn, which stages B with tk's
  * transposing group loads (pairs of K rows -> ds_write_b32 into the same
@@ -202,8 +203,8 @@ static __device__ inline __attribute__((always_inline)) void w8_body(const uint1
     pc.f[0] = acc.f[fr * 2 + 0];
     pc.f[1] = acc.f[fr * 2 + 1];
     tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
-    tk_store_lds_global_ab(&gc, rc, 0, 0, m0 + 128 * grp + 32 * fr, n0 + 64 * gw, sm.ep[wave], lane, 64,
-                           p.alpha, p.beta);
+    tk_store_lds_global_epi(&gc, rc, 0, 0, m0 + 128 * grp + 32 * fr, n0 + 64 * gw, sm.ep[wave], lane, 64,
+                            gemm_epi(p));
   }
 }
 

@@ -1,6 +1,7 @@
 /* gemm_reference.h: the independent GPU reference for large checks: one
  * thread per C element, double-precision sums straight from global memory (no
- * LDS, no tiles, nothing shared with the kernels under test). */
+ * LDS, no tiles, nothing shared with the kernels under test): alpha * scales *
+ * sum + beta * C; bias and activation are applied by tk_gemm_check on the host. */
 #ifndef GEMM_REFERENCE_H
 #define GEMM_REFERENCE_H
 
@@ -9,7 +10,14 @@
 
 #include "tk_gemm.h"
 
-__global__ __launch_bounds__(256) void gemm_reference(const uint16_t *a, const uint16_t *b,
+/* element i of an input operand: bf16, or fp8 e4m3 FNUZ decoded in software
+ * (tk_fp8e4_to_f32_ref, not the kernels' hardware conversion) */
+static __device__ inline double gemm_reference_in(const void *x, int64_t i, bool fp8)
+{
+  return fp8 ? tk_fp8e4_to_f32_ref(((const uint8_t *)x)[i]) : tk_bf16_to_f32(((const uint16_t *)x)[i]);
+}
+
+__global__ __launch_bounds__(256) void gemm_reference(const void *a, const void *b,
                                                       const void *c0, double *ref,
                                                       double *mag, tk_gemm_problem p)
 {
@@ -17,12 +25,12 @@ __global__ __launch_bounds__(256) void gemm_reference(const uint16_t *a, const u
   const int64_t m = (int64_t)blockIdx.y * 16 + threadIdx.x / 16;
   const int64_t z = blockIdx.z;
   if (m >= p.m || n >= p.n) return;
-  const uint16_t *ar = a + z * tk_gemm_a_stride(&p) + m * p.lda;
-  const uint16_t *bz = b + z * tk_gemm_b_stride(&p);
+  const bool fp8 = p.in == TK_GEMM_IN_FP8;
+  const int64_t a0 = z * tk_gemm_a_stride(&p) + m * p.lda, b0 = z * tk_gemm_b_stride(&p);
   double s = 0.0, sa = 0.0;
   for (int64_t k = 0; k < p.k; ++k) {
-    const double bv = tk_bf16_to_f32(p.layout == TK_GEMM_NT ? bz[n * p.ldb + k] : bz[k * p.ldb + n]);
-    const double t = (double)tk_bf16_to_f32(ar[k]) * bv;
+    const double bv = gemm_reference_in(b, b0 + (p.layout == TK_GEMM_NT ? n * p.ldb + k : k * p.ldb + n), fp8);
+    const double t = gemm_reference_in(a, a0 + k, fp8) * bv;
     s += t;
     sa += fabs(t);
   }
@@ -31,11 +39,12 @@ __global__ __launch_bounds__(256) void gemm_reference(const uint16_t *a, const u
   if (p.beta != 0.0f)
     cold = p.out == TK_GEMM_OUT_BF16 ? tk_bf16_to_f32(((const uint16_t *)c0)[ci]) : ((const float *)c0)[ci];
   const int64_t o = (z * p.m + m) * p.n + n;
-  ref[o] = (double)p.alpha * s + (double)p.beta * cold;
-  mag[o] = fabs((double)p.alpha) * sa + fabs((double)p.beta * cold);
+  const double alpha = (double)p.alpha * p.scale_a * p.scale_b;
+  ref[o] = alpha * s + (double)p.beta * cold;
+  mag[o] = fabs(alpha) * sa + fabs((double)p.beta * cold);
 }
 
-static hipError_t gemm_reference_launch(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, const void *c0,
+static hipError_t gemm_reference_launch(const tk_gemm_problem *p, const void *a, const void *b, const void *c0,
                                         double *ref, double *mag, hipStream_t stream)
 {
   const dim3 grid((unsigned)((p->n + 15) / 16), (unsigned)((p->m + 15) / 16), (unsigned)p->batch);

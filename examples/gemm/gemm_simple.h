@@ -1,5 +1,6 @@
 /* gemm_simple.h: the "simple" GEMM kernel: 4 waves, 64x64 C tile, K step 16,
- * A and B staged as f32 in k-major LDS arrays, f32 FMAs in plain HIP (no MFMA).
+ * A and B (bf16 or fp8 e4m3) staged as f32 in k-major LDS arrays, f32 FMAs in
+ * plain HIP (no MFMA), the fused epilogue per element (tk_epi_value).
  * Takes any problem (out-of-range elements load as 0); the auto heuristic uses
  * it when M or N is at most 64, where larger tiles would be mostly padding.
  * Tiles are visited in tk's L2-grouped, XCD-remapped order (gemm_tile.h).
@@ -9,6 +10,7 @@
 #define GEMM_SIMPLE_H
 
 #include <hip/hip_runtime.h>
+#include <tk/epilogue.h>
 #include <tk/types.h>
 
 #include "gemm_tile.h"
@@ -17,8 +19,15 @@
 #define S_TILE 64 /* C tile edge */
 #define S_KT 16   /* K per LDS stage */
 
-__global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ a,
-                                                   const uint16_t *__restrict__ b,
+/* element i of an input operand as f32: bf16 bits, or fp8 e4m3 FNUZ through
+ * the hardware conversion (v_cvt_f32_fp8, tk/types.h) */
+static __device__ inline float gemm_simple_in(const void *x, int64_t i, bool fp8)
+{
+  return fp8 ? tk_fp8e4_to_f32(((const uint8_t *)x)[i]) : tk_bf16_to_f32(((const uint16_t *)x)[i]);
+}
+
+__global__ __launch_bounds__(256) void gemm_simple(const void *__restrict__ a,
+                                                   const void *__restrict__ b,
                                                    void *c, tk_gemm_problem p)
 {
   /* k-major LDS tiles so the inner loop reads a row of A values and a row of B
@@ -30,8 +39,10 @@ __global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ 
   int64_t m0, n0;
   gemm_tile_origin(p, S_TILE, &m0, &n0);
   const int64_t z = blockIdx.z;
-  a += z * tk_gemm_a_stride(&p);
-  b += z * tk_gemm_b_stride(&p);
+  const bool fp8 = p.in == TK_GEMM_IN_FP8; /* uniform */
+  const int64_t ib = tk_gemm_in_elem_bytes(&p);
+  a = (const char *)a + z * tk_gemm_a_stride(&p) * ib;
+  b = (const char *)b + z * tk_gemm_b_stride(&p) * ib;
   float acc[4][4];
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) acc[i][j] = 0.0f;
@@ -42,7 +53,7 @@ __global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ 
       const int64_t gm = m0 + r;
       for (int q = 0; q < 4; ++q) {
         const int64_t gk = k0 + kc + q;
-        as[kc + q][r] = (gm < p.m && gk < p.k) ? tk_bf16_to_f32(a[gm * p.lda + gk]) : 0.0f;
+        as[kc + q][r] = (gm < p.m && gk < p.k) ? gemm_simple_in(a, gm * p.lda + gk, fp8) : 0.0f;
       }
     }
     if (p.layout == TK_GEMM_NT) { /* B is N x K */
@@ -50,14 +61,14 @@ __global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ 
       const int64_t gn = n0 + r;
       for (int q = 0; q < 4; ++q) {
         const int64_t gk = k0 + kc + q;
-        bs[kc + q][r] = (gn < p.n && gk < p.k) ? tk_bf16_to_f32(b[gn * p.ldb + gk]) : 0.0f;
+        bs[kc + q][r] = (gn < p.n && gk < p.k) ? gemm_simple_in(b, gn * p.ldb + gk, fp8) : 0.0f;
       }
     } else { /* B is K x N */
       const int kr = tid / 16, nc = (tid % 16) * 4;
       const int64_t gk = k0 + kr;
       for (int q = 0; q < 4; ++q) {
         const int64_t gn = n0 + nc + q;
-        bs[kr][nc + q] = (gn < p.n && gk < p.k) ? tk_bf16_to_f32(b[gk * p.ldb + gn]) : 0.0f;
+        bs[kr][nc + q] = (gn < p.n && gk < p.k) ? gemm_simple_in(b, gk * p.ldb + gn, fp8) : 0.0f;
       }
     }
     __syncthreads();
@@ -71,60 +82,55 @@ __global__ __launch_bounds__(256) void gemm_simple(const uint16_t *__restrict__ 
     __syncthreads();
   }
 
-  /* Epilogue: 4 consecutive columns per lane -> one 8-byte (bf16) or 16-byte
-   * (f32) store when the row segment is whole and aligned; masked elements
-   * otherwise. beta == 0 never reads C (BLAS convention: C may hold NaN). */
+  /* Epilogue (tk_epi: alpha * scales, beta, bias, activation): 4 consecutive
+   * columns per lane -> one 8-byte (bf16) or 16-byte (f32) store when the row
+   * segment is whole and aligned; masked elements otherwise. beta == 0 never
+   * reads C (BLAS convention: C may hold NaN). */
+  const tk_epi ep = gemm_epi(p);
   const int64_t gn = n0 + 4 * tx;
   for (int i = 0; i < 4; ++i) {
     const int64_t gm = m0 + ty + 16 * i;
     if (gm >= p.m) continue;
     const int64_t off = z * tk_gemm_c_stride(&p) + gm * p.ldc + gn;
     const bool whole = gn + 4 <= p.n && (off % 4) == 0;
+    float old[4] = {0.0f, 0.0f, 0.0f, 0.0f}, r[4];
     if (p.out == TK_GEMM_OUT_BF16) {
       uint16_t *cp = (uint16_t *)c + off;
       if (whole) {
-        uint2 old = make_uint2(0, 0);
-        if (p.beta != 0.0f) old = *(const uint2 *)cp;
-        const uint16_t o[4] = {(uint16_t)(old.x & 0xffff), (uint16_t)(old.x >> 16),
-                               (uint16_t)(old.y & 0xffff), (uint16_t)(old.y >> 16)};
-        uint16_t r[4];
-        for (int j = 0; j < 4; ++j) {
-          float v = p.alpha * acc[i][j];
-          if (p.beta != 0.0f) v = fmaf(p.beta, tk_bf16_to_f32(o[j]), v);
-          r[j] = tk_f32_to_bf16(v);
+        if (p.beta != 0.0f) {
+          const uint2 o = *(const uint2 *)cp;
+          old[0] = tk_bf16_to_f32((uint16_t)(o.x & 0xffff)), old[1] = tk_bf16_to_f32((uint16_t)(o.x >> 16));
+          old[2] = tk_bf16_to_f32((uint16_t)(o.y & 0xffff)), old[3] = tk_bf16_to_f32((uint16_t)(o.y >> 16));
         }
-        *(uint2 *)cp = make_uint2((uint32_t)r[0] | ((uint32_t)r[1] << 16),
-                                  (uint32_t)r[2] | ((uint32_t)r[3] << 16));
+        for (int j = 0; j < 4; ++j) r[j] = tk_epi_value(&ep, acc[i][j], old[j], (uint32_t)gm, (uint32_t)(gn + j));
+        *(uint2 *)cp = make_uint2((uint32_t)tk_f32_to_bf16(r[0]) | ((uint32_t)tk_f32_to_bf16(r[1]) << 16),
+                                  (uint32_t)tk_f32_to_bf16(r[2]) | ((uint32_t)tk_f32_to_bf16(r[3]) << 16));
       } else {
         for (int j = 0; j < 4 && gn + j < p.n; ++j) {
-          float v = p.alpha * acc[i][j];
-          if (p.beta != 0.0f) v = fmaf(p.beta, tk_bf16_to_f32(cp[j]), v);
-          cp[j] = tk_f32_to_bf16(v);
+          const float o = p.beta != 0.0f ? tk_bf16_to_f32(cp[j]) : 0.0f;
+          cp[j] = tk_f32_to_bf16(tk_epi_value(&ep, acc[i][j], o, (uint32_t)gm, (uint32_t)(gn + j)));
         }
       }
     } else {
       float *cp = (float *)c + off;
       if (whole) {
-        float4 old = make_float4(0, 0, 0, 0);
-        if (p.beta != 0.0f) old = *(const float4 *)cp;
-        float4 r;
-        r.x = p.alpha * acc[i][0] + p.beta * old.x;
-        r.y = p.alpha * acc[i][1] + p.beta * old.y;
-        r.z = p.alpha * acc[i][2] + p.beta * old.z;
-        r.w = p.alpha * acc[i][3] + p.beta * old.w;
-        *(float4 *)cp = r;
+        if (p.beta != 0.0f) {
+          const float4 o = *(const float4 *)cp;
+          old[0] = o.x, old[1] = o.y, old[2] = o.z, old[3] = o.w;
+        }
+        for (int j = 0; j < 4; ++j) r[j] = tk_epi_value(&ep, acc[i][j], old[j], (uint32_t)gm, (uint32_t)(gn + j));
+        *(float4 *)cp = make_float4(r[0], r[1], r[2], r[3]);
       } else {
         for (int j = 0; j < 4 && gn + j < p.n; ++j) {
-          float v = p.alpha * acc[i][j];
-          if (p.beta != 0.0f) v = fmaf(p.beta, cp[j], v);
-          cp[j] = v;
+          const float o = p.beta != 0.0f ? cp[j] : 0.0f;
+          cp[j] = tk_epi_value(&ep, acc[i][j], o, (uint32_t)gm, (uint32_t)(gn + j));
         }
       }
     }
   }
 }
 
-static hipError_t gemm_simple_launch(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, void *c,
+static hipError_t gemm_simple_launch(const tk_gemm_problem *p, const void *a, const void *b, void *c,
                                      hipStream_t stream)
 {
   const int64_t tiles = ((p->n + S_TILE - 1) / S_TILE) * ((p->m + S_TILE - 1) / S_TILE);

@@ -1,12 +1,14 @@
 /* gemm_tile.h: where a workgroup of the example kernels writes: tile
  * blockIdx.x of gridDim.x in tk's L2-grouped walk (8 tile rows per group)
  * after the XCD remap (tk/grid.h), so concurrently running workgroups share
- * A/B panels in one XCD's L2 (or row-major, p.grid_order, for comparison); batch blockIdx.z of C as a tk global tensor. */
+ * A/B panels in one XCD's L2 (or row-major, p.grid_order, for comparison); batch blockIdx.z of C as a tk global tensor;
+ * the problem's fused epilogue as a tk_epi. */
 #ifndef GEMM_TILE_H
 #define GEMM_TILE_H
 
 #include <hip/hip_runtime.h>
 #include <tk/global.h>
+#include <tk/epilogue.h>
 #include <tk/grid.h>
 
 #include "tk_gemm.h"
@@ -31,6 +33,18 @@ static __device__ inline void gemm_c_tensor(const tk_gemm_problem &p, void *c, i
   const int64_t cd[2] = {p.m, p.n}, cs[2] = {p.ldc, 1};
   const int esz = (int)tk_gemm_c_elem_bytes(&p);
   tk_gl_make(gc, (void *)((char *)c + z * tk_gemm_c_stride(&p) * esz), esz, 2, cd, cs);
+}
+
+/* the fused epilogue of p (tk/epilogue.h): the per-tensor input scales fold
+ * into alpha (hipBLASLt's scaleA * scaleB * alpha) */
+static_assert((int)TK_GEMM_ACT_RELU == TK_ACT_RELU && (int)TK_GEMM_ACT_GELU_TANH == TK_ACT_GELU_TANH &&
+                  (int)TK_GEMM_ACT_GELU_ERF == TK_ACT_GELU_ERF && (int)TK_GEMM_ACT_SILU == TK_ACT_SILU &&
+                  (int)TK_GEMM_BIAS_ROW == TK_BIAS_ROW && (int)TK_GEMM_BIAS_COL == TK_BIAS_COL,
+              "tk_gemm's epilogue enums are tk's");
+static __device__ inline tk_epi gemm_epi(const tk_gemm_problem &p)
+{
+  return tk_epi_make(p.alpha * p.scale_a * p.scale_b, p.beta, p.act, p.bias, p.bias_ptr, p.bias_len,
+                     (int)tk_gemm_bias_elem_bytes(&p));
 }
 
 #endif /* GEMM_TILE_H */

@@ -1,6 +1,10 @@
-/* tk_gemm.h: the BF16 GEMM example kernels as a C library (libtk_gemm):
- *   C = alpha * A * op(B) + beta * C, bf16 A and B, f32 accumulation, bf16 or
- *   f32 C, any M, N, K >= 1, leading dimensions and batch count.
+/* tk_gemm.h: the GEMM example kernels as a C library (libtk_gemm):
+ *   C = act(alpha * scale_a * scale_b * A * op(B) + beta * C + bias),
+ *   bf16 or fp8 e4m3 (FNUZ, gfx942) A and B, f32 accumulation, bf16 or f32 C,
+ *   any M, N, K >= 1, leading dimensions and batch count; bias (optional) a
+ *   vector over rows (length M) or columns (length N), f32 or bf16, shared by
+ *   all batches; act none, ReLU, GELU (tanh or erf) or SiLU (docs/gemm.md,
+ *   "Fused epilogue" and "fp8 inputs").
  * A is M x K row-major (row stride lda); B is N x K (TK_GEMM_NT, C = A * B^T)
  * or K x N (TK_GEMM_NN) row-major (row stride ldb); C is M x N (row stride
  * ldc); batches are packed one after another (strides below).
@@ -37,6 +41,15 @@ typedef enum tk_gemm_out { TK_GEMM_OUT_BF16 = 0, TK_GEMM_OUT_F32 = 1 } tk_gemm_o
  * (default), or plain row-major (workgroup i -> tile row i / tiles_n, column
  * i % tiles_n), kept to show what the grid order is worth (docs/gemm.md). */
 typedef enum tk_gemm_grid_order { TK_GEMM_GRID_L2 = 0, TK_GEMM_GRID_ROW_MAJOR = 1 } tk_gemm_grid_order;
+/* A and B element type: bf16, or fp8 e4m3 FNUZ (gfx942's encoding: bias 8,
+ * 0x80 NaN, no -0, max 240; tk/types.h) with per-tensor scales */
+typedef enum tk_gemm_in { TK_GEMM_IN_BF16 = 0, TK_GEMM_IN_FP8 = 1 } tk_gemm_in;
+/* fused epilogue (tk/epilogue.h has the formulas): activation, bias vector */
+typedef enum tk_gemm_act {
+  TK_GEMM_ACT_NONE = 0, TK_GEMM_ACT_RELU = 1, TK_GEMM_ACT_GELU_TANH = 2, TK_GEMM_ACT_GELU_ERF = 3, TK_GEMM_ACT_SILU = 4
+} tk_gemm_act;
+typedef enum tk_gemm_bias { TK_GEMM_BIAS_NONE = 0, TK_GEMM_BIAS_ROW = 1, TK_GEMM_BIAS_COL = 2 } tk_gemm_bias;
+typedef enum tk_gemm_bias_type { TK_GEMM_BIAS_F32 = 0, TK_GEMM_BIAS_BF16 = 1 } tk_gemm_bias_type;
 typedef enum tk_gemm_kernel { TK_GEMM_AUTO = 0, TK_GEMM_8WAVE = 1, TK_GEMM_4WAVE = 2, TK_GEMM_SIMPLE = 3 } tk_gemm_kernel;
 
 enum {
@@ -56,9 +69,19 @@ typedef struct tk_gemm_problem {
   int32_t out;    /* tk_gemm_out */
   int32_t grid_order; /* tk_gemm_grid_order */
   float alpha, beta;
+  /* inputs and fused epilogue (defaults from tk_gemm_problem_init: bf16, no
+   * bias, no activation, scales 1) */
+  int32_t in;          /* tk_gemm_in */
+  int32_t act;         /* tk_gemm_act */
+  int32_t bias;        /* tk_gemm_bias: ROW adds bias[m], COL adds bias[n] */
+  int32_t bias_type;   /* tk_gemm_bias_type */
+  int64_t bias_len;    /* elements in the bias vector: must be M (ROW) or N (COL) */
+  const void *bias_ptr; /* device vector, bias_len elements of bias_type */
+  float scale_a, scale_b; /* per-tensor scales (the dequantisation of fp8 inputs) */
 } tk_gemm_problem;
 
-/* M x N x K, batch 1, packed leading dimensions, nt, bf16 C, alpha 1, beta 0. */
+/* M x N x K, batch 1, packed leading dimensions, nt, bf16 in and out,
+ * alpha 1, beta 0, no bias, no activation, scales 1. */
 void tk_gemm_problem_init(tk_gemm_problem *p, int64_t m, int64_t n, int64_t k);
 /* Why p is not a valid problem (NULL: it is), e.g. "lda must be >= K". */
 const char *tk_gemm_problem_error(const tk_gemm_problem *p);
@@ -68,6 +91,16 @@ TK_HDI int64_t tk_gemm_a_stride(const tk_gemm_problem *p) { return p->m * p->lda
 TK_HDI int64_t tk_gemm_b_stride(const tk_gemm_problem *p) { return (p->layout == TK_GEMM_NT ? p->n : p->k) * p->ldb; }
 TK_HDI int64_t tk_gemm_c_stride(const tk_gemm_problem *p) { return p->m * p->ldc; }
 TK_HDI int64_t tk_gemm_c_elem_bytes(const tk_gemm_problem *p) { return p->out == TK_GEMM_OUT_BF16 ? 2 : 4; }
+TK_HDI int64_t tk_gemm_in_elem_bytes(const tk_gemm_problem *p) { return p->in == TK_GEMM_IN_FP8 ? 1 : 2; }
+TK_HDI int64_t tk_gemm_bias_elem_bytes(const tk_gemm_problem *p) { return p->bias_type == TK_GEMM_BIAS_BF16 ? 2 : 4; }
+/* the length a bias vector must have (0: no bias) */
+TK_HDI int64_t tk_gemm_bias_need(const tk_gemm_problem *p) {
+  return p->bias == TK_GEMM_BIAS_ROW ? p->m : p->bias == TK_GEMM_BIAS_COL ? p->n : 0;
+}
+
+/* "none", "relu", "gelu" (tanh approximation), "gelu-erf", "silu" and back (1 on success) */
+const char *tk_gemm_act_name(tk_gemm_act a);
+int tk_gemm_act_parse(const char *s, tk_gemm_act *a);
 
 /* "8wave", "4wave", "simple", "auto" and back (1 on success). */
 const char *tk_gemm_kernel_name(tk_gemm_kernel k);
@@ -78,30 +111,36 @@ const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p)
 tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested);
 
 /* Launches the problem on `stream` (asynchronous, like any launch).
- * a, b, c: device memory holding batch * tk_gemm_{a,b,c}_stride(p) elements. */
-int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const uint16_t *a, const uint16_t *b, void *c,
+ * a, b, c: device memory holding batch * tk_gemm_{a,b,c}_stride(p) elements
+ * (A and B: uint16_t bf16 bits, or uint8_t fp8 bits for TK_GEMM_IN_FP8). */
+int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const void *a, const void *b, void *c,
             hipStream_t stream);
 const char *tk_gemm_strerror(int err);
 
 /* The double-precision reference on the GPU (one thread per element, no LDS):
  * ref and mag (device, batch * M * N doubles each, packed M x N per batch)
- * get alpha * sum_k a*b + beta * c0 and |alpha| * sum_k |a*b| + |beta * c0|. */
-int tk_gemm_reference_gpu(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, const void *c0,
+ * get alpha' * sum_k a*b + beta * c0 and |alpha'| * sum_k |a*b| + |beta * c0|
+ * (alpha' = alpha * scale_a * scale_b; no bias, no activation: tk_gemm_check
+ * applies those on the host). */
+int tk_gemm_reference_gpu(const tk_gemm_problem *p, const void *a, const void *b, const void *c0,
                           double *ref, double *mag, hipStream_t stream);
 
 /* Checks C computed on the device (c_dev) against a double-precision
- * reference of the same bf16 inputs: CPU when M*N*K*batch <= 2^28 (from the
- * host copies ha, hb, hc0 = initial C), else tk_gemm_reference_gpu (from the
- * device copies a_dev, b_dev and hc0). Per element
- *   |c - ref| <= 2*K*2^-24 * mag + 2^-24*|ref| (+ 2^-8*|ref| for bf16 C) + 2^-126
- * (docs/gemm.md, "Correctness check and tolerance"). */
+ * reference of the same bf16 or fp8 inputs: CPU when M*N*K*batch <= 2^28
+ * (from the host copies ha, hb, hc0 = initial C), else tk_gemm_reference_gpu
+ * (from the device copies a_dev, b_dev and hc0); bias (copied back from
+ * p->bias_ptr) and activation applied on the host in double. Per element
+ *   |c - ref| <= L * (2*K*2^-24 * mag + 2^-24*|pre|) + Ca*2^-24*|pre|
+ *                (+ 2^-8*|ref| for bf16 C) + 2^-126
+ * pre = the value before the activation, L and Ca the activation's slope
+ * bound and evaluation error (docs/gemm.md, "Correctness check and tolerance"). */
 typedef struct tk_gemm_check_result {
   double max_abs, max_rel, worst_ratio;
   int64_t nbad;      /* elements past their bound */
   int gpu_reference; /* 1: the GPU reference was used */
 } tk_gemm_check_result;
-int tk_gemm_check(const tk_gemm_problem *p, const uint16_t *ha, const uint16_t *hb, const void *hc0,
-                  const uint16_t *a_dev, const uint16_t *b_dev, const void *c_dev, tk_gemm_check_result *r);
+int tk_gemm_check(const tk_gemm_problem *p, const void *ha, const void *hb, const void *hc0, const void *a_dev,
+                  const void *b_dev, const void *c_dev, tk_gemm_check_result *r);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 #include "tk_gemm.h"
 #include "gemm_4wave.h"
 #include "gemm_8wave.h"
+#include "gemm_8wave_fp8.h"
 #include "gemm_reference.h"
 #include "gemm_simple.h"
 #include "ref.h"
@@ -30,6 +31,11 @@ void tk_gemm_problem_init(tk_gemm_problem *p, int64_t m, int64_t n, int64_t k)
   p->grid_order = TK_GEMM_GRID_L2;
   p->alpha = 1.0f;
   p->beta = 0.0f;
+  p->in = TK_GEMM_IN_BF16;
+  p->act = TK_GEMM_ACT_NONE;
+  p->bias = TK_GEMM_BIAS_NONE;
+  p->bias_type = TK_GEMM_BIAS_F32;
+  p->scale_a = p->scale_b = 1.0f;
 }
 
 const char *tk_gemm_problem_error(const tk_gemm_problem *p)
@@ -47,6 +53,52 @@ const char *tk_gemm_problem_error(const tk_gemm_problem *p)
   if (p->ldb < (p->layout == TK_GEMM_NT ? p->k : p->n)) return "ldb must be >= K (nt) or >= N (nn)";
   if (p->ldc < p->n) return "ldc must be >= N";
   if (!isfinite(p->alpha) || !isfinite(p->beta)) return "alpha and beta must be finite";
+  if (p->in != TK_GEMM_IN_BF16 && p->in != TK_GEMM_IN_FP8) return "unknown input type (bf16|fp8)";
+  if (p->in == TK_GEMM_IN_FP8 && p->layout != TK_GEMM_NT)
+    return "fp8 inputs need layout nt (B as N x K: K contiguous in both operands, as the fp8 MFMA operands are)";
+  if (!isfinite(p->scale_a) || !isfinite(p->scale_b)) return "scale_a and scale_b must be finite";
+  if (p->act < TK_GEMM_ACT_NONE || p->act > TK_GEMM_ACT_SILU) return "unknown activation (relu|gelu|gelu-erf|silu)";
+  if (p->bias < TK_GEMM_BIAS_NONE || p->bias > TK_GEMM_BIAS_COL) return "unknown bias mode (row|col)";
+  if (p->bias_type != TK_GEMM_BIAS_F32 && p->bias_type != TK_GEMM_BIAS_BF16) return "unknown bias type (f32|bf16)";
+  if (p->bias != TK_GEMM_BIAS_NONE && p->bias_len != tk_gemm_bias_need(p))
+    return p->bias == TK_GEMM_BIAS_ROW ? "bias of the wrong length: a bias per row needs M elements"
+                                        : "bias of the wrong length: a bias per column needs N elements";
+  return NULL;
+}
+
+const char *tk_gemm_act_name(tk_gemm_act a)
+{
+  switch (a) {
+  case TK_GEMM_ACT_NONE: return "none";
+  case TK_GEMM_ACT_RELU: return "relu";
+  case TK_GEMM_ACT_GELU_TANH: return "gelu";
+  case TK_GEMM_ACT_GELU_ERF: return "gelu-erf";
+  case TK_GEMM_ACT_SILU: return "silu";
+  }
+  return "unknown";
+}
+
+int tk_gemm_act_parse(const char *s, tk_gemm_act *a)
+{
+  for (int i = TK_GEMM_ACT_NONE; i <= TK_GEMM_ACT_SILU; ++i)
+    if (!strcmp(s, tk_gemm_act_name((tk_gemm_act)i))) {
+      *a = (tk_gemm_act)i;
+      return 1;
+    }
+  return 0;
+}
+
+/* fp8 here is gfx942's FNUZ e4m3; gfx950's fp8 MFMAs and conversions read
+ * the OCP encoding (tk/types.h), so fp8 problems are refused there. */
+static const char *fp8_device_refusal(const tk_gemm_problem *p)
+{
+  int dev = 0;
+  hipDeviceProp_t prop;
+  if (p->in != TK_GEMM_IN_FP8 || hipGetDevice(&dev) != hipSuccess || hipGetDeviceProperties(&prop, dev) != hipSuccess)
+    return NULL;
+  if (!strncmp(prop.gcnArchName, "gfx950", 6))
+    return "fp8 inputs are e4m3 FNUZ (gfx942); this device is gfx950, whose fp8 instructions read the OCP e4m3 "
+           "encoding, not supported by this example yet";
   return NULL;
 }
 
@@ -76,8 +128,10 @@ int tk_gemm_kernel_parse(const char *s, size_t len, tk_gemm_kernel *k)
 
 const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p)
 {
+  const char *dev = fp8_device_refusal(p);
+  if (dev) return dev;
   switch (kernel) {
-  case TK_GEMM_8WAVE: return gemm_8wave_unsupported(p);
+  case TK_GEMM_8WAVE: return p->in == TK_GEMM_IN_FP8 ? gemm_8wave_fp8_unsupported(p) : gemm_8wave_unsupported(p);
   case TK_GEMM_4WAVE: return gemm_4wave_unsupported(p);
   case TK_GEMM_SIMPLE: return NULL;
   case TK_GEMM_AUTO: return NULL; /* simple takes anything */
@@ -88,26 +142,33 @@ const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p)
 /* The heuristic (docs/gemm.md): 8wave for grids of at least one 256x256 tile
  * per two CUs; else the 128x128-tile 4wave unless M or N is at most 64, where
  * its tiles would be mostly padding and the 64x64 "simple" kernel wastes less
- * (also the fallback for C beyond a buffer descriptor). */
+ * (also the fallback for C beyond a buffer descriptor).  fp8: the fp8 8wave
+ * kernel by the same grid rule, else simple (4wave takes bf16 only). */
 tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested)
 {
   if (requested != TK_GEMM_AUTO) return requested;
+  if (p->in == TK_GEMM_IN_FP8)
+    return gemm_8wave_fp8_unsupported(p) == NULL && gemm_8wave_preferred(p) ? TK_GEMM_8WAVE : TK_GEMM_SIMPLE;
   if (gemm_8wave_unsupported(p) == NULL && gemm_8wave_preferred(p)) return TK_GEMM_8WAVE;
   if (p->m > 64 && p->n > 64 && gemm_4wave_unsupported(p) == NULL) return TK_GEMM_4WAVE;
   return TK_GEMM_SIMPLE;
 }
 
-int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const uint16_t *a, const uint16_t *b, void *c,
+int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const void *a, const void *b, void *c,
             hipStream_t stream)
 {
-  if (tk_gemm_problem_error(p)) return TK_GEMM_ERR_PROBLEM;
+  if (tk_gemm_problem_error(p) || (p->bias != TK_GEMM_BIAS_NONE && !p->bias_ptr)) return TK_GEMM_ERR_PROBLEM;
   if (kernel < TK_GEMM_AUTO || kernel > TK_GEMM_SIMPLE) return TK_GEMM_ERR_KERNEL;
   kernel = tk_gemm_choose(p, kernel);
   if (tk_gemm_unsupported(kernel, p)) return TK_GEMM_ERR_UNSUPPORTED;
   hipError_t e = hipErrorInvalidValue;
+  const uint16_t *a16 = (const uint16_t *)a, *b16 = (const uint16_t *)b;
   switch (kernel) {
-  case TK_GEMM_8WAVE: e = gemm_8wave_launch(p, a, b, c, stream); break;
-  case TK_GEMM_4WAVE: e = gemm_4wave_launch(p, a, b, c, stream); break;
+  case TK_GEMM_8WAVE:
+    e = p->in == TK_GEMM_IN_FP8 ? gemm_8wave_fp8_launch(p, (const uint8_t *)a, (const uint8_t *)b, c, stream)
+                                : gemm_8wave_launch(p, a16, b16, c, stream);
+    break;
+  case TK_GEMM_4WAVE: e = gemm_4wave_launch(p, a16, b16, c, stream); break;
   default: e = gemm_simple_launch(p, a, b, c, stream); break;
   }
   return e == hipSuccess ? TK_GEMM_OK : TK_GEMM_ERR_HIP;
@@ -126,7 +187,7 @@ const char *tk_gemm_strerror(int err)
   return "unknown error";
 }
 
-int tk_gemm_reference_gpu(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, const void *c0,
+int tk_gemm_reference_gpu(const tk_gemm_problem *p, const void *a, const void *b, const void *c0,
                           double *ref, double *mag, hipStream_t stream)
 {
   if (tk_gemm_problem_error(p)) return TK_GEMM_ERR_PROBLEM;
@@ -141,29 +202,34 @@ static double c_elem(const tk_gemm_problem *p, const void *c, int64_t i)
 }
 
 /* ref and mag (batch * M * N, packed) on the CPU from host copies */
-static int reference_cpu(const tk_gemm_problem *p, const uint16_t *ha, const uint16_t *hb, const void *hc0,
+static int reference_cpu(const tk_gemm_problem *p, const void *ha, const void *hb, const void *hc0,
                          double *ref, double *mag)
 {
   const int64_t mn = p->m * p->n;
   const int64_t b_ks = p->layout == TK_GEMM_NT ? 1 : p->ldb, b_ns = p->layout == TK_GEMM_NT ? p->ldb : 1;
+  const double alpha = (double)p->alpha * p->scale_a * p->scale_b;
   for (int64_t z = 0; z < p->batch; ++z) {
     double *rz = ref + z * mn, *mz = mag + z * mn;
-    if (tk_ref_matmul_bf16(p->m, p->n, p->k, ha + z * tk_gemm_a_stride(p), p->lda, 1, hb + z * tk_gemm_b_stride(p),
-                           b_ks, b_ns, rz, mz) != 0)
-      return TK_GEMM_ERR_MEMORY;
+    const int64_t ao = z * tk_gemm_a_stride(p), bo = z * tk_gemm_b_stride(p);
+    const int e = p->in == TK_GEMM_IN_FP8
+                      ? tk_ref_matmul_fp8e4(p->m, p->n, p->k, (const uint8_t *)ha + ao, p->lda, 1,
+                                            (const uint8_t *)hb + bo, b_ks, b_ns, rz, mz)
+                      : tk_ref_matmul_bf16(p->m, p->n, p->k, (const uint16_t *)ha + ao, p->lda, 1,
+                                           (const uint16_t *)hb + bo, b_ks, b_ns, rz, mz);
+    if (e != 0) return TK_GEMM_ERR_MEMORY;
     for (int64_t m = 0; m < p->m; ++m)
       for (int64_t n = 0; n < p->n; ++n) {
         const double cold = p->beta != 0.0f ? c_elem(p, hc0, z * tk_gemm_c_stride(p) + m * p->ldc + n) : 0.0;
         const int64_t o = m * p->n + n;
-        rz[o] = (double)p->alpha * rz[o] + (double)p->beta * cold;
-        mz[o] = fabs((double)p->alpha) * mz[o] + fabs((double)p->beta * cold);
+        rz[o] = alpha * rz[o] + (double)p->beta * cold;
+        mz[o] = fabs(alpha) * mz[o] + fabs((double)p->beta * cold);
       }
   }
   return TK_GEMM_OK;
 }
 
 /* ref and mag on the GPU (tk_gemm_reference_gpu) */
-static int reference_gpu(const tk_gemm_problem *p, const uint16_t *a_dev, const uint16_t *b_dev, const void *hc0,
+static int reference_gpu(const tk_gemm_problem *p, const void *a_dev, const void *b_dev, const void *hc0,
                          double *ref, double *mag)
 {
   const size_t total = (size_t)(p->m * p->n * p->batch), c_bytes = (size_t)(p->batch * tk_gemm_c_stride(p) * tk_gemm_c_elem_bytes(p));
@@ -182,25 +248,45 @@ static int reference_gpu(const tk_gemm_problem *p, const uint16_t *a_dev, const 
   return rc;
 }
 
-/* Why this bound: a bf16 x bf16 product is exact in f32 (8 + 8 significand
- * bits), so an f32 sum in any order errs by at most K * 2^-24 * sum |a*b|; the
- * final alpha/beta step and rounding to bf16 (half an ulp, 2^-8 relative) add
- * the rest; the factor 2 is slack for the order. */
-int tk_gemm_check(const tk_gemm_problem *p, const uint16_t *ha, const uint16_t *hb, const void *hc0,
-                  const uint16_t *a_dev, const uint16_t *b_dev, const void *c_dev, tk_gemm_check_result *r)
+/* the activations in double (the independent reference of tk/epilogue.h) */
+static double act_ref(int act, double x)
 {
-  if (tk_gemm_problem_error(p)) return TK_GEMM_ERR_PROBLEM;
+  switch (act) {
+  case TK_GEMM_ACT_RELU: return x > 0 ? x : 0;
+  case TK_GEMM_ACT_GELU_TANH: return 0.5 * x * (1.0 + tanh(sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+  case TK_GEMM_ACT_GELU_ERF: return 0.5 * x * erfc(-x / sqrt(2.0));
+  case TK_GEMM_ACT_SILU: return x / (1.0 + exp(-x));
+  }
+  return x;
+}
+
+/* Why this bound: a bf16 x bf16 (or fp8 x fp8) product is exact in f32 (8 + 8
+ * or 4 + 4 significand bits), so an f32 sum in any order errs by at most
+ * K * 2^-24 * sum |a*b|; the alpha * scales product, the beta and bias adds
+ * round at most 4 more times relative to mag (4 * 2^-24 * mag), the factor 2
+ * is slack for the order.  An activation multiplies that by at most its
+ * slope (L = 1.25 >= max |act'|: GELU 1.13, SiLU 1.10, ReLU 1) and adds its
+ * own f32 evaluation error, at most Ca * 2^-24 * |pre| (Ca = 32 for GELU and
+ * SiLU: v_exp_f32 / v_rcp_f32 1 ULP each, erf's 1.5e-7 absolute; 0 for ReLU);
+ * rounding to bf16 adds half an ulp (2^-8 relative). */
+int tk_gemm_check(const tk_gemm_problem *p, const void *ha, const void *hb, const void *hc0, const void *a_dev,
+                  const void *b_dev, const void *c_dev, tk_gemm_check_result *r)
+{
+  if (tk_gemm_problem_error(p) || (p->bias != TK_GEMM_BIAS_NONE && !p->bias_ptr)) return TK_GEMM_ERR_PROBLEM;
   const int64_t mn = p->m * p->n, total = mn * p->batch;
   const size_t c_bytes = (size_t)(p->batch * tk_gemm_c_stride(p) * tk_gemm_c_elem_bytes(p));
+  const size_t bias_bytes = (size_t)(p->bias != TK_GEMM_BIAS_NONE ? p->bias_len * tk_gemm_bias_elem_bytes(p) : 0);
   double *ref = (double *)malloc((size_t)total * sizeof(double));
   double *mag = (double *)malloc((size_t)total * sizeof(double));
   void *hc = malloc(c_bytes);
+  void *hbias = malloc(bias_bytes ? bias_bytes : 1);
   int rc = TK_GEMM_ERR_MEMORY;
-  if (!ref || !mag || !hc) goto out;
+  if (!ref || !mag || !hc || !hbias) goto out;
   r->gpu_reference = (double)p->m * p->n * p->k * p->batch > (double)(1 << 28);
   rc = r->gpu_reference ? reference_gpu(p, a_dev, b_dev, hc0, ref, mag) : reference_cpu(p, ha, hb, hc0, ref, mag);
   if (rc != TK_GEMM_OK) goto out;
-  if (hipMemcpy(hc, c_dev, c_bytes, hipMemcpyDeviceToHost) != hipSuccess) {
+  if (hipMemcpy(hc, c_dev, c_bytes, hipMemcpyDeviceToHost) != hipSuccess ||
+      (bias_bytes && hipMemcpy(hbias, p->bias_ptr, bias_bytes, hipMemcpyDeviceToHost) != hipSuccess)) {
     rc = TK_GEMM_ERR_HIP;
     goto out;
   }
@@ -208,12 +294,22 @@ int tk_gemm_check(const tk_gemm_problem *p, const uint16_t *ha, const uint16_t *
     tk_cmp cmp;
     tk_cmp_init(&cmp);
     const double eps = ldexp(1.0, -24), out_rel = p->out == TK_GEMM_OUT_BF16 ? ldexp(1.0, -8) : 0.0;
+    const double slope = p->act == TK_GEMM_ACT_NONE ? 1.0 : 1.25;
+    const double ca = p->act == TK_GEMM_ACT_NONE || p->act == TK_GEMM_ACT_RELU ? 0.0 : 32.0;
     for (int64_t z = 0; z < p->batch; ++z)
       for (int64_t m = 0; m < p->m; ++m)
         for (int64_t n = 0; n < p->n; ++n) {
           const int64_t o = z * mn + m * p->n + n;
-          const double got = c_elem(p, hc, z * tk_gemm_c_stride(p) + m * p->ldc + n), rv = ref[o];
-          const double bound = 2.0 * (double)p->k * eps * mag[o] + (eps + out_rel) * fabs(rv) + ldexp(1.0, -126);
+          double bias = 0.0;
+          if (p->bias != TK_GEMM_BIAS_NONE) {
+            const int64_t i = p->bias == TK_GEMM_BIAS_ROW ? m : n;
+            bias = p->bias_type == TK_GEMM_BIAS_BF16 ? tk_bf16_to_f32(((const uint16_t *)hbias)[i])
+                                                     : ((const float *)hbias)[i];
+          }
+          const double pre = ref[o] + bias, mg = mag[o] + fabs(bias), rv = act_ref(p->act, pre);
+          const double got = c_elem(p, hc, z * tk_gemm_c_stride(p) + m * p->ldc + n);
+          const double bound = slope * ((2.0 * (double)p->k + 4.0) * eps * mg + eps * fabs(pre)) +
+                               ca * eps * fabs(pre) + out_rel * fabs(rv) + ldexp(1.0, -126);
           tk_cmp_add(&cmp, got, rv, bound);
         }
     r->max_abs = cmp.max_abs, r->max_rel = cmp.max_rel, r->worst_ratio = cmp.worst_ratio, r->nbad = cmp.nbad;
@@ -222,6 +318,7 @@ out:
   free(ref);
   free(mag);
   free(hc);
+  free(hbias);
   return rc;
 }
 

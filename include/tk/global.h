@@ -197,6 +197,18 @@ TK_DI void tk_buffer_store_b32(tk_rsrc r, uint32_t byte_off, uint32_t v) {
 TK_DI void tk_buffer_store_b128(tk_rsrc r, uint32_t byte_off, tk_u32x4 v) {
   tk_llvm_raw_buffer_store_i32x4(__builtin_bit_cast(tk_i32x4, v), r, (int32_t)byte_off, 0, 0);
 }
+/* 16-bit accesses (bf16 elements at the edges of a tile, bf16 vectors) */
+TK_DEV void tk_llvm_raw_buffer_store_i16(int16_t v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
+    __asm("llvm.amdgcn.raw.buffer.store.i16");
+TK_DEV int16_t tk_llvm_raw_buffer_load_i16(tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
+    __asm("llvm.amdgcn.raw.buffer.load.i16");
+
+TK_DI void tk_buffer_store_b16(tk_rsrc r, uint32_t byte_off, uint16_t v) {
+  tk_llvm_raw_buffer_store_i16((int16_t)v, r, (int32_t)byte_off, 0, 0);
+}
+TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
+  return (uint16_t)tk_llvm_raw_buffer_load_i16(r, (int32_t)byte_off, 0, 0);
+}
 #endif
 
 #endif /* TK_GLOBAL_H */

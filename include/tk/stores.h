@@ -9,6 +9,9 @@
  *   tk_store_lds_global_ab(gl, rsrc, b, h, r0, c0, sm, tid, NT, alpha, beta);
  *                    f32 LDS tile -> f32/bf16 tensor, alpha/beta, 16/8-byte
  *                    stores, any shape (the GEMM epilogue)
+ *   tk_store_lds_global_epi(gl, rsrc, b, h, r0, c0, sm, tid, NT, epi);
+ *                    the same with the fused epilogue of epilogue.h (bias
+ *                    per row or column, activation)
  *
  * Accumulator element (lane l, register i) of fragment (fr, fc) is
  * row fr*FR + tk_layout_c_row(FR, l, i), column fc*FC + l % FC (register.h,
@@ -27,21 +30,10 @@
 #ifndef TK_STORES_H
 #define TK_STORES_H
 
+#include "epilogue.h"
 #include "loads.h"
 
 #if TK_HIP
-TK_DEV void tk_llvm_raw_buffer_store_i16(int16_t v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
-    __asm("llvm.amdgcn.raw.buffer.store.i16");
-TK_DEV int16_t tk_llvm_raw_buffer_load_i16(tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
-    __asm("llvm.amdgcn.raw.buffer.load.i16");
-
-TK_DI void tk_buffer_store_b16(tk_rsrc r, uint32_t byte_off, uint16_t v) {
-  tk_llvm_raw_buffer_store_i16((int16_t)v, r, (int32_t)byte_off, 0, 0);
-}
-TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
-  return (uint16_t)tk_llvm_raw_buffer_load_i16(r, (int32_t)byte_off, 0, 0);
-}
-
 #define TK__ACC_CHECK(T)                                                          \
   static_assert(((int)T::tk_op) == TK_OP_C && ((int)T::tk_dt) == TK_DT_F32, \
                 "tk: this store takes an f32 accumulator tile (TK_K_C_F32_*)")
@@ -129,23 +121,47 @@ TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
     }                                                                             \
   } while (0)
 
+/* bias of element _e of group _i in tk_store_lds_global_epi */
+#define TK__EPI_BIAS(_i, _e)                                                      \
+  (_ep.bias_mode == TK_BIAS_ROW ? _brow[_i]                                       \
+   : _ep.bias_mode != TK_BIAS_COL ? 0.0f                                          \
+   : _colfix ? _bcol[_e] : tk_epi_bias_at(&_ep, _ec0 + _c + (uint32_t)(_e)))
+
 /* LDS f32 tile sm -> f32 or bf16 tensor window at (b, h, r0, c0) (output type
- * from gl's element size) with the GEMM epilogue out = alpha * x + beta * out,
- * by NT threads (tid 0..NT-1), 4 consecutive columns per thread and step:
- * one 16-byte (f32) or 8-byte (bf16) buffer store when the 4 elements are
- * inside the tensor and their address is aligned to the store width; element
- * stores otherwise (any N, any leading dimension), with out-of-tensor
- * elements sent to TK_OOB_OFFSET and dropped by the range check.  bf16 rounds
- * to nearest even.  beta == 0 does not read out (wave-uniform test). */
-#define tk_store_lds_global_ab(gl, rsrc, b, h, r0, c0, sm, tid, NT, alpha, beta)  \
+ * from gl's element size) with the fused GEMM epilogue of tk_epi `epi`
+ * (epilogue.h): out = act(alpha * x + beta * out + bias[row or col]), rows and
+ * columns counted in the tensor (r0 + r, c0 + c), by NT threads (tid
+ * 0..NT-1), 4 consecutive columns per thread and step: one 16-byte (f32) or
+ * 8-byte (bf16) buffer store when the 4 elements are inside the tensor and
+ * their address is aligned to the store width; element stores otherwise (any
+ * N, any leading dimension), with out-of-tensor elements sent to
+ * TK_OOB_OFFSET and dropped by the range check.  bf16 rounds to nearest
+ * even.  beta == 0 does not read out; bias and activation are skipped when
+ * off (all three tests wave-uniform). */
+#define tk_store_lds_global_epi(gl, rsrc, b, h, r0, c0, sm, tid, NT, epi)         \
   do {                                                                            \
     typedef TK_TYPEOF(sm) _T;                                                     \
     enum { _gpr = ((int)_T::tk_cols) / 4, _groups = ((int)_T::tk_rows) * ((int)_T::tk_cols) / 4 }; \
-    static_assert(((int)_T::tk_elem_bytes) == 4, "tk: tk_store_lds_global_ab reads an f32 LDS tile"); \
+    static_assert(((int)_T::tk_elem_bytes) == 4, "tk: tk_store_lds_global_epi reads an f32 LDS tile"); \
     static_assert(_groups % (NT) == 0, "tk: the tile's 4-column groups must be a multiple of the thread count"); \
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
-    const float _al = (alpha), _be = (beta);                                      \
+    const tk_epi _ep = (epi);                                                     \
+    const float _al = _ep.alpha, _be = _ep.beta;                                  \
     const int _f32 = _gv.eb == 4;                                                 \
+    const uint32_t _er0 = (uint32_t)(r0), _ec0 = (uint32_t)(c0);                  \
+    /* the bias values, loaded before any store of the tile (a load after a    \
+     * store would wait for it: vmcnt counts both): one per group for a row    \
+     * bias; 4 for a column bias when each thread keeps its columns (NT a      \
+     * multiple of the groups per row), else per element below */             \
+    enum { _colfix = (NT) % _gpr == 0 };                                          \
+    float _brow[_groups / (NT)], _bcol[4] = {0.0f, 0.0f, 0.0f, 0.0f};             \
+    if (_ep.bias_mode == TK_BIAS_ROW) {                                           \
+      _Pragma("unroll") for (int _i = 0; _i < _groups / (NT); _i++)               \
+        _brow[_i] = tk_epi_bias_at(&_ep, _er0 + ((uint32_t)(tid) + (uint32_t)_i * (NT)) / _gpr); \
+    } else if (_ep.bias_mode == TK_BIAS_COL && _colfix) {                         \
+      _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                            \
+        _bcol[_e] = tk_epi_bias_at(&_ep, _ec0 + ((uint32_t)(tid) % _gpr) * 4u + (uint32_t)_e); \
+    }                                                                             \
     _Pragma("unroll") for (int _i = 0; _i < _groups / (NT); _i++) {               \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * (NT);                  \
       const uint32_t _r = _j / _gpr, _c = (_j % _gpr) * 4u;                       \
@@ -157,39 +173,47 @@ TK_DI uint16_t tk_buffer_load_b16(tk_rsrc r, uint32_t byte_off) {
       const uint32_t _g0 = tk_gview_off(&_gv, _r, _c);                            \
       const int _whole = (int32_t)_r < _gv.rows && (int32_t)_c + 3 < _gv.cols &&  \
                          (((uint32_t)(uintptr_t)(gl)->ptr + _g0) % (4u * _gv.eb)) == 0;                              \
-      if (_whole && _f32) {                                                       \
-        if (_be != 0.0f) {                                                        \
+      if (_be != 0.0f) {                                                          \
+        if (_whole && _f32) {                                                     \
           const tk_u32x4 _old = tk_buffer_load_b128((rsrc), _g0);                 \
           _v[0] += _be * tk_bits_f32(_old.x); _v[1] += _be * tk_bits_f32(_old.y); \
           _v[2] += _be * tk_bits_f32(_old.z); _v[3] += _be * tk_bits_f32(_old.w); \
-        }                                                                         \
-        tk_u32x4 _w = {tk_f32_bits(_v[0]), tk_f32_bits(_v[1]), tk_f32_bits(_v[2]), tk_f32_bits(_v[3])}; \
-        tk_buffer_store_b128((rsrc), _g0, _w);                                    \
-      } else if (_whole) {                                                        \
-        if (_be != 0.0f) {                                                        \
+        } else if (_whole) {                                                      \
           const tk_u32x2 _old = tk_buffer_load_b64((rsrc), _g0);                  \
           _v[0] += _be * tk_bf16_to_f32((tk_bf16)(_old.x & 0xffffu));             \
           _v[1] += _be * tk_bf16_to_f32((tk_bf16)(_old.x >> 16));                 \
           _v[2] += _be * tk_bf16_to_f32((tk_bf16)(_old.y & 0xffffu));             \
           _v[3] += _be * tk_bf16_to_f32((tk_bf16)(_old.y >> 16));                 \
+        } else {                                                                  \
+          _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                        \
+            _v[_e] += _be * (_f32 ? tk_bits_f32(tk_buffer_load_b32((rsrc), tk_gview_off(&_gv, _r, _c + (uint32_t)_e))) \
+                                  : tk_bf16_to_f32(tk_buffer_load_b16((rsrc), tk_gview_off(&_gv, _r, _c + (uint32_t)_e)))); \
         }                                                                         \
+      }                                                                           \
+      /* one copy of the bias and activation code for both store paths */       \
+      if (_ep.bias_mode != TK_BIAS_NONE || _ep.act != TK_ACT_NONE) {              \
+        _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                          \
+          _v[_e] = tk_epi_act(&_ep, _v[_e] + TK__EPI_BIAS(_i, _e));               \
+      }                                                                           \
+      if (_whole && _f32) {                                                       \
+        tk_u32x4 _w = {tk_f32_bits(_v[0]), tk_f32_bits(_v[1]), tk_f32_bits(_v[2]), tk_f32_bits(_v[3])}; \
+        tk_buffer_store_b128((rsrc), _g0, _w);                                    \
+      } else if (_whole) {                                                        \
         tk_u32x2 _w = {tk_pack_bf16x2(_v[0], _v[1]), tk_pack_bf16x2(_v[2], _v[3])}; \
         tk_buffer_store_b64((rsrc), _g0, _w);                                     \
       } else {                                                                    \
         _Pragma("unroll") for (int _e = 0; _e < 4; _e++) {                        \
-          const uint32_t _ge = tk_gview_off(&_gv, _r, _c + (uint32_t)_e);         \
-          float _y = _v[_e];                                                      \
-          if (_f32) {                                                             \
-            if (_be != 0.0f) _y += _be * tk_bits_f32(tk_buffer_load_b32((rsrc), _ge)); \
-            tk_buffer_store_b32((rsrc), _ge, tk_f32_bits(_y));                    \
-          } else {                                                                \
-            if (_be != 0.0f) _y += _be * tk_bf16_to_f32(tk_buffer_load_b16((rsrc), _ge)); \
-            tk_buffer_store_b16((rsrc), _ge, tk_f32_to_bf16(_y));                 \
-          }                                                                       \
+          const uint32_t _ge = tk_gview_off(&_gv, _r, _c + (uint32_t)_e);        \
+          if (_f32) tk_buffer_store_b32((rsrc), _ge, tk_f32_bits(_v[_e]));        \
+          else tk_buffer_store_b16((rsrc), _ge, tk_f32_to_bf16(_v[_e]));          \
         }                                                                         \
       }                                                                           \
     }                                                                             \
   } while (0)
+
+/* the same with alpha/beta only: out = alpha * x + beta * out */
+#define tk_store_lds_global_ab(gl, rsrc, b, h, r0, c0, sm, tid, NT, alpha, beta)  \
+  tk_store_lds_global_epi(gl, rsrc, b, h, r0, c0, sm, tid, NT, tk_epi_ab((alpha), (beta)))
 #endif /* TK_HIP */
 
 #endif /* TK_STORES_H */

@@ -11,7 +11,8 @@
  * register.h  register fragments and tiles in MFMA layouts
  * mma.h       MFMA wrappers over register tiles
  * loads.h     group loads global -> LDS, LDS -> register prefetch
- * stores.h    accumulators -> LDS -> global stores with alpha/beta
+ * epilogue.h  the fused GEMM epilogue: bias per row/column, activations
+ * stores.h    accumulators -> LDS -> global stores with alpha/beta (+ epilogue)
  * sync.h      waits, barriers, scheduling hints, wave/lane/group identity
  * grid.h      tile order: L2 grouping and the XCD remap
  * Each header names the hardware facts it relies on and their sources. */
@@ -24,6 +25,7 @@
 #include "register.h"
 #include "mma.h"
 #include "loads.h"
+#include "epilogue.h"
 #include "stores.h"
 #include "sync.h"
 #include "grid.h"
