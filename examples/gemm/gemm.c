@@ -51,6 +51,7 @@ static void usage(FILE *f)
           "  --kernel 8wave|4wave|simple|auto  kernel (auto: see docs/gemm.md)\n"
           "  --tile MxN             8wave tile: 256x256 (default), 256x128, 128x256, 128x128\n"
           "  --split-k S            8wave: cut K into S ranges, f32 partials reduced in a fixed order\n"
+          "  --k-step 64|128        8wave K per loop iteration (128: the 128x128 tile only)\n"
           "                         (default 1; with --kernel auto both default to the heuristic's)\n"
           "  --check                compare with a double-precision reference; exit 1 past tolerance\n"
           "  --seed S               input random seed (default 1)\n"
@@ -68,7 +69,7 @@ static int bad(const char *msg, const char *arg) { return tk_cli_bad("gemm", usa
 typedef struct options {
   tk_gemm_problem p;
   tk_gemm_kernel kernel;
-  int32_t tile_m, tile_n, split_k; /* --tile, --split-k (0: the plan's) */
+  int32_t tile_m, tile_n, split_k, k_step; /* --tile, --split-k, --k-step (0: the plan's) */
   int64_t iters, warmup;
   int iters_set, warmup_set, check, sweep, inject, vs;
   uint64_t seed;
@@ -148,18 +149,22 @@ static int launch(void *v)
 static const char *plan(const tk_gemm_problem *p, tk_gemm_kernel kernel, const options *o, tk_gemm_config *cfg)
 {
   cfg->kernel = kernel, cfg->tile_m = o->tile_m, cfg->tile_n = o->tile_n, cfg->split_k = o->split_k;
+  cfg->k_step = o->k_step;
   const int e = tk_gemm_plan(p, cfg);
   if (e == TK_GEMM_ERR_UNSUPPORTED) return tk_gemm_config_unsupported(p, cfg);
   return e == TK_GEMM_OK ? NULL : tk_gemm_strerror(e);
 }
 
-/* "8wave" (256x256, no split), "8wave-128x128", "8wave-128x128-s4" (split-K 4), "4wave", ... */
+/* "8wave" (256x256, K step 64, no split), "8wave-128x128", "8wave-128x128k128"
+ * (K step 128), "8wave-128x128-s4" (split-K 4), "4wave", ... */
 static const char *config_name(const tk_gemm_config *c, char *buf, size_t n)
 {
-  if (c->kernel != TK_GEMM_8WAVE || (c->tile_m == 256 && c->tile_n == 256 && c->split_k == 1))
+  if (c->kernel != TK_GEMM_8WAVE || (c->tile_m == 256 && c->tile_n == 256 && c->split_k == 1 && c->k_step == 64))
     return tk_gemm_kernel_name((tk_gemm_kernel)c->kernel);
-  if (c->split_k > 1) snprintf(buf, n, "8wave-%dx%d-s%d", c->tile_m, c->tile_n, c->split_k);
-  else snprintf(buf, n, "8wave-%dx%d", c->tile_m, c->tile_n);
+  char ks[16] = "";
+  if (c->k_step != 64) snprintf(ks, sizeof ks, "k%d", c->k_step);
+  if (c->split_k > 1) snprintf(buf, n, "8wave-%dx%d%s-s%d", c->tile_m, c->tile_n, ks, c->split_k);
+  else snprintf(buf, n, "8wave-%dx%d%s", c->tile_m, c->tile_n, ks);
   return buf;
 }
 
@@ -249,7 +254,7 @@ static int run_one(const options *o)
          p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? ", grid order row-major" : "",
          cfg.kernel == TK_GEMM_8WAVE ? ", config " : "", cfg.kernel == TK_GEMM_8WAVE ? config_name(&cfg, cname, sizeof cname) : "");
   if (cfg.kernel == TK_GEMM_8WAVE)
-    printf("config: tile %dx%d, split-k %d\n", cfg.tile_m, cfg.tile_n, cfg.split_k);
+    printf("config: tile %dx%d, K step %d, split-k %d\n", cfg.tile_m, cfg.tile_n, cfg.k_step, cfg.split_k);
   if (why) {
     fprintf(stderr, "gemm: kernel %s cannot run this problem: %s (--kernel auto picks one that can)\n",
             tk_gemm_kernel_name(kernel), why);
@@ -259,7 +264,7 @@ static int run_one(const options *o)
   gemm_data d;
   setup(&d, p, o->seed);
   launch_ctx l = {p, cfg, &d, NULL, tk_gemm_workspace_bytes(p, &cfg)};
-  if (l.ws_bytes) CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes));
+  if (l.ws_bytes) { CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes)); CHECK_HIP(hipMemset(l.ws, 0, l.ws_bytes)); }
   int rc = 0;
   if (o->check) {
     if (launch(&l) != 0) return 4;
@@ -342,7 +347,7 @@ static int run_sweep(const options *o)
       gemm_data d;
       setup(&d, p, o->seed);
       launch_ctx l = {p, cfg, &d, NULL, tk_gemm_workspace_bytes(p, &cfg)};
-      if (l.ws_bytes) CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes));
+      if (l.ws_bytes) { CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes)); CHECK_HIP(hipMemset(l.ws, 0, l.ws_bytes)); }
       double ms;
       tk_timing kind;
       const int e = tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind);
@@ -438,6 +443,9 @@ static int parse_args(int argc, char **argv, options *o)
     } else if (!strcmp(a, "--split-k")) {
       if (!tk_cli_i64(v, &x) || x < 1 || x > 65535) return bad("--split-k must be 1..65535", v);
       o->split_k = (int32_t)x;
+    } else if (!strcmp(a, "--k-step")) {
+      if (!tk_cli_i64(v, &x) || (x != 64 && x != 128)) return bad("--k-step must be 64 or 128 (128: 8wave 128x128 only)", v);
+      o->k_step = (int32_t)x;
     } else if (!strcmp(a, "--sweep-kernels")) {
       const char *q = v, *item;
       size_t len;

@@ -56,10 +56,9 @@
 #include <hip/hip_runtime.h>
 #include <tk/tk.h>
 
+#include "gemm_splitk.h"
 #include "gemm_tile.h"
 #include "tk_gemm.h"
-
-#define W8_KH 32 /* K per half-step: one LDS buffer */
 
 /* element (r, k) of one of the swizzled bf16 x 32 half-step tiles (the
  * masked K tail's staging) */
@@ -122,6 +121,7 @@ TK_HDI bool gemm_8wave_wide(const tk_gemm_problem *p)
 #define W8_CAT_(x, s) x##_##s
 #define W8_CAT(x, s) W8_CAT_(x, s)
 
+#define W8_KH 32 /* K per half-step (one LDS buffer); K step 64 */
 #define W8_TM 256
 #define W8_TN 256
 #define W8_ID(x) W8_CAT(x, 256x256)
@@ -161,39 +161,53 @@ TK_HDI bool gemm_8wave_wide(const tk_gemm_problem *p)
 #define W8_ID(x) W8_CAT(x, 128x128)
 #define W8_KERNEL gemm_8wave_128x128
 #include "gemm_8wave_body.h"
+#undef W8_ID
+#undef W8_KERNEL
+#undef W8_KH
+
+/* 128x128 with K step 128 (half-steps of 64): twice the MFMAs per cluster
+ * and per barrier, loads issued twice as long ahead; 64 KiB of LDS */
+#define W8_KH 64
+#define W8_ID(x) W8_CAT(x, 128x128k128)
+#define W8_KERNEL gemm_8wave_128x128_k128
+#include "gemm_8wave_body.h"
 #undef W8_TM
 #undef W8_TN
 #undef W8_ID
 #undef W8_KERNEL
+#undef W8_KH
 
 typedef void (*gemm_8wave_fn)(const uint16_t *, const uint16_t *, void *, tk_gemm_problem, float *, int64_t);
-/* kernels by tile shape, nt and nn (NULL: no nn kernel for TN = 128) */
+/* kernels by tile shape and K step, nt and nn (NULL: no nn kernel for TN = 128) */
 static const struct {
-  int32_t tm, tn;
+  int32_t tm, tn, kstep;
   gemm_8wave_fn nt, nn;
 } gemm_8wave_shapes[] = {
-    {256, 256, gemm_8wave, gemm_8wave_nn},
-    {256, 128, gemm_8wave_256x128, NULL},
-    {128, 256, gemm_8wave_128x256, gemm_8wave_128x256_nn},
-    {128, 128, gemm_8wave_128x128, NULL},
+    {256, 256, 64, gemm_8wave, gemm_8wave_nn},
+    {256, 128, 64, gemm_8wave_256x128, NULL},
+    {128, 256, 64, gemm_8wave_128x256, gemm_8wave_128x256_nn},
+    {128, 128, 64, gemm_8wave_128x128, NULL},
+    {128, 128, 128, gemm_8wave_128x128_k128, NULL},
 };
 
-/* The kernels of tile tm x tn (NULL: no such shape). */
-static const gemm_8wave_fn *gemm_8wave_kernels(int32_t tm, int32_t tn, int nn)
+/* The kernel of tile tm x tn and K step ks, for B as K x N if nn (NULL: no such kernel). */
+static const gemm_8wave_fn *gemm_8wave_kernels(int32_t tm, int32_t tn, int32_t ks, int nn)
 {
   for (size_t i = 0; i < sizeof gemm_8wave_shapes / sizeof gemm_8wave_shapes[0]; ++i)
-    if (gemm_8wave_shapes[i].tm == tm && gemm_8wave_shapes[i].tn == tn)
+    if (gemm_8wave_shapes[i].tm == tm && gemm_8wave_shapes[i].tn == tn && gemm_8wave_shapes[i].kstep == ks)
       return nn ? (gemm_8wave_shapes[i].nn ? &gemm_8wave_shapes[i].nn : NULL) : &gemm_8wave_shapes[i].nt;
   return NULL;
 }
 
 /* Why 8wave cannot take problem p with tile tm x tn (NULL: it can).  Any K,
  * lda, ldb: without 16-byte rows the masked tail stages all of K. */
-static const char *gemm_8wave_unsupported_tile(const tk_gemm_problem *p, int32_t tm, int32_t tn)
+static const char *gemm_8wave_unsupported_tile(const tk_gemm_problem *p, int32_t tm, int32_t tn, int32_t ks)
 {
   const int64_t esz = tk_gemm_c_elem_bytes(p), lim = TK_GL_MAX_BYTES; /* tk_gl_make's limit */
-  if (!gemm_8wave_kernels(tm, tn, 0)) return "8wave tiles are 256x256, 256x128, 128x256 and 128x128";
-  if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, 1))
+  if (!gemm_8wave_kernels(tm, tn, 64, 0))
+    return "8wave tiles are 256x256, 256x128, 128x256 and 128x128";
+  if (!gemm_8wave_kernels(tm, tn, ks, 0)) return "8wave's K step is 64 (and 128 for the 128x128 tile)";
+  if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, ks, 1))
     return "8wave with B as K x N (nn) needs a tile 256 wide in N (256x256 or 128x256)";
   const int64_t b_span = p->layout == TK_GEMM_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
   if (((p->m - 1) * p->lda + p->k) * 2 > lim || b_span * 2 > lim ||
@@ -201,19 +215,19 @@ static const char *gemm_8wave_unsupported_tile(const tk_gemm_problem *p, int32_t
     return "8wave needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;
 }
-static const char *gemm_8wave_unsupported(const tk_gemm_problem *p) { return gemm_8wave_unsupported_tile(p, 256, 256); }
+static const char *gemm_8wave_unsupported(const tk_gemm_problem *p) { return gemm_8wave_unsupported_tile(p, 256, 256, 64); }
 
-/* K per split for `splits` splits: a multiple of the K step 64, so only the
+/* K per split for `splits` splits: a multiple of the K step ks, so only the
  * last split has a K tail; splits that would be empty are dropped
  * (gemm_8wave_splits). */
-static int64_t gemm_8wave_kc(const tk_gemm_problem *p, int64_t splits)
+static int64_t gemm_8wave_kc(const tk_gemm_problem *p, int64_t splits, int32_t ks)
 {
   const int64_t per = (p->k + splits - 1) / splits;
-  return (per + 2 * W8_KH - 1) / (2 * W8_KH) * (2 * W8_KH);
+  return (per + ks - 1) / ks * ks;
 }
-static int64_t gemm_8wave_splits(const tk_gemm_problem *p, int64_t splits)
+static int64_t gemm_8wave_splits(const tk_gemm_problem *p, int64_t splits, int32_t ks)
 {
-  const int64_t kc = gemm_8wave_kc(p, splits);
+  const int64_t kc = gemm_8wave_kc(p, splits, ks);
   return (p->k + kc - 1) / kc;
 }
 
@@ -227,17 +241,22 @@ static bool gemm_8wave_preferred(const tk_gemm_problem *p)
 }
 
 /* Launches tile tm x tn with `splits` K splits (the caller has clamped it
- * with gemm_8wave_splits); with splits > 1 the partials go to ws (batch *
- * splits * M * N floats) and the caller reduces them. */
-static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_t tn, int64_t splits, float *ws,
-                                    const uint16_t *a, const uint16_t *b, void *c, hipStream_t stream)
+ * with gemm_8wave_splits); with splits > 1, ws is the zeroed workspace of
+ * gemm_splitk.h (gemm_8wave_ws_bytes). */
+static int64_t gemm_8wave_ws_bytes(const tk_gemm_problem *p, int32_t tm, int32_t tn, int64_t splits)
+{
+  return gemm_splitk_ws_bytes(p, splits, ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm));
+}
+
+static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_t tn, int32_t ks, int64_t splits,
+                                    float *ws, const uint16_t *a, const uint16_t *b, void *c, hipStream_t stream)
 {
   const int64_t tiles = ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm);
-  const gemm_8wave_fn *fn = gemm_8wave_kernels(tm, tn, p->layout == TK_GEMM_NN);
-  if (tiles > 0xffffffffll || splits < 1 || splits > 65535 || !fn || gemm_8wave_unsupported_tile(p, tm, tn))
+  const gemm_8wave_fn *fn = gemm_8wave_kernels(tm, tn, ks, p->layout == TK_GEMM_NN);
+  if (tiles > 0xffffffffll || splits < 1 || splits > 65535 || !fn || gemm_8wave_unsupported_tile(p, tm, tn, ks))
     return hipErrorInvalidValue;
   hipLaunchKernelGGL(*fn, dim3((unsigned)tiles, (unsigned)splits, (unsigned)p->batch), dim3(512), 0, stream, a, b,
-                     c, *p, ws, splits > 1 ? gemm_8wave_kc(p, splits) : p->k);
+                     c, *p, ws, splits > 1 ? gemm_8wave_kc(p, splits, ks) : p->k);
   return hipGetLastError();
 }
 

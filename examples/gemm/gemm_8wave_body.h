@@ -64,7 +64,7 @@ TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
 /* the kernel body; nn (B as K x N) is a compile-time constant in each kernel.
  * This workgroup computes K range [kb, ke) of its tile: split blockIdx.y of
  * gridDim.y, kc (a multiple of 64) per split; with more than one split the
- * f32 partial goes to ws (gemm_8wave.h, split-K). */
+ * f32 partial goes to ws and the tile's last split writes C (gemm_splitk.h). */
 static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     const uint16_t *__restrict__ a, const uint16_t *__restrict__ b, void *c, const tk_gemm_problem &p, float *ws,
     int64_t kc, const bool nn)
@@ -160,7 +160,8 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   }
 
   /* epilogue: TM/64 pieces of 32 x TN/4 through this wave's LDS tile; with
-   * split-K the f32 partial goes to the workspace as is */
+   * split-K the f32 partial goes to the workspace as is, and the tile's last
+   * split reduces (gemm_splitk.h) */
   tk_gl gc;
   float alpha = p.alpha, beta = p.beta;
   if (gridDim.y > 1) {
@@ -178,6 +179,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
     tk_store_lds_global_ab(&gc, rc, 0, 0, m0 + gm * grp + 32 * fr, n0 + wn * gw, sm.ep[wave], lane, 64, alpha, beta);
   }
+  if (gridDim.y > 1) gemm_splitk_finish(p, ws, c, z, m0, n0, W8_TM, W8_TN, (uint32_t *)&sm);
 }
 
 __global__ __launch_bounds__(512) void W8_KERNEL(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,

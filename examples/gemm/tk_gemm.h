@@ -90,14 +90,15 @@ int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const uint16_t *a, 
 /* A kernel with its parameters.  Zero fields (and TK_GEMM_AUTO) mean "the
  * heuristic's"; tk_gemm_plan fills them in.  tile_m x tile_n: 8wave 256x256,
  * 256x128, 128x256 or 128x128 (nn: 256 wide in N only), 4wave 128x128, simple
- * 64x64.  split_k: 8wave only, K cut into split_k ranges of a multiple of 64
- * (fewer when K is short: tk_gemm_plan clamps it), f32 partials in a
- * workspace, summed in split order by a second kernel: the same bits on
- * every run. */
+ * 64x64.  split_k: 8wave only, K cut into split_k ranges of a multiple of
+ * the K step (fewer when K is short: tk_gemm_plan clamps it); each split
+ * writes an f32 partial to a workspace and the tile's last split sums them in
+ * split order, in the same launch (gemm_splitk.h): the same bits on every run. */
 typedef struct tk_gemm_config {
   int32_t kernel;         /* tk_gemm_kernel */
   int32_t tile_m, tile_n; /* 0: the heuristic's */
   int32_t split_k;        /* 0: the heuristic's; 1: no split */
+  int32_t k_step;         /* K per main-loop iteration: 8wave 64, or 128 for 128x128 (0: the heuristic's) */
 } tk_gemm_config;
 /* Fills cfg's open fields for valid problem p; TK_GEMM_OK, or
  * TK_GEMM_ERR_KERNEL / TK_GEMM_ERR_UNSUPPORTED (tk_gemm_config_unsupported says why). */
@@ -106,8 +107,11 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg);
 const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_config *cfg);
 /* Workspace bytes the planned cfg needs for p (0 without split-K). */
 size_t tk_gemm_workspace_bytes(const tk_gemm_problem *p, const tk_gemm_config *cfg);
-/* Launches planned cfg; ws: device memory of at least
- * tk_gemm_workspace_bytes (NULL: allocated per call, as tk_gemm does). */
+/* Launches planned cfg.  ws: device memory of at least
+ * tk_gemm_workspace_bytes, ZEROED (hipMemset) before its first use; every
+ * completed launch leaves it zeroed again (its per-tile counters), so it can
+ * be reused for any later call that fits.  ws NULL: allocated, zeroed and
+ * freed per call, as tk_gemm does. */
 int tk_gemm_run(const tk_gemm_problem *p, const tk_gemm_config *cfg, const uint16_t *a, const uint16_t *b, void *c,
                 void *ws, size_t ws_bytes, hipStream_t stream);
 const char *tk_gemm_strerror(int err);

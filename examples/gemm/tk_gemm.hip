@@ -121,10 +121,10 @@ static void choose_auto(const tk_gemm_problem *p, tk_gemm_config *cfg)
 {
   const gemm_heuristic_row *r = nearest_row(p);
   if (r && r->kernel == TK_GEMM_8WAVE && gemm_8wave_wide(p)) {
-    int32_t tm = r->tile_m, tn = r->tile_n;
-    if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, 1)) tn = 256;
-    if (!gemm_8wave_unsupported_tile(p, tm, tn)) {
-      cfg->kernel = TK_GEMM_8WAVE, cfg->tile_m = tm, cfg->tile_n = tn, cfg->split_k = r->split_k;
+    int32_t tm = r->tile_m, tn = r->tile_n, ks = r->k_step;
+    if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, ks, 1)) tn = 256, ks = 64;
+    if (!gemm_8wave_unsupported_tile(p, tm, tn, ks)) {
+      cfg->kernel = TK_GEMM_8WAVE, cfg->tile_m = tm, cfg->tile_n = tn, cfg->split_k = r->split_k, cfg->k_step = ks;
       return;
     }
   } else if (r && r->kernel == TK_GEMM_4WAVE && gemm_4wave_unsupported(p) == NULL) {
@@ -142,30 +142,38 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
   if (tk_gemm_problem_error(p)) return TK_GEMM_ERR_PROBLEM;
   if (cfg->kernel < TK_GEMM_AUTO || cfg->kernel > TK_GEMM_SIMPLE) return TK_GEMM_ERR_KERNEL;
   if (cfg->kernel == TK_GEMM_AUTO) {
-    const int32_t tm = cfg->tile_m, tn = cfg->tile_n, sk = cfg->split_k;
+    const int32_t tm = cfg->tile_m, tn = cfg->tile_n, sk = cfg->split_k, ks = cfg->k_step;
     choose_auto(p, cfg);
-    /* explicit tile or split: 8wave with them, the rest from the table */
-    if ((tm || tn || sk) && cfg->kernel != TK_GEMM_8WAVE) cfg->kernel = TK_GEMM_8WAVE, cfg->tile_m = cfg->tile_n = 0, cfg->split_k = 0;
+    /* explicit tile, split or K step: 8wave with them, the rest from the table
+     * (a K step the explicit tile lacks falls back to 64) */
+    if ((tm || tn || sk || ks) && cfg->kernel != TK_GEMM_8WAVE)
+      cfg->kernel = TK_GEMM_8WAVE, cfg->tile_m = cfg->tile_n = 0, cfg->split_k = 0, cfg->k_step = 0;
     if (tm) cfg->tile_m = tm;
     if (tn) cfg->tile_n = tn;
     if (sk) cfg->split_k = sk;
+    if (ks) cfg->k_step = ks;
+    else if ((tm || tn) && !gemm_8wave_kernels(cfg->tile_m, cfg->tile_n, cfg->k_step, 0)) cfg->k_step = 64;
   }
   switch (cfg->kernel) {
   case TK_GEMM_8WAVE:
     if (!cfg->tile_m) cfg->tile_m = 256;
     if (!cfg->tile_n) cfg->tile_n = 256;
     if (!cfg->split_k) cfg->split_k = 1;
-    if (cfg->split_k > 0) cfg->split_k = (int32_t)gemm_8wave_splits(p, cfg->split_k);
+    if (!cfg->k_step) cfg->k_step = 64;
+    if (cfg->split_k > 0 && (cfg->k_step == 64 || cfg->k_step == 128))
+      cfg->split_k = (int32_t)gemm_8wave_splits(p, cfg->split_k, cfg->k_step);
     break;
   case TK_GEMM_4WAVE:
     if (!cfg->tile_m) cfg->tile_m = W4_TILE;
     if (!cfg->tile_n) cfg->tile_n = W4_TILE;
     if (!cfg->split_k) cfg->split_k = 1;
+    if (!cfg->k_step) cfg->k_step = W4_KS;
     break;
   default:
     if (!cfg->tile_m) cfg->tile_m = 64;
     if (!cfg->tile_n) cfg->tile_n = 64;
     if (!cfg->split_k) cfg->split_k = 1;
+    if (!cfg->k_step) cfg->k_step = 16;
     break;
   }
   return tk_gemm_config_unsupported(p, cfg) ? TK_GEMM_ERR_UNSUPPORTED : TK_GEMM_OK;
@@ -178,27 +186,27 @@ const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_c
   if (cfg->kernel == TK_GEMM_8WAVE) {
     if (cfg->split_k > 1 && p->m * p->n * 4 > TK_GL_MAX_BYTES)
       return "8wave split-K needs M*N*4 bytes (one partial) below 4 GiB";
-    return gemm_8wave_unsupported_tile(p, cfg->tile_m, cfg->tile_n);
+    return gemm_8wave_unsupported_tile(p, cfg->tile_m, cfg->tile_n, cfg->k_step);
   }
   if (cfg->split_k != 1) return "split-K is an 8wave feature (--split-k needs --kernel 8wave or auto)";
   if (cfg->kernel == TK_GEMM_4WAVE) {
-    if (cfg->tile_m != W4_TILE || cfg->tile_n != W4_TILE) return "4wave's tile is 128x128";
+    if (cfg->tile_m != W4_TILE || cfg->tile_n != W4_TILE || cfg->k_step != W4_KS) return "4wave's tile is 128x128, its K step 32";
     return gemm_4wave_unsupported(p);
   }
-  if (cfg->tile_m != 64 || cfg->tile_n != 64) return "simple's tile is 64x64";
+  if (cfg->tile_m != 64 || cfg->tile_n != 64 || cfg->k_step != 16) return "simple's tile is 64x64, its K step 16";
   return NULL;
 }
 
 size_t tk_gemm_workspace_bytes(const tk_gemm_problem *p, const tk_gemm_config *cfg)
 {
   if (tk_gemm_problem_error(p) || cfg->kernel != TK_GEMM_8WAVE) return 0;
-  return (size_t)gemm_splitk_ws_floats(p, cfg->split_k) * 4;
+  return (size_t)gemm_8wave_ws_bytes(p, cfg->tile_m, cfg->tile_n, cfg->split_k);
 }
 
 tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested)
 {
   if (requested != TK_GEMM_AUTO) return requested;
-  tk_gemm_config cfg = {TK_GEMM_AUTO, 0, 0, 0};
+  tk_gemm_config cfg = {TK_GEMM_AUTO, 0, 0, 0, 0};
   if (tk_gemm_problem_error(p)) return choose_by_rule(p);
   choose_auto(p, &cfg);
   return (tk_gemm_kernel)cfg.kernel;
@@ -217,11 +225,14 @@ int tk_gemm_run(const tk_gemm_problem *p, const tk_gemm_config *cfg, const uint1
     void *own = NULL;
     if (need && !ws) {
       if (hipMalloc(&own, need) != hipSuccess) return TK_GEMM_ERR_HIP;
+      if (hipMemsetAsync(own, 0, need, stream) != hipSuccess) {
+        (void)hipFree(own);
+        return TK_GEMM_ERR_HIP;
+      }
       ws = own, ws_bytes = need;
     }
     if (ws_bytes < need) return TK_GEMM_ERR_UNSUPPORTED;
-    e = gemm_8wave_launch(p, cfg->tile_m, cfg->tile_n, cfg->split_k, (float *)ws, a, b, c, stream);
-    if (e == hipSuccess && cfg->split_k > 1) e = gemm_splitk_reduce_launch(p, cfg->split_k, (const float *)ws, c, stream);
+    e = gemm_8wave_launch(p, cfg->tile_m, cfg->tile_n, cfg->k_step, cfg->split_k, (float *)ws, a, b, c, stream);
     if (own) {
       if (e == hipSuccess) e = hipStreamSynchronize(stream);
       (void)hipFree(own);
@@ -239,7 +250,7 @@ int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const uint16_t *a, 
 {
   if (tk_gemm_problem_error(p)) return TK_GEMM_ERR_PROBLEM;
   if (kernel < TK_GEMM_AUTO || kernel > TK_GEMM_SIMPLE) return TK_GEMM_ERR_KERNEL;
-  tk_gemm_config cfg = {kernel, 0, 0, 0};
+  tk_gemm_config cfg = {kernel, 0, 0, 0, 0};
   const int e = tk_gemm_plan(p, &cfg);
   if (e != TK_GEMM_OK) return e;
   return tk_gemm_run(p, &cfg, a, b, c, NULL, 0, stream);

@@ -82,7 +82,9 @@ static void run_cfg(const char *what, tk_gemm_kernel kern, const tk_gemm_config 
     EXPECT(pe == TK_GEMM_OK, "%s: tk_gemm_plan returned %d (%s)", what, pe, tk_gemm_config_unsupported(&p, &pc));
     ws_bytes = tk_gemm_workspace_bytes(&p, &pc);
     EXPECT(pc.split_k < 2 || ws_bytes >= (size_t)(pc.split_k * batch * m * n * 4), "%s: workspace %zu bytes", what, ws_bytes);
-    if (ws_bytes) EXPECT(hipMalloc(&ws, ws_bytes) == hipSuccess, "%s: hipMalloc workspace", what);
+    if (ws_bytes)
+      EXPECT(hipMalloc(&ws, ws_bytes) == hipSuccess && hipMemset(ws, 0, ws_bytes) == hipSuccess, "%s: zeroed workspace",
+             what);
   }
   const int e = cfg ? tk_gemm_run(&p, &pc, da, db, dc, ws, ws_bytes, 0) : tk_gemm(&p, kern, da, db, dc, 0);
   EXPECT(e == TK_GEMM_OK, "%s: tk_gemm returned %d (%s)", what, e, tk_gemm_strerror(e));
@@ -148,7 +150,7 @@ static void determinism(int64_t m, int64_t n, int64_t k, int32_t split)
   void *da = dev_copy(a, (size_t)(m * k) * 2), *db = dev_copy(b, (size_t)(n * k) * 2), *dc = dev_copy(c0, (size_t)(m * n) * 4);
   const size_t wb = tk_gemm_workspace_bytes(&p, &cfg);
   void *ws = NULL;
-  EXPECT(hipMalloc(&ws, wb) == hipSuccess, "determinism: workspace");
+  EXPECT(hipMalloc(&ws, wb) == hipSuccess && hipMemset(ws, 0, wb) == hipSuccess, "determinism: workspace");
   float *res[2] = {r1, r2};
   for (int r = 0; r < 2; ++r)
     EXPECT(hipMemcpy(dc, c0, (size_t)(m * n) * 4, hipMemcpyHostToDevice) == hipSuccess &&
@@ -200,7 +202,7 @@ int main(void)
     tk_gemm_config f = {TK_GEMM_8WAVE, 0, 0, 100};
     EXPECT(tk_gemm_plan(&q, &f) == TK_GEMM_OK && f.split_k == 16 && f.tile_m == 256, "plan split 100 of K 1024 -> 16 (got %d)",
            f.split_k);
-    EXPECT(tk_gemm_workspace_bytes(&q, &f) == (size_t)16 * 1024 * 1024 * 4, "workspace of split 16");
+    EXPECT(tk_gemm_workspace_bytes(&q, &f) == (size_t)16 * 1024 * 1024 * 4 + 16 * 4, "workspace of split 16: partials + 16 tile counters");
     tk_gemm_config g = {TK_GEMM_8WAVE, 256, 128, 1};
     q.layout = TK_GEMM_NN;
     EXPECT(tk_gemm_plan(&q, &g) == TK_GEMM_ERR_UNSUPPORTED && strstr(tk_gemm_config_unsupported(&q, &g), "nn"),
