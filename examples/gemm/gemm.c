@@ -55,7 +55,7 @@ static void usage(FILE *f)
           "                         (default 1; with --kernel auto both default to the heuristic's)\n"
           "  --check                compare with a double-precision reference; exit 1 past tolerance\n"
           "  --seed S               input random seed (default 1)\n"
-          "  --sweep                time the sweep shapes (squares 1024..16384, LLM shapes)\n"
+          "  --sweep                time the sweep shapes (squares 1024..16384, LLM and decode shapes)\n"
           "  --sweep-shapes LIST    sweep these shapes instead: MxNxK[,MxNxK...]\n"
           "  --sweep-kernels LIST   sweep each shape with these kernels, side by side (e.g. 8wave,4wave)\n"
           "  --csv FILE --svg FILE  sweep outputs (CSV table; SVG bar chart of TFLOP/s, or of ms when emulated)\n"
@@ -316,7 +316,8 @@ static int run_one(const options *o)
 static int run_sweep(const options *o)
 {
   static const char *def = "1024x1024x1024,2048x2048x2048,4096x4096x4096,8192x8192x8192,16384x16384x16384,"
-                           "4096x4096x14336,4096x14336x4096,8192x28672x8192,8192x8192x28672,16384x8192x1024";
+                           "4096x4096x14336,4096x14336x4096,8192x28672x8192,8192x8192x28672,16384x8192x1024,"
+                           "1x4096x4096,16x4096x4096,128x4096x4096"; /* the last three: decode-like */
   int64_t dims[MAX_SHAPES * 3];
   const int nshapes = tk_cli_shapes(o->shapes ? o->shapes : def, 3, dims, MAX_SHAPES);
   tk_gemm_problem shapes[MAX_SHAPES];

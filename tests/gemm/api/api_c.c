@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tk_gemm.h"
+#include "gemm_heuristic_table.h" /* the generated data auto must follow */
 
 static int failures = 0;
 #define EXPECT(cond, ...)                     \
@@ -189,6 +190,26 @@ int main(void)
   run_cfg("8wave 128x256 split 2 nn f32", TK_GEMM_8WAVE, &t128x256, 70, 40, 150, 1, TK_GEMM_NN, TK_GEMM_OUT_F32, 2.0f, 0.0f, 8);
 
   determinism(96, 80, 1000, 4); /* K ranges 256, 256, 256, 232 */
+
+  /* auto follows the generated table (bench/gemm-heuristic): each swept
+   * shape gets its row's config; without 16-byte rows (odd lda) 8wave rows
+   * give way to the rule's 4wave */
+  for (size_t i = 0; i < sizeof gemm_heuristic_table / sizeof gemm_heuristic_table[0]; ++i) {
+    const gemm_heuristic_row *r = &gemm_heuristic_table[i];
+    tk_gemm_problem q;
+    tk_gemm_problem_init(&q, (int64_t)r->m, (int64_t)r->n, (int64_t)r->k);
+    tk_gemm_config c = {TK_GEMM_AUTO, 0, 0, 0, 0};
+    EXPECT(tk_gemm_plan(&q, &c) == TK_GEMM_OK && c.kernel == r->kernel &&
+               (r->kernel != TK_GEMM_8WAVE || (c.tile_m == r->tile_m && c.tile_n == r->tile_n &&
+                                               c.split_k == r->split_k && c.k_step == r->k_step)),
+           "auto for table row %gx%gx%g: got %s %dx%d split %d K step %d", r->m, r->n, r->k,
+           tk_gemm_kernel_name((tk_gemm_kernel)c.kernel), c.tile_m, c.tile_n, c.split_k, c.k_step);
+    q.lda = q.k + 1;
+    tk_gemm_config d = {TK_GEMM_AUTO, 0, 0, 0, 0};
+    EXPECT(tk_gemm_plan(&q, &d) == TK_GEMM_OK && d.kernel != TK_GEMM_8WAVE,
+           "auto for %gx%gx%g with lda = K + 1 chose 8wave (no 16-byte rows: its slow path)", r->m, r->n, r->k);
+  }
+  printf("ok: auto follows the %zu rows of the heuristic table\n", sizeof gemm_heuristic_table / sizeof gemm_heuristic_table[0]);
 
   /* plan: AUTO fills kernel, tile and split; explicit fields stay; split clamped to K's 64-wide steps */
   {
