@@ -18,10 +18,11 @@ static const gemm_heuristic_row gemm_heuristic_table[] = {
     {4096, 4096, 14336, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 671.9 TFLOP/s, 4wave 378.6 */
     {4096, 14336, 4096, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 730.1 TFLOP/s, 4wave 418.7 */
     {16384, 8192, 1024, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 554.5 TFLOP/s, 4wave 329.9 */
-    {1, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 64}, /* 8wave-128x128-s8: 0.8 TFLOP/s, 4wave 0.2 */
-    {16, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 64}, /* 8wave-128x128-s8: 12.8 TFLOP/s, 4wave 2.9 */
-    {128, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 4, 64}, /* 8wave-128x128-s4: 62.4 TFLOP/s, 4wave 22.4 */
-    {3072, 3072, 4096, TK_GEMM_8WAVE, 128, 256, 1, 64}, /* 8wave-128x256: 575.4 TFLOP/s, 4wave - */
+    {1, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 128}, /* 8wave-128x128k128-s8: 0.8 TFLOP/s, 4wave 0.2 */
+    {16, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 128}, /* 8wave-128x128k128-s8: 13.3 TFLOP/s, 4wave 2.9 */
+    {128, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 4, 128}, /* 8wave-128x128k128-s4: 66.8 TFLOP/s, 4wave 22.4 */
+    {3072, 3072, 4096, TK_GEMM_8WAVE, 128, 256, 1, 64}, /* 8wave-128x256: 575.4 TFLOP/s, 4wave 385.1 */
+    {16384, 16384, 16384, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 781.8 TFLOP/s, 4wave - */
 };
 
 #endif /* GEMM_HEURISTIC_TABLE_H */
