@@ -1,5 +1,9 @@
 /* gemm_8wave.h: the main GEMM kernel, built only from tk primitives.
  *
+ * Tiles 256x256 (described here), 256x128, 128x256 and 128x128 (K step 64 or
+ * 128) from one body, gemm_8wave_body.h, included once per shape below; any
+ * K (masked tail) and split-K (gemm_splitk.h).
+ *
  * 256x256 C tile per workgroup, K step 64 per loop iteration, 8 waves (512
  * threads) in two groups of 4: group g = waves 4g..4g+3.  Waves w and w+4
  * share SIMD w%4 (waves are placed round-robin on the CU's four SIMDs), so
@@ -46,9 +50,11 @@
  * transposing group loads (pairs of K rows -> ds_write_b32 into the same
  * N x K tiles); everything else is identical.
  *
- * Requirements (checked on the host by gemm_8wave_unsupported): K, lda, ldb
- * multiples of 8 (16-byte rows for the group loads), every operand's span
- * per batch < 4 GiB (buffer descriptors).
+ * Any K, lda, ldb: the loop covers the largest multiple of the K step, a
+ * masked tail loop (element-wise staging, one half-step per iteration) the
+ * rest, or all of K when lda/ldb are not multiples of 8 (no 16-byte rows).
+ * Requirement (gemm_8wave_unsupported_tile): every operand's span per batch
+ * < 4 GiB (buffer descriptors); nn only for tiles 256 wide in N.
  */
 #ifndef GEMM_8WAVE_H
 #define GEMM_8WAVE_H
