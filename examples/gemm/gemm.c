@@ -58,9 +58,13 @@ static void usage(FILE *f)
           "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
           "                         (default 10/2 on a GPU, 1/0 under tksim)\n"
           "  --kernel 8wave|4wave|simple|auto  kernel (auto: see docs/gemm.md)\n"
+          "  --tile MxN             8wave tile: 256x256 (default), 256x128, 128x256, 128x128\n"
+          "  --split-k S            8wave: cut K into S ranges, f32 partials reduced in a fixed order\n"
+          "  --k-step 64|128        8wave K per loop iteration (128: the 128x128 tile only)\n"
+          "                         (default 1; with --kernel auto both default to the heuristic's)\n"
           "  --check                compare with a double-precision reference; exit 1 past tolerance\n"
           "  --seed S               input random seed (default 1)\n"
-          "  --sweep                time the sweep shapes (squares 1024..16384, LLM shapes)\n"
+          "  --sweep                time the sweep shapes (squares 1024..16384, LLM and decode shapes)\n"
           "  --sweep-shapes LIST    sweep these shapes instead: MxNxK[,MxNxK...]\n"
           "  --sweep-kernels LIST   sweep each shape with these kernels, side by side (e.g. 8wave,4wave)\n"
           "  --csv FILE --svg FILE  sweep outputs (CSV table; SVG bar chart of TFLOP/s, or of ms when emulated)\n"
@@ -74,6 +78,7 @@ static int bad(const char *msg, const char *arg) { return tk_cli_bad("gemm", usa
 typedef struct options {
   tk_gemm_problem p;
   tk_gemm_kernel kernel;
+  int32_t tile_m, tile_n, split_k, k_step; /* --tile, --split-k, --k-step (0: the plan's) */
   int64_t iters, warmup;
   int iters_set, warmup_set, check, sweep, inject, vs, fp8_edges;
   uint64_t seed;
@@ -157,16 +162,42 @@ static void teardown(gemm_data *d)
 /* ---- one launch, for tk_time_launches ------------------------------------ */
 
 typedef struct launch_ctx {
-  tk_gemm_kernel kernel;
+  tk_gemm_config cfg; /* planned */
   gemm_data *d;
+  void *ws; /* split-K workspace, allocated once per problem */
+  size_t ws_bytes;
 } launch_ctx;
 
 static int launch(void *v)
 {
   const launch_ctx *l = v;
-  const int e = tk_gemm(&l->d->p, l->kernel, l->d->a, l->d->b, l->d->c, 0);
+  const int e = tk_gemm_run(&l->d->p, &l->cfg, l->d->a, l->d->b, l->d->c, l->ws, l->ws_bytes, 0);
   if (e != TK_GEMM_OK) fprintf(stderr, "gemm: tk_gemm: %s\n", tk_gemm_strerror(e));
   return e;
+}
+
+/* the options' kernel, tile and split, planned for p (tk_gemm_plan); NULL
+ * when it can run p, else why not */
+static const char *plan(const tk_gemm_problem *p, tk_gemm_kernel kernel, const options *o, tk_gemm_config *cfg)
+{
+  cfg->kernel = kernel, cfg->tile_m = o->tile_m, cfg->tile_n = o->tile_n, cfg->split_k = o->split_k;
+  cfg->k_step = o->k_step;
+  const int e = tk_gemm_plan(p, cfg);
+  if (e == TK_GEMM_ERR_UNSUPPORTED) return tk_gemm_config_unsupported(p, cfg);
+  return e == TK_GEMM_OK ? NULL : tk_gemm_strerror(e);
+}
+
+/* "8wave" (256x256, K step 64, no split), "8wave-128x128", "8wave-128x128k128"
+ * (K step 128), "8wave-128x128-s4" (split-K 4), "4wave", ... */
+static const char *config_name(const tk_gemm_config *c, char *buf, size_t n)
+{
+  if (c->kernel != TK_GEMM_8WAVE || (c->tile_m == 256 && c->tile_n == 256 && c->split_k == 1 && c->k_step == 64))
+    return tk_gemm_kernel_name((tk_gemm_kernel)c->kernel);
+  char ks[16] = "";
+  if (c->k_step != 64) snprintf(ks, sizeof ks, "k%d", c->k_step);
+  if (c->split_k > 1) snprintf(buf, n, "8wave-%dx%d%s-s%d", c->tile_m, c->tile_n, ks, c->split_k);
+  else snprintf(buf, n, "8wave-%dx%d%s", c->tile_m, c->tile_n, ks);
+  return buf;
 }
 
 /* test hook: the check must notice one wrong element */
@@ -242,7 +273,9 @@ out:
 static int run_one(const options *o)
 {
   const tk_gemm_problem *p = &o->p;
-  const tk_gemm_kernel kernel = tk_gemm_choose(p, o->kernel);
+  tk_gemm_config cfg;
+  const char *why = plan(p, o->kernel, o, &cfg);
+  const tk_gemm_kernel kernel = (tk_gemm_kernel)cfg.kernel;
   printf("problem: M=%lld N=%lld K=%lld batch=%lld layout=%s out=%s alpha=%g beta=%g lda=%lld ldb=%lld ldc=%lld\n",
          (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch, p->layout == TK_GEMM_NT ? "nt" : "nn",
          p->out == TK_GEMM_OUT_BF16 ? "bf16" : "f32", p->alpha, p->beta, (long long)p->lda, (long long)p->ldb,
@@ -252,17 +285,23 @@ static int run_one(const options *o)
          p->scale_a, p->scale_b, p->bias == TK_GEMM_BIAS_ROW ? "per row" : p->bias == TK_GEMM_BIAS_COL ? "per column" : "none",
          p->bias == TK_GEMM_BIAS_NONE ? "" : p->bias_type == TK_GEMM_BIAS_BF16 ? " (bf16)" : " (f32)",
          tk_gemm_act_name((tk_gemm_act)p->act));
-  printf("kernel: %s%s%s\n", tk_gemm_kernel_name(kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "",
-         p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? ", grid order row-major" : "");
-  const char *why = tk_gemm_unsupported(kernel, p);
+  if (cfg.kernel == TK_GEMM_AUTO) cfg.kernel = tk_gemm_choose(p, TK_GEMM_AUTO); /* not planned: name only */
+  char cname[64];
+  printf("kernel: %s%s%s%s%s\n", tk_gemm_kernel_name((tk_gemm_kernel)cfg.kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "",
+         p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? ", grid order row-major" : "",
+         cfg.kernel == TK_GEMM_8WAVE ? ", config " : "", cfg.kernel == TK_GEMM_8WAVE ? config_name(&cfg, cname, sizeof cname) : "");
+  if (cfg.kernel == TK_GEMM_8WAVE)
+    printf("config: tile %dx%d, K step %d, split-k %d\n", cfg.tile_m, cfg.tile_n, cfg.k_step, cfg.split_k);
   if (why) {
     fprintf(stderr, "gemm: kernel %s cannot run this problem: %s%s\n", tk_gemm_kernel_name(kernel), why,
             o->kernel == TK_GEMM_AUTO ? "" : " (--kernel auto picks one that can)");
     return 3;
   }
+  (void)kernel;
   gemm_data d;
   setup(&d, p, o->seed, o->fp8_edges);
-  launch_ctx l = {kernel, &d};
+  launch_ctx l = {cfg, &d, NULL, tk_gemm_workspace_bytes(p, &cfg)};
+  if (l.ws_bytes) { CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes)); CHECK_HIP(hipMemset(l.ws, 0, l.ws_bytes)); }
   int rc = 0;
   if (o->check) {
     if (launch(&l) != 0) return 4;
@@ -305,6 +344,7 @@ static int run_one(const options *o)
     if (o->vs && compare_hipblaslt(kernel, &d, p, o, ms) != 0) rc = rc ? rc : 4;
 #endif
   }
+  if (l.ws) CHECK_HIP(hipFree(l.ws));
   teardown(&d);
   return rc;
 }
@@ -314,7 +354,8 @@ static int run_one(const options *o)
 static int run_sweep(const options *o)
 {
   static const char *def = "1024x1024x1024,2048x2048x2048,4096x4096x4096,8192x8192x8192,16384x16384x16384,"
-                           "4096x4096x14336,4096x14336x4096,8192x28672x8192,8192x8192x28672,16384x8192x1024";
+                           "4096x4096x14336,4096x14336x4096,8192x28672x8192,8192x8192x28672,16384x8192x1024,"
+                           "1x4096x4096,16x4096x4096,128x4096x4096"; /* the last three: decode-like */
   int64_t dims[MAX_SHAPES * 3];
   const int nshapes = tk_cli_shapes(o->shapes ? o->shapes : def, 3, dims, MAX_SHAPES);
   tk_gemm_problem shapes[MAX_SHAPES];
@@ -333,8 +374,10 @@ static int run_sweep(const options *o)
   for (int i = 0; i < nshapes && !rc; ++i) {
     const tk_gemm_problem *p = &shapes[i];
     for (int ki = 0; ki < o->nkernels && !rc; ++ki) {
-      const tk_gemm_kernel kernel = tk_gemm_choose(p, o->kernels[ki]);
-      const char *why = tk_gemm_unsupported(kernel, p);
+      tk_gemm_config cfg;
+      const char *why = plan(p, o->kernels[ki], o, &cfg);
+      const tk_gemm_kernel kernel = cfg.kernel == TK_GEMM_AUTO ? tk_gemm_choose(p, TK_GEMM_AUTO) : (tk_gemm_kernel)cfg.kernel;
+      char cname[64];
       if (why) {
         fprintf(stderr, "gemm: kernel %s cannot run %lldx%lldx%lld: %s\n", tk_gemm_kernel_name(kernel),
                 (long long)p->m, (long long)p->n, (long long)p->k, why);
@@ -343,10 +386,12 @@ static int run_sweep(const options *o)
       }
       gemm_data d;
       setup(&d, p, o->seed, o->fp8_edges);
-      launch_ctx l = {kernel, &d};
+      launch_ctx l = {cfg, &d, NULL, tk_gemm_workspace_bytes(p, &cfg)};
+      if (l.ws_bytes) { CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes)); CHECK_HIP(hipMemset(l.ws, 0, l.ws_bytes)); }
       double ms;
       tk_timing kind;
       const int e = tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind);
+      if (l.ws) CHECK_HIP(hipFree(l.ws));
       teardown(&d);
       if (e != 0) {
         fprintf(stderr, "gemm: launch failed\n");
@@ -357,7 +402,7 @@ static int run_sweep(const options *o)
       snprintf(key, sizeof key, "%lld,%lld,%lld,%lld,%s,%s", (long long)p->m, (long long)p->n, (long long)p->k,
                (long long)p->batch, p->layout == TK_GEMM_NT ? "nt" : "nn", p->out == TK_GEMM_OUT_BF16 ? "bf16" : "f32");
       snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)p->m, (long long)p->n, (long long)p->k);
-      if (tk_sweep_add(&sw, key, shape, tk_gemm_kernel_name(kernel), ms, 2.0 * p->m * p->n * p->k * p->batch, kind)) {
+      if (tk_sweep_add(&sw, key, shape, config_name(&cfg, cname, sizeof cname), ms, 2.0 * p->m * p->n * p->k * p->batch, kind)) {
         fprintf(stderr, "gemm: out of host memory\n");
         rc = 4;
       }
@@ -454,6 +499,17 @@ static int parse_args(int argc, char **argv, options *o)
       else return bad("unknown output type (bf16|f32)", v);
     } else if (!strcmp(a, "--kernel")) {
       if (!tk_gemm_kernel_parse(v, strlen(v), &o->kernel)) return bad("unknown kernel (8wave|4wave|simple|auto)", v);
+    } else if (!strcmp(a, "--tile")) {
+      int64_t t[2];
+      if (tk_cli_shapes(v, 2, t, 1) != 1 || (t[0] != 128 && t[0] != 256) || (t[1] != 128 && t[1] != 256))
+        return bad("unknown --tile (8wave: 256x256, 256x128, 128x256, 128x128)", v);
+      o->tile_m = (int32_t)t[0], o->tile_n = (int32_t)t[1];
+    } else if (!strcmp(a, "--split-k")) {
+      if (!tk_cli_i64(v, &x) || x < 1 || x > 65535) return bad("--split-k must be 1..65535", v);
+      o->split_k = (int32_t)x;
+    } else if (!strcmp(a, "--k-step")) {
+      if (!tk_cli_i64(v, &x) || (x != 64 && x != 128)) return bad("--k-step must be 64 or 128 (128: 8wave 128x128 only)", v);
+      o->k_step = (int32_t)x;
     } else if (!strcmp(a, "--sweep-kernels")) {
       const char *q = v, *item;
       size_t len;

@@ -1,5 +1,9 @@
 /* gemm_8wave.h: the main GEMM kernel, built only from tk primitives.
  *
+ * Tiles 256x256 (described here), 256x128, 128x256 and 128x128 (K step 64 or
+ * 128) from one body, gemm_8wave_body.h, included once per shape below; any
+ * K (masked tail) and split-K (gemm_splitk.h).
+ *
  * 256x256 C tile per workgroup, K step 64 per loop iteration, 8 waves (512
  * threads) in two groups of 4: group g = waves 4g..4g+3.  Waves w and w+4
  * share SIMD w%4 (waves are placed round-robin on the CU's four SIMDs), so
@@ -47,9 +51,11 @@
  * transposing group loads (pairs of K rows -> ds_write_b32 into the same
  * N x K tiles); everything else is identical.
  *
- * Requirements (checked on the host by gemm_8wave_unsupported): K, lda, ldb
- * multiples of 8 (16-byte rows for the group loads), every operand's span
- * per batch < 4 GiB (buffer descriptors).
+ * Any K, lda, ldb: the loop covers the largest multiple of the K step, a
+ * masked tail loop (element-wise staging, one half-step per iteration) the
+ * rest, or all of K when lda/ldb are not multiples of 8 (no 16-byte rows).
+ * Requirement (gemm_8wave_unsupported_tile): every operand's span per batch
+ * < 4 GiB (buffer descriptors); nn only for tiles 256 wide in N.
  */
 #ifndef GEMM_8WAVE_H
 #define GEMM_8WAVE_H
@@ -57,62 +63,47 @@
 #include <hip/hip_runtime.h>
 #include <tk/tk.h>
 
+#include "gemm_splitk.h"
 #include "gemm_tile.h"
 #include "tk_gemm.h"
 
-#define W8_TILE 256
-#define W8_KH 32 /* K per half-step: one LDS buffer */
+/* element (r, k) of one of the swizzled bf16 x 32 half-step tiles (the
+ * masked K tail's staging) */
+#define W8_LDS_AT(tile, r, k) (*(uint16_t *)((char *)(tile).data + tk_lds_offset(TK_LDS_SWZ, W8_KH, 2, (r), (k))))
 
-TK_ST(w8_half_t, tk_bf16, 128, W8_KH, TK_LDS_SWZ); /* 128 rows x 32 k, 8 KiB */
-typedef struct {
-  w8_half_t a[2], b[2]; /* A rows 0-127, 128-255; Bt (N x K) rows 0-127, 128-255 */
-} w8_buf_t;
-TK_ST(w8_ep_t, float, 32, 64, TK_LDS_SWZ); /* epilogue: one per wave, 8 KiB */
-typedef union {
-  w8_buf_t buf[2];
-  w8_ep_t ep[8];
-} w8_smem_t;
-TK_LDS_CHECK(w8_smem_t);
+/* Can the group loads move this problem's rows (16-byte rows and origins,
+ * operands within a buffer descriptor)?  Otherwise the kernel stages all of
+ * K through the masked tail (correct for any K, lda, ldb; slow). */
+TK_HDI bool gemm_8wave_wide(const tk_gemm_problem *p)
+{
+  const int64_t b_span = p->layout == TK_GEMM_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
+  return p->lda % 8 == 0 && p->ldb % 8 == 0 && ((p->m - 1) * p->lda + p->k) * 2 <= TK_GL_MAX_BYTES &&
+         b_span * 2 <= TK_GL_MAX_BYTES;
+}
 
-TK_STAGE(w8_stage_t, w8_half_t, 256); /* one group's 256 threads stage 128 rows */
-TK_RT(w8_acc_t, TK_K_C_F32_32x32, 128, 64);
-TK_RT(w8_a_t, TK_K_A_BF16_32x32x8, 128, W8_KH);
-TK_RT(w8_bt_t, TK_K_A_BF16_32x32x8, 64, W8_KH); /* Bt (N x K) in the A kind */
-TK_PENDING_B128(w8_pa_t, w8_a_t);
-TK_PENDING_B128(w8_pb_t, w8_bt_t);
-TK_RT(w8_piece_t, TK_K_C_F32_32x32, 32, 64);
-
-/* B's share of a group's staging: Bt rows from an N x K B (nt), or the same
- * rows transposed out of a K x N B (nn, tk's transposing group loads: same
- * staging registers, pairs of K rows -> ds_write_b32) */
-#define W8_B_COMMIT(tile, st, n_after)                                                  \
-  do {                                                                                  \
-    if (nn) tk_load_commit_t(tile, st, tid_, n_after);                                  \
-    else tk_load_commit(tile, st, tid_, n_after);                                       \
-  } while (0)
-#define W8_B_ISSUE(st, k)                                                               \
-  do {                                                                                  \
-    if (nn) tk_load_issue_t(st, &gb, rb, 0, 0, (k), n0 + 128 * grp, tid_);              \
-    else tk_load_issue(st, &gb, rb, 0, 0, n0 + 128 * grp, (k), tid_);                   \
-  } while (0)
+/* The shapes' code below refers to these locals of the body: sm (LDS), sa/sb
+ * (staging sets), pa/pb, fa/fb (fragments), acc, ga/gb, ra/rb, m0, n0, grp,
+ * gw, gtid, nn and the shape constants gm, gn, wn, na, nb (enum). */
 
 /* memory cluster of half-step s, in buffer `cur` = s%2: half-step s+1 goes
  * from staging set 1-cur to buffer 1-cur, and the same set is refilled with
  * half-step s+3 (K `kload`); set `cur` holds half-step s+2, in flight since
- * the previous cluster.  Group g stages rows 128g.. of both A and Bt (tiles
- * a[g], b[g]): 2 + 2 chunks per thread and set.  Each commit waits for its
- * own batch only: 3 batches of 2 loads may stay in flight (vmcnt(6)). */
+ * the previous cluster.  Group g stages its rows of both A and Bt (tiles
+ * a[g], b[g]): na + nb loads per thread and set.  Each commit waits for its
+ * own batch only: before the A commit, Bt of this set and both batches of
+ * the other set may stay in flight (nb + na + nb); before the Bt commit, the
+ * other set and the A batch just issued (na + nb + na). */
 #define W8_MEMORY(cur, kload)                                                           \
   do {                                                                                  \
-    tk_prefetch_issue_b128(pa, sm.buf[cur].a[grp], 0, 0);                                  \
-    tk_prefetch_issue_b128(pb, sm.buf[cur].b[gw / 2], (gw % 2) * 64, 0);                    \
+    tk_prefetch_issue_b128(pa, sm.buf[cur].a[grp], 0, 0);                               \
+    tk_prefetch_issue_b128(pb, sm.buf[cur].b[gw / 2], (gw % 2) * wn, 0);                \
     const uint32_t tid_ = tk_opaque(gtid); /* addresses recomputed here, not hoisted */ \
-    tk_load_commit(sm.buf[1 - (cur)].a[grp], sa[1 - (cur)], tid_, 3 * TK_STAGE_NLOADS(sa[0])); \
-    tk_load_issue(sa[1 - (cur)], &ga, ra, 0, 0, m0 + 128 * grp, (kload), tid_);         \
-    W8_B_COMMIT(sm.buf[1 - (cur)].b[grp], sb[1 - (cur)], 3 * TK_STAGE_NLOADS(sa[0]));  \
+    tk_load_commit(sm.buf[1 - (cur)].a[grp], sa[1 - (cur)], tid_, nb + na + nb);        \
+    tk_load_issue(sa[1 - (cur)], &ga, ra, 0, 0, m0 + gm * grp, (kload), tid_);          \
+    W8_B_COMMIT(sm.buf[1 - (cur)].b[grp], sb[1 - (cur)], na + nb + na);                 \
     W8_B_ISSUE(sb[1 - (cur)], kload);                                                   \
-    tk_prefetch_wait_b128(fa, pa, 0);                                                      \
-    tk_prefetch_wait_b128(fb, pb, 0);                                                      \
+    tk_prefetch_wait_b128(fa, pa, 0);                                                   \
+    tk_prefetch_wait_b128(fb, pb, 0);                                                   \
   } while (0)
 
 /* compute cluster: nothing crosses the scheduling fences, priority up */
@@ -133,125 +124,146 @@ TK_RT(w8_piece_t, TK_K_C_F32_32x32, 32, 64);
     TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
   } while (0)
 
-/* the kernel body; nn (B as K x N) is a compile-time constant in each kernel */
-static __device__ inline __attribute__((always_inline)) void w8_body(const uint16_t *__restrict__ a,
-                                                                     const uint16_t *__restrict__ b, void *c,
-                                                                     const tk_gemm_problem &p, const bool nn)
+/* The tile shapes: one body (gemm_8wave_body.h), four instantiations. */
+#define W8_CAT_(x, s) x##_##s
+#define W8_CAT(x, s) W8_CAT_(x, s)
+
+#define W8_KH 32 /* K per half-step (one LDS buffer); K step 64 */
+#define W8_TM 256
+#define W8_TN 256
+#define W8_ID(x) W8_CAT(x, 256x256)
+#define W8_KERNEL gemm_8wave
+#define W8_KERNEL_NN gemm_8wave_nn
+#include "gemm_8wave_body.h"
+#undef W8_TM
+#undef W8_TN
+#undef W8_ID
+#undef W8_KERNEL
+#undef W8_KERNEL_NN
+
+#define W8_TM 256
+#define W8_TN 128
+#define W8_ID(x) W8_CAT(x, 256x128)
+#define W8_KERNEL gemm_8wave_256x128
+#include "gemm_8wave_body.h"
+#undef W8_TM
+#undef W8_TN
+#undef W8_ID
+#undef W8_KERNEL
+
+#define W8_TM 128
+#define W8_TN 256
+#define W8_ID(x) W8_CAT(x, 128x256)
+#define W8_KERNEL gemm_8wave_128x256
+#define W8_KERNEL_NN gemm_8wave_128x256_nn
+#include "gemm_8wave_body.h"
+#undef W8_TM
+#undef W8_TN
+#undef W8_ID
+#undef W8_KERNEL
+#undef W8_KERNEL_NN
+
+#define W8_TM 128
+#define W8_TN 128
+#define W8_ID(x) W8_CAT(x, 128x128)
+#define W8_KERNEL gemm_8wave_128x128
+#include "gemm_8wave_body.h"
+#undef W8_ID
+#undef W8_KERNEL
+#undef W8_KH
+
+/* 128x128 with K step 128 (half-steps of 64): twice the MFMAs per cluster
+ * and per barrier, loads issued twice as long ahead; 64 KiB of LDS */
+#define W8_KH 64
+#define W8_ID(x) W8_CAT(x, 128x128k128)
+#define W8_KERNEL gemm_8wave_128x128_k128
+#include "gemm_8wave_body.h"
+#undef W8_TM
+#undef W8_TN
+#undef W8_ID
+#undef W8_KERNEL
+#undef W8_KH
+
+typedef void (*gemm_8wave_fn)(const uint16_t *, const uint16_t *, void *, tk_gemm_problem, float *, int64_t);
+/* kernels by tile shape and K step, nt and nn (NULL: no nn kernel for TN = 128) */
+static const struct {
+  int32_t tm, tn, kstep;
+  gemm_8wave_fn nt, nn;
+} gemm_8wave_shapes[] = {
+    {256, 256, 64, gemm_8wave, gemm_8wave_nn},
+    {256, 128, 64, gemm_8wave_256x128, NULL},
+    {128, 256, 64, gemm_8wave_128x256, gemm_8wave_128x256_nn},
+    {128, 128, 64, gemm_8wave_128x128, NULL},
+    {128, 128, 128, gemm_8wave_128x128_k128, NULL},
+};
+
+/* The kernel of tile tm x tn and K step ks, for B as K x N if nn (NULL: no such kernel). */
+static const gemm_8wave_fn *gemm_8wave_kernels(int32_t tm, int32_t tn, int32_t ks, int nn)
 {
-  TK_LDS_ALLOC(w8_smem_t, sm);
-  const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
-  const uint32_t gtid = threadIdx.x % 256; /* thread index inside the group */
-  int64_t m0, n0;
-  gemm_tile_origin(p, W8_TILE, &m0, &n0);
-  const int64_t z = blockIdx.z;
-
-  /* this batch's A (M x K) and B (N x K, or K x N for nn) */
-  tk_gl ga, gb;
-  const int64_t ad[2] = {p.m, p.k}, as[2] = {p.lda, 1}, bs[2] = {p.ldb, 1};
-  const int64_t bd[2] = {nn ? p.k : p.n, nn ? p.n : p.k};
-  tk_gl_make(&ga, (void *)(a + z * tk_gemm_a_stride(&p)), 2, 2, ad, as);
-  tk_gl_make(&gb, (void *)(b + z * tk_gemm_b_stride(&p)), 2, 2, bd, bs);
-  const tk_rsrc ra = tk_gl_rsrc(&ga), rb = tk_gl_rsrc(&gb);
-
-  w8_stage_t sa[2], sb[2]; /* two sets: half-steps s+1 and s+2 in flight */
-  w8_pa_t pa;
-  w8_pb_t pb;
-  w8_a_t fa;
-  w8_bt_t fb;
-  w8_acc_t acc;
-  tk_rt_zero(acc);
-
-  /* prologue: half-step 0 into buffer 0, half-steps 1 and 2 in flight into
-   * staging sets 1 and 0 */
-  {
-    const uint32_t tid_ = gtid;
-    tk_load_issue(sa[0], &ga, ra, 0, 0, m0 + 128 * grp, 0, tid_);
-    W8_B_ISSUE(sb[0], 0);
-    tk_load_commit(sm.buf[0].a[grp], sa[0], tid_, TK_STAGE_NLOADS(sb[0]));
-    W8_B_COMMIT(sm.buf[0].b[grp], sb[0], 0);
-    tk_load_issue(sa[1], &ga, ra, 0, 0, m0 + 128 * grp, W8_KH, tid_);
-    W8_B_ISSUE(sb[1], W8_KH);
-    tk_load_issue(sa[0], &ga, ra, 0, 0, m0 + 128 * grp, 2 * W8_KH, tid_);
-    W8_B_ISSUE(sb[0], 2 * W8_KH);
-  }
-  tk_lds_barrier();
-  tk_group_barrier_if(4, 1); /* group 1 starts half a phase late */
-
-  const int64_t ksteps = (p.k + 2 * W8_KH - 1) / (2 * W8_KH);
-  for (int64_t ks = 0; ks < ksteps; ++ks) {
-    const int64_t k0 = ks * 2 * W8_KH;
-    W8_MEMORY(0, k0 + 3 * W8_KH);
-    W8_BARRIER();
-    W8_COMPUTE();
-    W8_BARRIER();
-    W8_MEMORY(1, k0 + 4 * W8_KH);
-    W8_BARRIER();
-    W8_COMPUTE();
-    W8_BARRIER();
-  }
-  tk_group_barrier_if(4, 0); /* same barrier count for both groups; after it
-                                no wave touches the loop's LDS buffers */
-
-  /* epilogue: 4 pieces of 32x64 through this wave's LDS tile */
-  tk_gl gc;
-  gemm_c_tensor(p, c, z, &gc);
-  const tk_rsrc rc = tk_gl_rsrc(&gc);
-  const uint32_t lane = tk_lane_id();
-#pragma unroll /* constant fragment indices: acc stays in registers */
-  for (int fr = 0; fr < 4; ++fr) {
-    w8_piece_t pc;
-    pc.f[0] = acc.f[fr * 2 + 0];
-    pc.f[1] = acc.f[fr * 2 + 1];
-    tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
-    tk_store_lds_global_epi(&gc, rc, 0, 0, m0 + 128 * grp + 32 * fr, n0 + 64 * gw, sm.ep[wave], lane, 64,
-                            gemm_epi(p));
-  }
+  for (size_t i = 0; i < sizeof gemm_8wave_shapes / sizeof gemm_8wave_shapes[0]; ++i)
+    if (gemm_8wave_shapes[i].tm == tm && gemm_8wave_shapes[i].tn == tn && gemm_8wave_shapes[i].kstep == ks)
+      return nn ? (gemm_8wave_shapes[i].nn ? &gemm_8wave_shapes[i].nn : NULL) : &gemm_8wave_shapes[i].nt;
+  return NULL;
 }
 
-__global__ __launch_bounds__(512) void gemm_8wave(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
-                                                  void *c, tk_gemm_problem p)
-{
-  w8_body(a, b, c, p, false);
-}
-/* B as K x N: group 1 transposes B on its way into LDS */
-__global__ __launch_bounds__(512) void gemm_8wave_nn(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
-                                                     void *c, tk_gemm_problem p)
-{
-  w8_body(a, b, c, p, true);
-}
-
-/* Why the 8wave kernel cannot take a problem (NULL: it can). */
-static const char *gemm_8wave_unsupported(const tk_gemm_problem *p)
+/* Why 8wave cannot take problem p with tile tm x tn (NULL: it can).  Any K,
+ * lda, ldb: without 16-byte rows the masked tail stages all of K. */
+static const char *gemm_8wave_unsupported_tile(const tk_gemm_problem *p, int32_t tm, int32_t tn, int32_t ks)
 {
   const int64_t esz = tk_gemm_c_elem_bytes(p), lim = TK_GL_MAX_BYTES; /* tk_gl_make's limit */
-  if (p->k % 8 || p->lda % 8 || p->ldb % 8)
-    return "8wave needs K, lda and ldb to be multiples of 8 (16-byte rows for the group loads)";
+  if (!gemm_8wave_kernels(tm, tn, 64, 0))
+    return "8wave tiles are 256x256, 256x128, 128x256 and 128x128";
+  if (!gemm_8wave_kernels(tm, tn, ks, 0)) return "8wave's K step is 64 (and 128 for the 128x128 tile)";
+  if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, ks, 1))
+    return "8wave with B as K x N (nn) needs a tile 256 wide in N (256x256 or 128x256)";
   const int64_t b_span = p->layout == TK_GEMM_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
   if (((p->m - 1) * p->lda + p->k) * 2 > lim || b_span * 2 > lim ||
       ((p->m - 1) * p->ldc + p->n) * esz > lim)
     return "8wave needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;
 }
+static const char *gemm_8wave_unsupported(const tk_gemm_problem *p) { return gemm_8wave_unsupported_tile(p, 256, 256, 64); }
 
-/* The auto heuristic's rule for 8wave (docs/gemm.md): both M and N at least
- * one tile, and at least one 256x256 tile (over all batches) per two CUs of
- * an MI300X/MI325X.  Below that, 4wave's four times as many workgroups fill
- * the GPU better; the threshold is where the modeled 8wave/4wave ratio
- * crosses 1 (128 tiles: 0.79, 144: 0.96, 192: 1.34, docs/tksim-model.md),
- * to be revisited with hardware measurements. */
-static bool gemm_8wave_preferred(const tk_gemm_problem *p)
+/* K per split for `splits` splits: a multiple of the K step ks, so only the
+ * last split has a K tail; splits that would be empty are dropped
+ * (gemm_8wave_splits). */
+static int64_t gemm_8wave_kc(const tk_gemm_problem *p, int64_t splits, int32_t ks)
 {
-  const int64_t tiles = ((p->m + W8_TILE - 1) / W8_TILE) * ((p->n + W8_TILE - 1) / W8_TILE) * p->batch;
-  return p->m >= W8_TILE && p->n >= W8_TILE && 2 * tiles >= TK_NUM_CUS;
+  const int64_t per = (p->k + splits - 1) / splits;
+  return (per + ks - 1) / ks * ks;
+}
+static int64_t gemm_8wave_splits(const tk_gemm_problem *p, int64_t splits, int32_t ks)
+{
+  const int64_t kc = gemm_8wave_kc(p, splits, ks);
+  return (p->k + kc - 1) / kc;
 }
 
-static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, void *c,
-                                    hipStream_t stream)
+/* The former rule (docs/gemm.md, "Kernel choice"), now the fallback of the
+ * table-driven heuristic: 256x256 tiles when M and N are at least one tile
+ * and the grid has at least one tile per two CUs of an MI300X/MI325X. */
+static bool gemm_8wave_preferred(const tk_gemm_problem *p)
 {
-  const int64_t tiles = ((p->n + W8_TILE - 1) / W8_TILE) * ((p->m + W8_TILE - 1) / W8_TILE);
-  if (tiles > 0xffffffffll || gemm_8wave_unsupported(p)) return hipErrorInvalidValue;
-  hipLaunchKernelGGL(p->layout == TK_GEMM_NT ? gemm_8wave : gemm_8wave_nn, dim3((unsigned)tiles, 1, (unsigned)p->batch),
-                     dim3(512), 0, stream, a, b, c, *p);
+  const int64_t tiles = ((p->m + 255) / 256) * ((p->n + 255) / 256) * p->batch;
+  return p->m >= 256 && p->n >= 256 && 2 * tiles >= TK_NUM_CUS && gemm_8wave_wide(p);
+}
+
+/* Launches tile tm x tn with `splits` K splits (the caller has clamped it
+ * with gemm_8wave_splits); with splits > 1, ws is the zeroed workspace of
+ * gemm_splitk.h (gemm_8wave_ws_bytes). */
+static int64_t gemm_8wave_ws_bytes(const tk_gemm_problem *p, int32_t tm, int32_t tn, int64_t splits)
+{
+  return gemm_splitk_ws_bytes(p, splits, ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm));
+}
+
+static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_t tn, int32_t ks, int64_t splits,
+                                    float *ws, const uint16_t *a, const uint16_t *b, void *c, hipStream_t stream)
+{
+  const int64_t tiles = ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm);
+  const gemm_8wave_fn *fn = gemm_8wave_kernels(tm, tn, ks, p->layout == TK_GEMM_NN);
+  if (tiles > 0xffffffffll || splits < 1 || splits > 65535 || !fn || gemm_8wave_unsupported_tile(p, tm, tn, ks))
+    return hipErrorInvalidValue;
+  hipLaunchKernelGGL(*fn, dim3((unsigned)tiles, (unsigned)splits, (unsigned)p->batch), dim3(512), 0, stream, a, b,
+                     c, *p, ws, splits > 1 ? gemm_8wave_kc(p, splits, ks) : p->k);
   return hipGetLastError();
 }
 

@@ -13,18 +13,23 @@
 
 #include "tk_gemm.h"
 
-/* origin (m0, n0) of this workgroup's edge x edge tile of C */
-static __device__ inline void gemm_tile_origin(const tk_gemm_problem &p, int64_t edge, int64_t *m0, int64_t *n0)
+/* origin (m0, n0) of this workgroup's em x en tile of C */
+static __device__ inline void gemm_tile_origin2(const tk_gemm_problem &p, int64_t em, int64_t en, int64_t *m0,
+                                                int64_t *n0)
 {
   uint32_t tm, tn;
-  const uint32_t tiles_m = (uint32_t)((p.m + edge - 1) / edge), tiles_n = (uint32_t)((p.n + edge - 1) / edge);
+  const uint32_t tiles_m = (uint32_t)((p.m + em - 1) / em), tiles_n = (uint32_t)((p.n + en - 1) / en);
   if (p.grid_order == TK_GEMM_GRID_ROW_MAJOR) { /* the comparison order: no L2 grouping, no XCD remap */
     tm = blockIdx.x / tiles_n;
     tn = blockIdx.x % tiles_n;
   } else
     tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
-  *m0 = (int64_t)tm * edge;
-  *n0 = (int64_t)tn * edge;
+  *m0 = (int64_t)tm * em;
+  *n0 = (int64_t)tn * en;
+}
+static __device__ inline void gemm_tile_origin(const tk_gemm_problem &p, int64_t edge, int64_t *m0, int64_t *n0)
+{
+  gemm_tile_origin2(p, edge, edge, m0, n0);
 }
 
 /* batch z of C: M x N, row stride ldc, bf16 or f32 elements */
@@ -45,6 +50,14 @@ static __device__ inline tk_epi gemm_epi(const tk_gemm_problem &p)
 {
   return tk_epi_make(p.alpha * p.scale_a * p.scale_b, p.beta, p.act, p.bias, p.bias_ptr, p.bias_len,
                      (int)tk_gemm_bias_elem_bytes(&p));
+}
+
+/* split-K: this workgroup's f32 partial (split blockIdx.y of gridDim.y) of
+ * batch z, packed M x N, at ws + ((z * splits + split) * M * N) floats */
+static __device__ inline void gemm_ws_tensor(const tk_gemm_problem &p, float *ws, int64_t z, tk_gl *gw)
+{
+  const int64_t d[2] = {p.m, p.n}, s[2] = {p.n, 1};
+  tk_gl_make(gw, (void *)(ws + (z * gridDim.y + blockIdx.y) * p.m * p.n), 4, 2, d, s);
 }
 
 #endif /* GEMM_TILE_H */

@@ -9,10 +9,11 @@
  * or K x N (TK_GEMM_NN) row-major (row stride ldb); C is M x N (row stride
  * ldc); batches are packed one after another (strides below).
  *
- * Kernels (docs/gemm.md): "8wave" (gemm_8wave.h, 256x256 tile, 8-wave
- * ping-pong), "4wave" (gemm_4wave.h, 128x128, the baseline), "simple"
- * (gemm_simple.h, 64x64, plain HIP FMAs); TK_GEMM_AUTO picks one by the
- * heuristic in docs/gemm.md.  gemm_reference.h is the naive double-precision
+ * Kernels (docs/gemm.md): "8wave" (gemm_8wave.h, 8-wave ping-pong, tiles
+ * 256x256, 256x128, 128x256, 128x128, optional split-K with the deterministic
+ * reduction of gemm_splitk.h), "4wave" (gemm_4wave.h, 128x128, the baseline),
+ * "simple" (gemm_simple.h, 64x64, plain HIP FMAs); TK_GEMM_AUTO picks kernel,
+ * tile and split by the table-driven heuristic in docs/gemm.md.  gemm_reference.h is the naive double-precision
  * GPU reference that tk_gemm_check uses for large problems.
  *
  * Callable from C and C++ (link tk::gemm, or -ltk_gemm -lamdhip64); device
@@ -110,11 +111,43 @@ const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p)
 /* The kernel tk_gemm runs: `requested`, or the heuristic's choice for AUTO. */
 tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested);
 
-/* Launches the problem on `stream` (asynchronous, like any launch).
+/* Launches the problem on `stream` (asynchronous, like any launch), with the
+ * heuristic's tile and split for `kernel` (tk_gemm_plan).
  * a, b, c: device memory holding batch * tk_gemm_{a,b,c}_stride(p) elements
- * (A and B: uint16_t bf16 bits, or uint8_t fp8 bits for TK_GEMM_IN_FP8). */
+ * (A and B: uint16_t bf16 bits, or uint8_t fp8 bits for TK_GEMM_IN_FP8).
+ * A split-K plan allocates its workspace here, per call, and frees it after
+ * synchronizing `stream`; use tk_gemm_run with your own workspace to avoid
+ * that. */
 int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const void *a, const void *b, void *c,
             hipStream_t stream);
+
+/* A kernel with its parameters.  Zero fields (and TK_GEMM_AUTO) mean "the
+ * heuristic's"; tk_gemm_plan fills them in.  tile_m x tile_n: 8wave 256x256,
+ * 256x128, 128x256 or 128x128 (nn: 256 wide in N only), 4wave 128x128, simple
+ * 64x64.  split_k: 8wave only, K cut into split_k ranges of a multiple of
+ * the K step (fewer when K is short: tk_gemm_plan clamps it); each split
+ * writes an f32 partial to a workspace and the tile's last split sums them in
+ * split order, in the same launch (gemm_splitk.h): the same bits on every run. */
+typedef struct tk_gemm_config {
+  int32_t kernel;         /* tk_gemm_kernel */
+  int32_t tile_m, tile_n; /* 0: the heuristic's */
+  int32_t split_k;        /* 0: the heuristic's; 1: no split */
+  int32_t k_step;         /* K per main-loop iteration: 8wave 64, or 128 for 128x128 (0: the heuristic's) */
+} tk_gemm_config;
+/* Fills cfg's open fields for valid problem p; TK_GEMM_OK, or
+ * TK_GEMM_ERR_KERNEL / TK_GEMM_ERR_UNSUPPORTED (tk_gemm_config_unsupported says why). */
+int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg);
+/* Why the (planned) cfg cannot run p (NULL: it can). */
+const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_config *cfg);
+/* Workspace bytes the planned cfg needs for p (0 without split-K). */
+size_t tk_gemm_workspace_bytes(const tk_gemm_problem *p, const tk_gemm_config *cfg);
+/* Launches planned cfg.  ws: device memory of at least
+ * tk_gemm_workspace_bytes, ZEROED (hipMemset) before its first use; every
+ * completed launch leaves it zeroed again (its per-tile counters), so it can
+ * be reused for any later call that fits.  ws NULL: allocated, zeroed and
+ * freed per call, as tk_gemm does. */
+int tk_gemm_run(const tk_gemm_problem *p, const tk_gemm_config *cfg, const void *a, const void *b, void *c,
+                void *ws, size_t ws_bytes, hipStream_t stream);
 const char *tk_gemm_strerror(int err);
 
 /* The double-precision reference on the GPU (one thread per element, no LDS):

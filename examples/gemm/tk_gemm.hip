@@ -15,8 +15,10 @@
 #include "gemm_4wave.h"
 #include "gemm_8wave.h"
 #include "gemm_8wave_fp8.h"
+#include "gemm_heuristic_table.h"
 #include "gemm_reference.h"
 #include "gemm_simple.h"
+#include "gemm_splitk.h"
 #include "ref.h"
 
 extern "C" {
@@ -139,14 +141,14 @@ const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p)
   return "unknown kernel";
 }
 
-/* The heuristic (docs/gemm.md): 8wave for grids of at least one 256x256 tile
- * per two CUs; else the 128x128-tile 4wave unless M or N is at most 64, where
- * its tiles would be mostly padding and the 64x64 "simple" kernel wastes less
- * (also the fallback for C beyond a buffer descriptor).  fp8: the fp8 8wave
- * kernel by the same grid rule, else simple (4wave takes bf16 only). */
-tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested)
+/* The rule the table falls back on (docs/gemm.md, "Kernel choice"): 8wave
+ * 256x256 for grids of at least one 256x256 tile per two CUs; else the
+ * 128x128-tile 4wave unless M or N is at most 64, where its tiles would be
+ * mostly padding and the 64x64 "simple" kernel wastes less (also the
+ * fallback for C beyond a buffer descriptor).  fp8: the fp8 8wave kernel by
+ * the same grid rule, else simple (4wave takes bf16 only). */
+static tk_gemm_kernel choose_by_rule(const tk_gemm_problem *p)
 {
-  if (requested != TK_GEMM_AUTO) return requested;
   if (p->in == TK_GEMM_IN_FP8)
     return gemm_8wave_fp8_unsupported(p) == NULL && gemm_8wave_preferred(p) ? TK_GEMM_8WAVE : TK_GEMM_SIMPLE;
   if (gemm_8wave_unsupported(p) == NULL && gemm_8wave_preferred(p)) return TK_GEMM_8WAVE;
@@ -154,24 +156,184 @@ tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested
   return TK_GEMM_SIMPLE;
 }
 
+/* The table row nearest to p (gemm_heuristic_table.h, from a modeled sweep):
+ * distance = sum of |log2| of the ratios of M*batch, N and K. */
+static const gemm_heuristic_row *nearest_row(const tk_gemm_problem *p)
+{
+  const gemm_heuristic_row *best = NULL;
+  double bd = 0;
+  const double m = (double)p->m * (double)p->batch;
+  for (size_t i = 0; i < sizeof gemm_heuristic_table / sizeof gemm_heuristic_table[0]; ++i) {
+    const gemm_heuristic_row *r = &gemm_heuristic_table[i];
+    const double d = fabs(log2(m / r->m)) + fabs(log2((double)p->n / r->n)) + fabs(log2((double)p->k / r->k));
+    if (!best || d < bd) best = r, bd = d;
+  }
+  return best;
+}
+
+/* AUTO: the nearest table row's kernel, tile and split when that can run p
+ * efficiently (8wave needs 16-byte rows to use its main loop; nn needs a
+ * tile 256 wide in N: the row's split with 128x256 or 256x256 then); else the rule. */
+static void choose_auto(const tk_gemm_problem *p, tk_gemm_config *cfg)
+{
+  if (p->in == TK_GEMM_IN_FP8) { /* the table is from bf16 sweeps */
+    cfg->kernel = choose_by_rule(p);
+    return;
+  }
+  const gemm_heuristic_row *r = nearest_row(p);
+  if (r && r->kernel == TK_GEMM_8WAVE && gemm_8wave_wide(p)) {
+    int32_t tm = r->tile_m, tn = r->tile_n, ks = r->k_step;
+    if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, ks, 1)) tn = 256, ks = 64;
+    if (!gemm_8wave_unsupported_tile(p, tm, tn, ks)) {
+      cfg->kernel = TK_GEMM_8WAVE, cfg->tile_m = tm, cfg->tile_n = tn, cfg->split_k = r->split_k, cfg->k_step = ks;
+      return;
+    }
+  } else if (r && r->kernel == TK_GEMM_4WAVE && gemm_4wave_unsupported(p) == NULL) {
+    cfg->kernel = TK_GEMM_4WAVE;
+    return;
+  } else if (r && r->kernel == TK_GEMM_SIMPLE) {
+    cfg->kernel = TK_GEMM_SIMPLE;
+    return;
+  }
+  cfg->kernel = choose_by_rule(p);
+}
+
+int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
+{
+  if (tk_gemm_problem_error(p)) return TK_GEMM_ERR_PROBLEM;
+  if (cfg->kernel < TK_GEMM_AUTO || cfg->kernel > TK_GEMM_SIMPLE) return TK_GEMM_ERR_KERNEL;
+  if (cfg->kernel == TK_GEMM_AUTO) {
+    const int32_t tm = cfg->tile_m, tn = cfg->tile_n, sk = cfg->split_k, ks = cfg->k_step;
+    choose_auto(p, cfg);
+    /* explicit tile, split or K step: 8wave with them, the rest from the table
+     * (a K step the explicit tile lacks falls back to 64) */
+    if ((tm || tn || sk || ks) && cfg->kernel != TK_GEMM_8WAVE)
+      cfg->kernel = TK_GEMM_8WAVE, cfg->tile_m = cfg->tile_n = 0, cfg->split_k = 0, cfg->k_step = 0;
+    if (tm) cfg->tile_m = tm;
+    if (tn) cfg->tile_n = tn;
+    if (sk) cfg->split_k = sk;
+    if (ks) cfg->k_step = ks;
+    else if ((tm || tn) && !gemm_8wave_kernels(cfg->tile_m, cfg->tile_n, cfg->k_step, 0)) cfg->k_step = 64;
+  }
+  switch (cfg->kernel) {
+  case TK_GEMM_8WAVE:
+    if (p->in == TK_GEMM_IN_FP8) { /* gemm_8wave_fp8.h: one tile, no split */
+      if (!cfg->tile_m) cfg->tile_m = W8F_TILE;
+      if (!cfg->tile_n) cfg->tile_n = W8F_TILE;
+      if (!cfg->split_k) cfg->split_k = 1;
+      if (!cfg->k_step) cfg->k_step = 2 * W8F_KH;
+      break;
+    }
+    if (!cfg->tile_m) cfg->tile_m = 256;
+    if (!cfg->tile_n) cfg->tile_n = 256;
+    if (!cfg->split_k) cfg->split_k = 1;
+    if (!cfg->k_step) cfg->k_step = 64;
+    if (cfg->split_k > 0 && (cfg->k_step == 64 || cfg->k_step == 128))
+      cfg->split_k = (int32_t)gemm_8wave_splits(p, cfg->split_k, cfg->k_step);
+    break;
+  case TK_GEMM_4WAVE:
+    if (!cfg->tile_m) cfg->tile_m = W4_TILE;
+    if (!cfg->tile_n) cfg->tile_n = W4_TILE;
+    if (!cfg->split_k) cfg->split_k = 1;
+    if (!cfg->k_step) cfg->k_step = W4_KS;
+    break;
+  default:
+    if (!cfg->tile_m) cfg->tile_m = 64;
+    if (!cfg->tile_n) cfg->tile_n = 64;
+    if (!cfg->split_k) cfg->split_k = 1;
+    if (!cfg->k_step) cfg->k_step = 16;
+    break;
+  }
+  return tk_gemm_config_unsupported(p, cfg) ? TK_GEMM_ERR_UNSUPPORTED : TK_GEMM_OK;
+}
+
+const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_config *cfg)
+{
+  if (cfg->kernel < TK_GEMM_8WAVE || cfg->kernel > TK_GEMM_SIMPLE) return "unknown kernel (not planned?)";
+  if (cfg->split_k < 1 || cfg->split_k > 65535) return "split_k must be 1..65535";
+  const char *dev = fp8_device_refusal(p);
+  if (dev) return dev;
+  if (cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_FP8) {
+    if (cfg->tile_m != W8F_TILE || cfg->tile_n != W8F_TILE || cfg->split_k != 1 || cfg->k_step != 2 * W8F_KH)
+      return "the fp8 8wave kernel has one tile, 256x256, K step 128 and no split-K";
+    return gemm_8wave_fp8_unsupported(p);
+  }
+  if (cfg->kernel == TK_GEMM_8WAVE) {
+    if (cfg->split_k > 1 && p->m * p->n * 4 > TK_GL_MAX_BYTES)
+      return "8wave split-K needs M*N*4 bytes (one partial) below 4 GiB";
+    return gemm_8wave_unsupported_tile(p, cfg->tile_m, cfg->tile_n, cfg->k_step);
+  }
+  if (cfg->split_k != 1) return "split-K is an 8wave feature (--split-k needs --kernel 8wave or auto)";
+  if (cfg->kernel == TK_GEMM_4WAVE) {
+    if (cfg->tile_m != W4_TILE || cfg->tile_n != W4_TILE || cfg->k_step != W4_KS) return "4wave's tile is 128x128, its K step 32";
+    return gemm_4wave_unsupported(p);
+  }
+  if (cfg->tile_m != 64 || cfg->tile_n != 64 || cfg->k_step != 16) return "simple's tile is 64x64, its K step 16";
+  return NULL;
+}
+
+size_t tk_gemm_workspace_bytes(const tk_gemm_problem *p, const tk_gemm_config *cfg)
+{
+  if (tk_gemm_problem_error(p) || cfg->kernel != TK_GEMM_8WAVE) return 0;
+  return (size_t)gemm_8wave_ws_bytes(p, cfg->tile_m, cfg->tile_n, cfg->split_k);
+}
+
+tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested)
+{
+  if (requested != TK_GEMM_AUTO) return requested;
+  tk_gemm_config cfg = {TK_GEMM_AUTO, 0, 0, 0, 0};
+  if (tk_gemm_problem_error(p)) return choose_by_rule(p);
+  choose_auto(p, &cfg);
+  return (tk_gemm_kernel)cfg.kernel;
+}
+
+int tk_gemm_run(const tk_gemm_problem *p, const tk_gemm_config *cfg, const void *a, const void *b, void *c,
+                void *ws, size_t ws_bytes, hipStream_t stream)
+{
+  if (tk_gemm_problem_error(p) || (p->bias != TK_GEMM_BIAS_NONE && !p->bias_ptr)) return TK_GEMM_ERR_PROBLEM;
+  if (cfg->kernel < TK_GEMM_8WAVE || cfg->kernel > TK_GEMM_SIMPLE) return TK_GEMM_ERR_KERNEL;
+  if (tk_gemm_config_unsupported(p, cfg)) return TK_GEMM_ERR_UNSUPPORTED;
+  hipError_t e = hipErrorInvalidValue;
+  const uint16_t *a16 = (const uint16_t *)a, *b16 = (const uint16_t *)b;
+  switch (cfg->kernel) {
+  case TK_GEMM_8WAVE: {
+    if (p->in == TK_GEMM_IN_FP8) {
+      e = gemm_8wave_fp8_launch(p, (const uint8_t *)a, (const uint8_t *)b, c, stream);
+      break;
+    }
+    const size_t need = tk_gemm_workspace_bytes(p, cfg);
+    void *own = NULL;
+    if (need && !ws) {
+      if (hipMalloc(&own, need) != hipSuccess) return TK_GEMM_ERR_HIP;
+      if (hipMemsetAsync(own, 0, need, stream) != hipSuccess) {
+        (void)hipFree(own);
+        return TK_GEMM_ERR_HIP;
+      }
+      ws = own, ws_bytes = need;
+    }
+    if (ws_bytes < need) return TK_GEMM_ERR_UNSUPPORTED;
+    e = gemm_8wave_launch(p, cfg->tile_m, cfg->tile_n, cfg->k_step, cfg->split_k, (float *)ws, a16, b16, c, stream);
+    if (own) {
+      if (e == hipSuccess) e = hipStreamSynchronize(stream);
+      (void)hipFree(own);
+    }
+    break;
+  }
+  case TK_GEMM_4WAVE: e = gemm_4wave_launch(p, a16, b16, c, stream); break;
+  default: e = gemm_simple_launch(p, a, b, c, stream); break;
+  }
+  return e == hipSuccess ? TK_GEMM_OK : TK_GEMM_ERR_HIP;
+}
+
 int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const void *a, const void *b, void *c,
             hipStream_t stream)
 {
   if (tk_gemm_problem_error(p) || (p->bias != TK_GEMM_BIAS_NONE && !p->bias_ptr)) return TK_GEMM_ERR_PROBLEM;
   if (kernel < TK_GEMM_AUTO || kernel > TK_GEMM_SIMPLE) return TK_GEMM_ERR_KERNEL;
-  kernel = tk_gemm_choose(p, kernel);
-  if (tk_gemm_unsupported(kernel, p)) return TK_GEMM_ERR_UNSUPPORTED;
-  hipError_t e = hipErrorInvalidValue;
-  const uint16_t *a16 = (const uint16_t *)a, *b16 = (const uint16_t *)b;
-  switch (kernel) {
-  case TK_GEMM_8WAVE:
-    e = p->in == TK_GEMM_IN_FP8 ? gemm_8wave_fp8_launch(p, (const uint8_t *)a, (const uint8_t *)b, c, stream)
-                                : gemm_8wave_launch(p, a16, b16, c, stream);
-    break;
-  case TK_GEMM_4WAVE: e = gemm_4wave_launch(p, a16, b16, c, stream); break;
-  default: e = gemm_simple_launch(p, a, b, c, stream); break;
-  }
-  return e == hipSuccess ? TK_GEMM_OK : TK_GEMM_ERR_HIP;
+  tk_gemm_config cfg = {kernel, 0, 0, 0, 0};
+  const int e = tk_gemm_plan(p, &cfg);
+  if (e != TK_GEMM_OK) return e;
+  return tk_gemm_run(p, &cfg, a, b, c, NULL, 0, stream);
 }
 
 const char *tk_gemm_strerror(int err)

@@ -15,6 +15,14 @@
 #include <string.h>
 
 #include "tk_gemm.h"
+/* the generated data auto must follow; not installed (an internal header),
+ * so the installed-consumer build of this file leaves that check out */
+#if defined(__has_include)
+#if __has_include("gemm_heuristic_table.h")
+#include "gemm_heuristic_table.h"
+#define HAVE_TABLE 1
+#endif
+#endif
 
 static int failures = 0;
 #define EXPECT(cond, ...)                     \
@@ -51,9 +59,11 @@ static void *dev_copy(const void *h, size_t n)
   return d;
 }
 
-/* C = alpha * A * op(B) + beta * C0 with kernel `kern`, compared with a CPU loop */
-static void run(const char *what, tk_gemm_kernel kern, int64_t m, int64_t n, int64_t k, int64_t batch, int layout,
-                int out, float alpha, float beta, int64_t pad)
+/* C = alpha * A * op(B) + beta * C0 with kernel `kern` (tk_gemm), or with
+ * config *cfg (tk_gemm_plan + tk_gemm_run with this program's workspace, run
+ * twice: the second C must have the same bits), compared with a CPU loop */
+static void run_cfg(const char *what, tk_gemm_kernel kern, const tk_gemm_config *cfg, int64_t m, int64_t n, int64_t k,
+                    int64_t batch, int layout, int out, float alpha, float beta, int64_t pad)
 {
   tk_gemm_problem p;
   tk_gemm_problem_init(&p, m, n, k);
@@ -72,10 +82,33 @@ static void run(const char *what, tk_gemm_kernel kern, int64_t m, int64_t n, int
     else ((float *)c0)[i] = v;
   }
   void *da = dev_copy(a, na * 2), *db = dev_copy(b, nb * 2), *dc = dev_copy(c0, nc * esz);
-  const int e = tk_gemm(&p, kern, da, db, dc, 0);
+  tk_gemm_config pc = {kern, 0, 0, 0};
+  void *ws = NULL;
+  size_t ws_bytes = 0;
+  if (cfg) {
+    pc = *cfg;
+    const int pe = tk_gemm_plan(&p, &pc);
+    EXPECT(pe == TK_GEMM_OK, "%s: tk_gemm_plan returned %d (%s)", what, pe, tk_gemm_config_unsupported(&p, &pc));
+    ws_bytes = tk_gemm_workspace_bytes(&p, &pc);
+    EXPECT(pc.split_k < 2 || ws_bytes >= (size_t)(pc.split_k * batch * m * n * 4), "%s: workspace %zu bytes", what, ws_bytes);
+    if (ws_bytes)
+      EXPECT(hipMalloc(&ws, ws_bytes) == hipSuccess && hipMemset(ws, 0, ws_bytes) == hipSuccess, "%s: zeroed workspace",
+             what);
+  }
+  const int e = cfg ? tk_gemm_run(&p, &pc, da, db, dc, ws, ws_bytes, 0) : tk_gemm(&p, kern, da, db, dc, 0);
   EXPECT(e == TK_GEMM_OK, "%s: tk_gemm returned %d (%s)", what, e, tk_gemm_strerror(e));
   EXPECT(hipDeviceSynchronize() == hipSuccess && hipMemcpy(c, dc, nc * esz, hipMemcpyDeviceToHost) == hipSuccess,
          "%s: copy back", what);
+  if (cfg) { /* determinism: the same launch from the same C0 gives the same bits */
+    unsigned char *c2 = malloc(nc * esz);
+    EXPECT(hipMemcpy(dc, c0, nc * esz, hipMemcpyHostToDevice) == hipSuccess &&
+               tk_gemm_run(&p, &pc, da, db, dc, ws, ws_bytes, 0) == TK_GEMM_OK && hipDeviceSynchronize() == hipSuccess &&
+               hipMemcpy(c2, dc, nc * esz, hipMemcpyDeviceToHost) == hipSuccess,
+           "%s: second run", what);
+    EXPECT(memcmp(c, c2, nc * esz) == 0, "%s: second run differs in its bits", what);
+    free(c2);
+    (void)hipFree(ws);
+  }
   int64_t bad = 0;
   for (int64_t z = 0; z < batch; ++z)
     for (int64_t i = 0; i < m; ++i)
@@ -96,7 +129,10 @@ static void run(const char *what, tk_gemm_kernel kern, int64_t m, int64_t n, int
                  got, want);
       }
   EXPECT(bad == 0, "%s: %lld wrong elements", what, (long long)bad);
-  if (!bad) printf("ok: %s (%s)\n", what, tk_gemm_kernel_name(tk_gemm_choose(&p, kern)));
+  if (!bad && cfg)
+    printf("ok: %s (%s %dx%d split %d, twice, same bits)\n", what, tk_gemm_kernel_name((tk_gemm_kernel)pc.kernel),
+           pc.tile_m, pc.tile_n, pc.split_k);
+  else if (!bad) printf("ok: %s (%s)\n", what, tk_gemm_kernel_name(tk_gemm_choose(&p, kern)));
 
   /* the library's own check agrees on a correct result */
   tk_gemm_check_result r;
@@ -166,12 +202,113 @@ static void run_epi(const char *what, tk_gemm_kernel kern, int fp8, int bias_mod
   free(ai), free(bi), free(a), free(b), free(c0), free(c), free(bias);
 }
 
+/* Split-K determinism on inexact inputs (f32 sums whose value depends on the
+ * order): two runs from the same C0 must give the same bits. */
+static void determinism(int64_t m, int64_t n, int64_t k, int32_t split)
+{
+  tk_gemm_problem p;
+  tk_gemm_problem_init(&p, m, n, k);
+  p.out = TK_GEMM_OUT_F32, p.beta = 1.0f;
+  tk_gemm_config cfg = {TK_GEMM_8WAVE, 128, 128, split};
+  EXPECT(tk_gemm_plan(&p, &cfg) == TK_GEMM_OK && cfg.split_k == split, "determinism: plan split %d", split);
+  uint16_t *a = malloc((size_t)(m * k) * 2), *b = malloc((size_t)(n * k) * 2);
+  float *c0 = malloc((size_t)(m * n) * 4), *r1 = malloc((size_t)(m * n) * 4), *r2 = malloc((size_t)(m * n) * 4);
+  uint32_t x = 12345;
+  for (int64_t i = 0; i < m * k; ++i) x = x * 1664525u + 1013904223u, a[i] = to_bf16(((float)(x >> 8) / 16777216.0f - 0.5f) * 3.1f);
+  for (int64_t i = 0; i < n * k; ++i) x = x * 1664525u + 1013904223u, b[i] = to_bf16(((float)(x >> 8) / 16777216.0f - 0.5f) * 1.7f);
+  for (int64_t i = 0; i < m * n; ++i) c0[i] = (float)(i % 7) * 0.37f;
+  void *da = dev_copy(a, (size_t)(m * k) * 2), *db = dev_copy(b, (size_t)(n * k) * 2), *dc = dev_copy(c0, (size_t)(m * n) * 4);
+  const size_t wb = tk_gemm_workspace_bytes(&p, &cfg);
+  void *ws = NULL;
+  EXPECT(hipMalloc(&ws, wb) == hipSuccess && hipMemset(ws, 0, wb) == hipSuccess, "determinism: workspace");
+  float *res[2] = {r1, r2};
+  for (int r = 0; r < 2; ++r)
+    EXPECT(hipMemcpy(dc, c0, (size_t)(m * n) * 4, hipMemcpyHostToDevice) == hipSuccess &&
+               tk_gemm_run(&p, &cfg, da, db, dc, ws, wb, 0) == TK_GEMM_OK && hipDeviceSynchronize() == hipSuccess &&
+               hipMemcpy(res[r], dc, (size_t)(m * n) * 4, hipMemcpyDeviceToHost) == hipSuccess,
+           "determinism: run %d", r);
+  EXPECT(memcmp(r1, r2, (size_t)(m * n) * 4) == 0, "determinism: split %d runs differ in their bits", split);
+  tk_gemm_check_result cr;
+  EXPECT(tk_gemm_check(&p, a, b, c0, da, db, dc, &cr) == TK_GEMM_OK && cr.nbad == 0, "determinism: check");
+  if (!memcmp(r1, r2, (size_t)(m * n) * 4)) printf("ok: split-K %d on %lldx%lldx%lld: two runs, same bits\n", split,
+                                                   (long long)m, (long long)n, (long long)k);
+  (void)hipFree(ws), (void)hipFree(da), (void)hipFree(db), (void)hipFree(dc);
+  free(a), free(b), free(c0), free(r1), free(r2);
+}
+
+static void run(const char *what, tk_gemm_kernel kern, int64_t m, int64_t n, int64_t k, int64_t batch, int layout,
+                int out, float alpha, float beta, int64_t pad)
+{
+  run_cfg(what, kern, NULL, m, n, k, batch, layout, out, alpha, beta, pad);
+}
+
 int main(void)
 {
   run("simple nn f32 alpha beta batch 2", TK_GEMM_SIMPLE, 70, 50, 40, 2, TK_GEMM_NN, TK_GEMM_OUT_F32, 0.5f, -1.0f, 0);
   run("4wave nt bf16 padded", TK_GEMM_4WAVE, 130, 70, 48, 1, TK_GEMM_NT, TK_GEMM_OUT_BF16, 1.0f, 0.0f, 3);
   run("8wave nt f32 beta", TK_GEMM_8WAVE, 64, 96, 64, 1, TK_GEMM_NT, TK_GEMM_OUT_F32, 2.0f, 0.5f, 8);
   run("auto nn bf16", TK_GEMM_AUTO, 33, 65, 17, 1, TK_GEMM_NN, TK_GEMM_OUT_BF16, 1.0f, 1.0f, 0);
+  run("8wave K = 129 (masked tail)", TK_GEMM_8WAVE, 40, 70, 129, 1, TK_GEMM_NT, TK_GEMM_OUT_F32, 1.0f, 0.0f, 0);
+  /* tile shapes and split-K through tk_gemm_plan / tk_gemm_run (exact sums: f32 bits equal the CPU's) */
+  const tk_gemm_config s3 = {TK_GEMM_8WAVE, 128, 128, 3}, s4w = {TK_GEMM_8WAVE, 256, 256, 4};
+  const tk_gemm_config t256x128 = {TK_GEMM_8WAVE, 256, 128, 2}, t128x256 = {TK_GEMM_8WAVE, 128, 256, 2};
+  run_cfg("8wave 128x128 split 3 f32 beta", TK_GEMM_8WAVE, &s3, 131, 67, 301, 1, TK_GEMM_NT, TK_GEMM_OUT_F32, 1.0f, 0.5f, 0);
+  run_cfg("8wave 256x256 split 4 bf16 batch 2 padded", TK_GEMM_8WAVE, &s4w, 50, 90, 200, 2, TK_GEMM_NT,
+          TK_GEMM_OUT_BF16, -1.0f, 1.0f, 5);
+  run_cfg("8wave 256x128 split 2 f32 K=1", TK_GEMM_8WAVE, &t256x128, 30, 20, 1, 1, TK_GEMM_NT, TK_GEMM_OUT_F32, 1.0f, 0.0f, 0);
+  run_cfg("8wave 128x256 split 2 nn f32", TK_GEMM_8WAVE, &t128x256, 70, 40, 150, 1, TK_GEMM_NN, TK_GEMM_OUT_F32, 2.0f, 0.0f, 8);
+
+  determinism(96, 80, 1000, 4); /* K ranges 256, 256, 256, 232 */
+
+  /* auto follows the generated table (bench/gemm-heuristic): each swept
+   * shape gets its row's config; without 16-byte rows (odd lda) 8wave rows
+   * give way to the rule's 4wave */
+#ifdef HAVE_TABLE
+  for (size_t i = 0; i < sizeof gemm_heuristic_table / sizeof gemm_heuristic_table[0]; ++i) {
+    const gemm_heuristic_row *r = &gemm_heuristic_table[i];
+    tk_gemm_problem q;
+    tk_gemm_problem_init(&q, (int64_t)r->m, (int64_t)r->n, (int64_t)r->k);
+    tk_gemm_config c = {TK_GEMM_AUTO, 0, 0, 0, 0};
+    EXPECT(tk_gemm_plan(&q, &c) == TK_GEMM_OK && c.kernel == r->kernel &&
+               (r->kernel != TK_GEMM_8WAVE || (c.tile_m == r->tile_m && c.tile_n == r->tile_n &&
+                                               c.split_k == r->split_k && c.k_step == r->k_step)),
+           "auto for table row %gx%gx%g: got %s %dx%d split %d K step %d", r->m, r->n, r->k,
+           tk_gemm_kernel_name((tk_gemm_kernel)c.kernel), c.tile_m, c.tile_n, c.split_k, c.k_step);
+    q.lda = q.k + 1;
+    tk_gemm_config d = {TK_GEMM_AUTO, 0, 0, 0, 0};
+    EXPECT(tk_gemm_plan(&q, &d) == TK_GEMM_OK && d.kernel != TK_GEMM_8WAVE,
+           "auto for %gx%gx%g with lda = K + 1 chose 8wave (no 16-byte rows: its slow path)", r->m, r->n, r->k);
+  }
+  printf("ok: auto follows the %zu rows of the heuristic table\n", sizeof gemm_heuristic_table / sizeof gemm_heuristic_table[0]);
+#endif
+
+  /* plan: AUTO fills kernel, tile and split; explicit fields stay; split clamped to K's 64-wide steps */
+  {
+    tk_gemm_problem q;
+    tk_gemm_problem_init(&q, 1024, 1024, 1024);
+    tk_gemm_config c = {TK_GEMM_AUTO, 0, 0, 0};
+    EXPECT(tk_gemm_plan(&q, &c) == TK_GEMM_OK && c.kernel != TK_GEMM_AUTO && c.tile_m > 0 && c.split_k >= 1,
+           "plan auto 1024^3");
+    tk_gemm_config e = {TK_GEMM_8WAVE, 128, 128, 0};
+    EXPECT(tk_gemm_plan(&q, &e) == TK_GEMM_OK && e.tile_m == 128 && e.tile_n == 128 && e.split_k == 1, "plan 8wave 128x128");
+    tk_gemm_config f = {TK_GEMM_8WAVE, 0, 0, 100};
+    EXPECT(tk_gemm_plan(&q, &f) == TK_GEMM_OK && f.split_k == 16 && f.tile_m == 256, "plan split 100 of K 1024 -> 16 (got %d)",
+           f.split_k);
+    EXPECT(tk_gemm_workspace_bytes(&q, &f) == (size_t)16 * 1024 * 1024 * 4 + 16 * 4, "workspace of split 16: partials + 16 tile counters");
+    tk_gemm_config g = {TK_GEMM_8WAVE, 256, 128, 1};
+    q.layout = TK_GEMM_NN;
+    EXPECT(tk_gemm_plan(&q, &g) == TK_GEMM_ERR_UNSUPPORTED && strstr(tk_gemm_config_unsupported(&q, &g), "nn"),
+           "8wave 256x128 nn not refused");
+    tk_gemm_config h = {TK_GEMM_4WAVE, 0, 0, 2};
+    EXPECT(tk_gemm_plan(&q, &h) == TK_GEMM_ERR_UNSUPPORTED && strstr(tk_gemm_config_unsupported(&q, &h), "split"),
+           "4wave split 2 not refused");
+    tk_gemm_config i = {TK_GEMM_8WAVE, 192, 256, 1};
+    EXPECT(tk_gemm_plan(&q, &i) == TK_GEMM_ERR_UNSUPPORTED, "tile 192x256 not refused");
+    tk_gemm_config j = {TK_GEMM_8WAVE, 256, 256, 2};
+    q.layout = TK_GEMM_NT;
+    EXPECT(tk_gemm_plan(&q, &j) == TK_GEMM_OK && tk_gemm_run(&q, &j, NULL, NULL, NULL, (void *)16, 100, 0) ==
+           TK_GEMM_ERR_UNSUPPORTED, "too small a workspace not refused");
+  }
 
   run_epi("8wave fp8 relu bias per row", TK_GEMM_8WAVE, 1, TK_GEMM_BIAS_ROW, 70, 90, 48);
   run_epi("simple fp8 relu bias per column", TK_GEMM_SIMPLE, 1, TK_GEMM_BIAS_COL, 33, 20, 16);
@@ -184,8 +321,7 @@ int main(void)
   EXPECT(tk_gemm_problem_error(&p) && strstr(tk_gemm_problem_error(&p), "lda"), "lda < K not refused");
   EXPECT(tk_gemm(&p, TK_GEMM_SIMPLE, NULL, NULL, NULL, 0) == TK_GEMM_ERR_PROBLEM, "tk_gemm took lda < K");
   tk_gemm_problem_init(&p, 64, 64, 129);
-  EXPECT(tk_gemm_unsupported(TK_GEMM_8WAVE, &p) != NULL, "8wave took K = 129");
-  EXPECT(tk_gemm(&p, TK_GEMM_8WAVE, NULL, NULL, NULL, 0) == TK_GEMM_ERR_UNSUPPORTED, "tk_gemm ran 8wave on K = 129");
+  EXPECT(tk_gemm_unsupported(TK_GEMM_8WAVE, &p) == NULL, "8wave refused K = 129 (it has a masked K tail)");
   EXPECT(tk_gemm_choose(&p, TK_GEMM_AUTO) == TK_GEMM_SIMPLE, "auto for 64x64x129 should be simple (M, N <= 64)");
   EXPECT(tk_gemm(&p, (tk_gemm_kernel)9, NULL, NULL, NULL, 0) == TK_GEMM_ERR_KERNEL, "kernel 9 accepted");
   tk_gemm_problem_init(&p, 64, 64, 64);

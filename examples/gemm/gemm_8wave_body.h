@@ -1,0 +1,205 @@
+/* gemm_8wave_body.h: the 8-wave ping-pong kernel body for one output tile
+ * shape, included by gemm_8wave.h once per shape (no include guard on
+ * purpose) with
+ *   W8_TM, W8_TN   the workgroup's C tile (TM, TN in {128, 256})
+ *   W8_ID(x)       x with the shape's suffix (type and function names)
+ *   W8_KERNEL      the kernel's name; W8_KERNEL_NN the K x N B variant's
+ *                  (defined only when TN = 256, see below)
+ * so every tile shape runs the same loop (gemm_8wave.h describes it).
+ *
+ * Geometry: group g (waves 4g..4g+3) owns C rows g*TM/2 .. and stages those
+ * A rows and Bt rows g*TN/2 .. (two (TM/2) x 32 and two (TN/2) x 32 swizzled
+ * tiles per half-step buffer); wave (g, i) owns the (TM/2) x (TN/4) block at
+ * columns i*TN/4, read as A fragments from a[g] and Bt fragments from
+ * b[i / 2] rows (i % 2) * TN/4.  LDS: 2 buffers of (TM + TN) * 64 bytes.
+ * The transposing B loads (nn) need an even number of 16-byte chunks per
+ * thread, i.e. TN/2 = 128 Bt rows per group: only TN = 256 has an nn kernel. */
+
+#define W8_GM (W8_TM / 2) /* A rows per group, C rows per wave */
+#define W8_GN (W8_TN / 2) /* Bt rows per group */
+#define W8_WN (W8_TN / 4) /* C columns per wave */
+
+TK_ST(W8_ID(w8_ha), tk_bf16, W8_GM, W8_KH, TK_LDS_SWZ);
+TK_ST(W8_ID(w8_hb), tk_bf16, W8_GN, W8_KH, TK_LDS_SWZ);
+typedef struct {
+  W8_ID(w8_ha) a[2]; /* A rows 0.., TM/2.. */
+  W8_ID(w8_hb) b[2]; /* Bt (N x K) rows 0.., TN/2.. */
+} W8_ID(w8_buf);
+TK_ST(W8_ID(w8_ep), float, 32, W8_WN, TK_LDS_SWZ); /* epilogue: one per wave */
+typedef union {
+  W8_ID(w8_buf) buf[2];
+  W8_ID(w8_ep) ep[8];
+} W8_ID(w8_smem);
+TK_LDS_CHECK(W8_ID(w8_smem));
+
+TK_STAGE(W8_ID(w8_sta), W8_ID(w8_ha), 256); /* one group's 256 threads */
+TK_STAGE(W8_ID(w8_stb), W8_ID(w8_hb), 256);
+TK_RT(W8_ID(w8_acc), TK_K_C_F32_32x32, W8_GM, W8_WN);
+TK_RT(W8_ID(w8_fa), TK_K_A_BF16_32x32x8, W8_GM, W8_KH);
+TK_RT(W8_ID(w8_fb), TK_K_A_BF16_32x32x8, W8_WN, W8_KH); /* Bt in the A kind */
+TK_PENDING_B128(W8_ID(w8_pa), W8_ID(w8_fa));
+TK_PENDING_B128(W8_ID(w8_pb), W8_ID(w8_fb));
+TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
+
+/* B's share of a group's staging: Bt rows from an N x K B (nt), or the same
+ * rows transposed out of a K x N B (nn, tk's transposing group loads: same
+ * staging registers, pairs of K rows -> ds_write_b32); the transposing code
+ * exists only for shapes with an nn kernel */
+#if W8_TN == 256
+#define W8_B_COMMIT(tile, st, n_after)                                                  \
+  do {                                                                                  \
+    if (nn) tk_load_commit_t(tile, st, tid_, n_after);                                  \
+    else tk_load_commit(tile, st, tid_, n_after);                                       \
+  } while (0)
+#define W8_B_ISSUE(st, k)                                                               \
+  do {                                                                                  \
+    if (nn) tk_load_issue_t(st, &gb, rb, 0, 0, (k), n0 + gn * grp, tid_);               \
+    else tk_load_issue(st, &gb, rb, 0, 0, n0 + gn * grp, (k), tid_);                    \
+  } while (0)
+#else
+#define W8_B_COMMIT(tile, st, n_after) tk_load_commit(tile, st, tid_, n_after)
+#define W8_B_ISSUE(st, k) tk_load_issue(st, &gb, rb, 0, 0, n0 + gn * grp, (k), tid_)
+#endif
+
+/* the kernel body; nn (B as K x N) is a compile-time constant in each kernel.
+ * This workgroup computes K range [kb, ke) of its tile: split blockIdx.y of
+ * gridDim.y, kc (a multiple of 64) per split; with more than one split the
+ * f32 partial goes to ws and the tile's last split writes C (gemm_splitk.h). */
+static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
+    const uint16_t *__restrict__ a, const uint16_t *__restrict__ b, void *c, const tk_gemm_problem &p, float *ws,
+    int64_t kc, const bool nn)
+{
+  TK_LDS_ALLOC(W8_ID(w8_smem), sm);
+  enum {
+    gm = W8_GM, gn = W8_GN, wn = W8_WN,
+    na = sizeof(((W8_ID(w8_sta) *)0)->v) / sizeof(tk_u32x4), /* loads per thread and batch */
+    nb = sizeof(((W8_ID(w8_stb) *)0)->v) / sizeof(tk_u32x4),
+  };
+  const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
+  const uint32_t gtid = threadIdx.x % 256; /* thread index inside the group */
+  int64_t m0, n0;
+  gemm_tile_origin2(p, W8_TM, W8_TN, &m0, &n0);
+  const int64_t z = blockIdx.z;
+  const int64_t kb = (int64_t)blockIdx.y * kc, ke = kb + kc < p.k ? kb + kc : p.k;
+
+  /* this batch's A (M x K) and B (N x K, or K x N for nn) */
+  const uint16_t *az = a + z * tk_gemm_a_stride(&p), *bz = b + z * tk_gemm_b_stride(&p);
+  tk_gl ga, gb;
+  const int64_t ad[2] = {p.m, p.k}, as[2] = {p.lda, 1}, bs[2] = {p.ldb, 1};
+  const int64_t bd[2] = {nn ? p.k : p.n, nn ? p.n : p.k};
+  tk_gl_make(&ga, (void *)az, 2, 2, ad, as);
+  tk_gl_make(&gb, (void *)bz, 2, 2, bd, bs);
+  const tk_rsrc ra = tk_gl_rsrc(&ga), rb = tk_gl_rsrc(&gb);
+  /* wave-uniform: 16-byte group loads need 16-byte rows (gemm_8wave_wide);
+   * otherwise the whole range goes through the masked tail below */
+  const bool wide = gemm_8wave_wide(&p);
+  const int64_t ksteps = wide ? (ke - kb) / (2 * W8_KH) : 0;
+
+  W8_ID(w8_sta) sa[2]; /* two sets: half-steps s+1 and s+2 in flight */
+  W8_ID(w8_stb) sb[2];
+  W8_ID(w8_pa) pa;
+  W8_ID(w8_pb) pb;
+  W8_ID(w8_fa) fa;
+  W8_ID(w8_fb) fb;
+  W8_ID(w8_acc) acc;
+  tk_rt_zero(acc);
+
+  /* prologue: half-step 0 into buffer 0, half-steps 1 and 2 in flight into
+   * staging sets 1 and 0 */
+  if (ksteps > 0) {
+    const uint32_t tid_ = gtid;
+    tk_load_issue(sa[0], &ga, ra, 0, 0, m0 + gm * grp, kb, tid_);
+    W8_B_ISSUE(sb[0], kb);
+    tk_load_commit(sm.buf[0].a[grp], sa[0], tid_, nb);
+    W8_B_COMMIT(sm.buf[0].b[grp], sb[0], 0);
+    tk_load_issue(sa[1], &ga, ra, 0, 0, m0 + gm * grp, kb + W8_KH, tid_);
+    W8_B_ISSUE(sb[1], kb + W8_KH);
+    tk_load_issue(sa[0], &ga, ra, 0, 0, m0 + gm * grp, kb + 2 * W8_KH, tid_);
+    W8_B_ISSUE(sb[0], kb + 2 * W8_KH);
+    tk_lds_barrier();
+  }
+  tk_group_barrier_if(4, 1); /* group 1 starts half a phase late */
+
+  for (int64_t ks = 0; ks < ksteps; ++ks) {
+    const int64_t k0 = kb + ks * 2 * W8_KH;
+    W8_MEMORY(0, k0 + 3 * W8_KH);
+    W8_BARRIER();
+    W8_COMPUTE();
+    W8_BARRIER();
+    W8_MEMORY(1, k0 + 4 * W8_KH);
+    W8_BARRIER();
+    W8_COMPUTE();
+    W8_BARRIER();
+  }
+  tk_group_barrier_if(4, 0); /* same barrier count for both groups; after it
+                                no wave touches the loop's LDS buffers */
+
+  /* masked K tail: what the 64-wide steps left of [kb, ke) (K % 64, or all
+   * of it without 16-byte rows), one half-step of 32 at a time, staged element
+   * by element into buffer 0 by all 512 threads (zero beyond ke, M and N) */
+  for (int64_t k0 = kb + ksteps * 2 * W8_KH; k0 < ke; k0 += W8_KH) {
+    for (int e = threadIdx.x; e < W8_TM * W8_KH; e += 512) {
+      const int r = e / W8_KH, kk = e % W8_KH;
+      const int64_t gk = k0 + kk, gr = m0 + r;
+      W8_LDS_AT(sm.buf[0].a[r / gm], r % gm, kk) = (gr < p.m && gk < ke) ? az[gr * p.lda + gk] : (uint16_t)0;
+    }
+    for (int e = threadIdx.x; e < W8_TN * W8_KH; e += 512) {
+      const int r = e / W8_KH, kk = e % W8_KH;
+      const int64_t gk = k0 + kk, gr = n0 + r;
+      uint16_t v = 0;
+      if (gr < p.n && gk < ke) v = nn ? bz[gk * p.ldb + gr] : bz[gr * p.ldb + gk];
+      W8_LDS_AT(sm.buf[0].b[r / gn], r % gn, kk) = v;
+    }
+    tk_lds_barrier();
+    tk_prefetch_issue_b128(pa, sm.buf[0].a[grp], 0, 0);
+    tk_prefetch_issue_b128(pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
+    tk_prefetch_wait_b128(fa, pa, 0);
+    tk_prefetch_wait_b128(fb, pb, 0);
+    tk_mma_ABt(acc, fa, fb, acc);
+    tk_barrier(); /* fragments are in registers: buffer 0 may be refilled */
+  }
+
+  /* epilogue: TM/64 pieces of 32 x TN/4 through this wave's LDS tile; with
+   * split-K the f32 partial goes to the workspace as is, and the tile's last
+   * split reduces (gemm_splitk.h) */
+  tk_gl gc;
+  tk_epi epi;
+  if (gridDim.y > 1) {
+    gemm_ws_tensor(p, ws, z, &gc);
+    epi = tk_epi_ab(1.0f, 0.0f); /* the raw partial; the last split applies gemm_epi */
+  } else {
+    gemm_c_tensor(p, c, z, &gc);
+    epi = gemm_epi(p);
+  }
+  const tk_rsrc rc = tk_gl_rsrc(&gc);
+  const uint32_t lane = tk_lane_id();
+#pragma unroll /* constant fragment indices: acc stays in registers */
+  for (int fr = 0; fr < W8_GM / 32; ++fr) {
+    W8_ID(w8_piece) pc;
+#pragma unroll
+    for (int j = 0; j < W8_WN / 32; ++j) pc.f[j] = acc.f[fr * (W8_WN / 32) + j];
+    tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
+    tk_store_lds_global_epi(&gc, rc, 0, 0, m0 + gm * grp + 32 * fr, n0 + wn * gw, sm.ep[wave], lane, 64, epi);
+  }
+  if (gridDim.y > 1) gemm_splitk_finish(p, ws, c, z, m0, n0, W8_TM, W8_TN, (uint32_t *)&sm);
+}
+
+__global__ __launch_bounds__(512) void W8_KERNEL(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
+                                                 void *c, tk_gemm_problem p, float *ws, int64_t kc)
+{
+  W8_ID(w8_body)(a, b, c, p, ws, kc, false);
+}
+#ifdef W8_KERNEL_NN
+/* B as K x N: B is transposed on its way into LDS */
+__global__ __launch_bounds__(512) void W8_KERNEL_NN(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
+                                                    void *c, tk_gemm_problem p, float *ws, int64_t kc)
+{
+  W8_ID(w8_body)(a, b, c, p, ws, kc, true);
+}
+#endif
+
+#undef W8_B_COMMIT
+#undef W8_B_ISSUE
+#undef W8_GM
+#undef W8_GN
+#undef W8_WN
