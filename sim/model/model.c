@@ -376,18 +376,27 @@ static int parse_reg(const char *s, uint16_t *first, uint16_t *count)
 }
 
 /* MFMA cycles = FLOPs / per-SIMD rate of the input type (matrix instruction
- * calculator's "Execution cycles"); v_mfma_<out>_<M>x<N>x<K>[_<B>b]_<in>. */
-static void parse_mfma(const char *m, const tks_model_params *p, mparse *r)
+ * calculator's "Execution cycles"); v_mfma[_scale]_<out>_<M>x<N>x<K>[_<B>b]_<in>.
+ * gfx950's f8f6f4 MFMAs take their operand formats from cbsz (A) and blgp (B)
+ * (CDNA4 ISA guide: 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4): fp8 rate if either is
+ * fp8/bf8, else the fp6/fp4 rate. */
+static void parse_mfma(const char *m, const char *text, const tks_model_params *p, mparse *r)
 {
   int M = 0, N = 0, K = 0, B = 1;
   const char *s = strstr(m, "_mfma_");
-  if (s) s = strchr(s + 6, '_');
+  if (s) s += 5;
+  while (s && *s && !(s[0] == '_' && s[1] >= '0' && s[1] <= '9')) s = strchr(s + 1, '_');
   if (!s || sscanf(s + 1, "%dx%dx%d", &M, &N, &K) != 3) { r->mfma_cycles = 16; r->mfma_flops = 0; return; }
   const char *b = strstr(s, "b_");
   const char *u = strchr(s + 1, '_');
   if (u && b && b > u && sscanf(u + 1, "%db_", &B) != 1) B = 1;
   int t = TKS_MT_F16;
-  if (strstr(m, "xf32")) t = TKS_MT_XF32;
+  if (strstr(m, "f8f6f4")) {
+    const char *c = strstr(text, "cbsz:"), *g = strstr(text, "blgp:");
+    int fa = c ? atoi(c + 5) : 0, fb = g ? atoi(g + 5) : 0;
+    t = (fa <= 1 || fb <= 1) ? TKS_MT_F8 : TKS_MT_F4;
+  }
+  else if (strstr(m, "xf32")) t = TKS_MT_XF32;
   else if (strstr(m, "f64")) t = TKS_MT_F64;
   else if (strstr(m, "i8")) t = TKS_MT_I8;
   else if (strstr(m, "fp8") || strstr(m, "bf8")) t = TKS_MT_F8;
@@ -420,7 +429,7 @@ static mparse *parse(mslot *s, const tks_inst_view *in)
   if (ml == 5 && !strncmp(t, "s_nop", 5)) { r->fixed = 1; r->scalar_cycles = (float)(g_m.p->nop_wait_state_cycles * (strtol(t + 5, NULL, 0) + 1)); }
   else if (ml == 7 && !strncmp(t, "s_sleep", 7)) { r->fixed = 1; r->scalar_cycles = (float)(64.0 * strtol(t + 7, NULL, 0)); }
   else if (ml == 9 && !strncmp(t, "s_setprio", 9)) r->prio = (int8_t)(strtol(t + 9, NULL, 0) & 3);
-  if (in->cls == TKS_CLASS_MFMA) { r->kind = K_MFMA; parse_mfma(r->mnem, g_m.p, r); }
+  if (in->cls == TKS_CLASS_MFMA) { r->kind = K_MFMA; parse_mfma(r->mnem, t, g_m.p, r); }
   else if (in->cls == TKS_CLASS_VALU) {
     r->kind = K_VALU;
     r->slow = strstr(r->mnem, "f64") || strstr(r->mnem, "_exp_") || strstr(r->mnem, "_log_") ||
