@@ -379,7 +379,19 @@ static int parse_reg(const char *s, uint16_t *first, uint16_t *count)
  * calculator's "Execution cycles"); v_mfma[_scale]_<out>_<M>x<N>x<K>[_<B>b]_<in>.
  * gfx950's f8f6f4 MFMAs take their operand formats from cbsz (A) and blgp (B)
  * (CDNA4 ISA guide: 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4): fp8 rate if either is
- * fp8/bf8, else the fp6/fp4 rate. */
+ * fp8/bf8, else the fp6/fp4 rate. CDNA4's double-rate shapes are the ones
+ * CDNA3 lacks; the others run at the legacy rate (params.h). */
+static int cdna4_shape(const char *m)
+{
+  static const char *const shapes[] = {"_16x16x32_bf16", "_16x16x32_f16", "_32x32x16_bf16", "_32x32x16_f16",
+                                       "_16x16x64_i8", "_32x32x32_i8", "_f8f6f4"};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    const char *h = strstr(m, shapes[i]);
+    if (h && h[strlen(shapes[i])] == 0) return 1;
+  }
+  return 0;
+}
+
 static void parse_mfma(const char *m, const char *text, const tks_model_params *p, mparse *r)
 {
   int M = 0, N = 0, K = 0, B = 1;
@@ -403,7 +415,7 @@ static void parse_mfma(const char *m, const char *text, const tks_model_params *
   else if (strstr(m, "bf16") || strstr(m, "f16")) t = TKS_MT_F16;
   else t = TKS_MT_F32;
   r->mfma_flops = 2.0 * M * N * K * B;
-  double c = r->mfma_flops / p->mfma_flops_per_simd_clk[t];
+  double c = r->mfma_flops / (cdna4_shape(m) ? p->mfma_flops_per_simd_clk[t] : p->mfma_legacy_flops_per_simd_clk[t]);
   r->mfma_cycles = (float)(c < p->mfma_min_cycles ? p->mfma_min_cycles : c);
 }
 

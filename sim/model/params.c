@@ -40,6 +40,7 @@ static const tks_model_params g_mi300x = {
   .nop_wait_state_cycles = 4, /* ASSUMPTION: one wait state = one issue slot */
   /* f16/bf16, f32, xf32, f64, i8, fp8: from the peak rates above */
   .mfma_flops_per_simd_clk = {512, 64, 256, 64, 1024, 1024, 1024 /* no fp4/fp6 MFMA on gfx942 */},
+  .mfma_legacy_flops_per_simd_clk = {512, 64, 256, 64, 1024, 1024, 1024},
   .mfma_min_cycles = 8,       /* ASSUMPTION: 2 passes minimum (4x4 block MFMAs) */
   .mfma_dep_tail_cycles = 8,  /* CDNA3 ISA guide MFMA hazards: VALU read of XDL result needs passes+2 wait states */
   .lds_bytes_per_clk = 128,   /* CDNA3 white paper: LDS 128 B/clk per CU (32 banks x 4 B) */
@@ -100,6 +101,13 @@ static const tks_model_params g_mi355x_base = {
   /* f16/bf16, f32, xf32 (gfx950 has no xf32 MFMA: f32's rate, unused), f64,
    * i8, fp8/bf8, fp6/bf6/fp4: from the peak rates above */
   .mfma_flops_per_simd_clk = {1024, 64, 64, 32, 2048, 2048, 4096},
+  /* The CDNA3 shapes gfx950 keeps (v_mfma_f32_16x16x16_bf16, 32x32x8,
+   * 16x16x32_fp8, 16x16x32_i8, ...) take as many cycles as on CDNA3, i.e. half
+   * the new shapes' rate: LLVM's gfx950 scheduling model gives
+   * v_mfma_f32_16x16x16_bf16 and v_mfma_f32_16x16x32_bf16 the same
+   * throughput (llvm-mca test AMDGPU/gfx950.s), as it does 16x16x32_i8 and
+   * 16x16x64_i8. */
+  .mfma_legacy_flops_per_simd_clk = {512, 64, 64, 32, 1024, 1024, 1024},
   .mfma_min_cycles = 8,       /* ASSUMPTION, as CDNA3 */
   .mfma_dep_tail_cycles = 8,  /* as CDNA3 (LLVM: gfx950 adds one wait state to some XDL hazards) */
   .lds_bytes_per_clk = 128,   /* ASSUMPTION: CDNA3's figure; no CDNA4 LDS bandwidth found (docs/hardware.md) */

@@ -34,6 +34,10 @@ typedef struct tks_model_params {
   double salu_cycles;
   double nop_wait_state_cycles;
   double mfma_flops_per_simd_clk[7]; /* by input type, see enum below */
+  /* CDNA4 doubles the rate of its new shapes only (16x16x32 / 32x32x16
+   * f16/bf16, 16x16x64 / 32x32x32 i8, f8f6f4); the CDNA3 shapes it keeps run
+   * at this rate (CDNA3 parts: the same as above). */
+  double mfma_legacy_flops_per_simd_clk[7];
   double mfma_min_cycles;
   double mfma_dep_tail_cycles; /* extra latency before a non-SrcC read of an MFMA result */
   double lds_bytes_per_clk;  /* per CU */

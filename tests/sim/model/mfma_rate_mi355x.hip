@@ -5,7 +5,9 @@
  * FLOP/clk/CU). One group of 4 waves (one per SIMD) per CU, 4 independent
  * accumulators per wave; each kernel's modeled time must give the documented
  * per-CU rate within 2%, and that rate at the 2400 MHz peak clock on 256 CUs
- * the documented peak. The model's clock under load is an assumption
+ * the documented peak. The CDNA3 shape v_mfma_f32_16x16x16_bf16 keeps its
+ * CDNA3 cycle count on gfx950 (LLVM's gfx950 scheduling model: the same
+ * throughput as 16x16x32_bf16), i.e. half the rate: 2048 FLOP/clk/CU. The model's clock under load is an assumption
  * (sim/model/params.c); the rate per clock is not. */
 #include "model_common.h"
 
@@ -18,14 +20,24 @@
 typedef __bf16 bf16x8 __attribute__((ext_vector_type(8)));
 typedef int i32x8 __attribute__((ext_vector_type(8)));
 typedef float f32x4 __attribute__((ext_vector_type(4)));
+typedef short i16x4 __attribute__((ext_vector_type(4)));
 
 /* fmt: 0 bf16 (v_mfma_f32_16x16x32_bf16), 1 fp8 x fp8 and 2 fp4 x fp4
- * (v_mfma_f32_16x16x128_f8f6f4 with cbsz/blgp 0 and 4) */
+ * (v_mfma_f32_16x16x128_f8f6f4 with cbsz/blgp 0 and 4), 3 the CDNA3 shape
+ * v_mfma_f32_16x16x16_bf16 */
 template <int fmt> __global__ void mfma_peak(float *out, int iters)
 {
   f32x4 c0 = {}, c1 = {}, c2 = {}, c3 = {};
 #if defined(__gfx950__)
-  if (fmt == 0) {
+  if (fmt == 3) {
+    i16x4 a = {(short)threadIdx.x, 1, 2, 3}, b = {3, 2, 1, (short)threadIdx.x};
+    for (int i = 0; i < iters; i++) {
+      c0 = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c0, 0, 0, 0);
+      c1 = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c1, 0, 0, 0);
+      c2 = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c2, 0, 0, 0);
+      c3 = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c3, 0, 0, 0);
+    }
+  } else if (fmt == 0) {
     bf16x8 a, b;
     for (int i = 0; i < 8; i++) { a[i] = (__bf16)(float)(threadIdx.x + i); b[i] = (__bf16)(float)(i - 3); }
     for (int i = 0; i < iters; i++) {
@@ -83,6 +95,8 @@ int main()
   ok &= check("FP8 v_mfma_f32_16x16x128_f8f6f4", ms, 16.0 * 16 * 128 * 2, iters, 8192, 5033.2);
   ms = time_ms([&] { hipLaunchKernelGGL(mfma_peak<2>, dim3(groups), dim3(256), 0, 0, out, iters); });
   ok &= check("FP4 v_mfma_f32_16x16x128_f8f6f4", ms, 16.0 * 16 * 128 * 2, iters, 16384, 10066.3);
+  ms = time_ms([&] { hipLaunchKernelGGL(mfma_peak<3>, dim3(groups), dim3(256), 0, 0, out, iters); });
+  ok &= check("BF16 CDNA3 shape v_mfma_f32_16x16x16_bf16", ms, 16.0 * 16 * 16 * 2, iters, 2048, 2516.6 / 2);
   CHECK_HIP(hipFree(out));
   printf("%s\n", ok ? "PASSED" : "FAILED");
   return ok ? 0 : 1;
