@@ -113,6 +113,7 @@ typedef struct mslot {
 
 typedef struct mstate {
   const tks_model_params *p;
+  const tks_lds_bank_model *banks; /* the emulated target's LDS bank model */
   mslot *slots; uint32_t nslots;
   mcu *cus; uint32_t ncus;
   mxcd x[MXCD];
@@ -672,7 +673,7 @@ static void h_lds(void *u, const tks_wave_view *wv, const tks_inst_view *in, con
   const tks_model_params *p = g_m.p;
   mslot *s = &g_m.slots[wv->worker];
   mwave *w = wave_of(s, wv);
-  tks_lds_cost c = tks_lds_access_cost(addr, exec, bytes, is_write ? 1 : 0);
+  tks_lds_cost c = tks_lds_access_cost_on(g_m.banks, addr, exec, bytes, is_write);
   double data = __builtin_popcountll(exec) * (double)bytes / p->lds_bytes_per_clk;
   double cyc = dmax(c.cycles, data);
   if (cyc < 1) cyc = 1;
@@ -895,6 +896,7 @@ void tks_model_launch_begin(const tks_dispatch *d, const tks_options *opt)
   const tks_model_params *p = tks_model_params_for(opt->model);
   if (!p) return;
   g_m.p = p;
+  g_m.banks = tks_lds_model_for(opt->arch);
   g_l2_p = p;
   pthread_once(&g_l2_once, l2_init);
   g_m.timeline = opt->timeline != NULL && tks_timeline_open(opt->timeline) == 0;

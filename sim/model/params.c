@@ -110,7 +110,11 @@ static const tks_model_params g_mi355x_base = {
   .mfma_legacy_flops_per_simd_clk = {512, 64, 64, 32, 1024, 1024, 1024},
   .mfma_min_cycles = 8,       /* ASSUMPTION, as CDNA3 */
   .mfma_dep_tail_cycles = 8,  /* as CDNA3 (LLVM: gfx950 adds one wait state to some XDL hazards) */
-  .lds_bytes_per_clk = 128,   /* ASSUMPTION: CDNA3's figure; no CDNA4 LDS bandwidth found (docs/hardware.md) */
+  /* 64 banks x 4 B (Modular's MI355X docs; CK-tile: 32 or 64 banks by
+   * architecture) = 256 B/clk, twice CDNA3's, which is the doubled LDS read
+   * bandwidth of AMD's CDNA4 announcement; writes stay at 128 B/clk through
+   * the bank model's write phases (check/banks.c, ASSUMPTION) */
+  .lds_bytes_per_clk = 256,
   .lds_latency = 64,          /* ASSUMPTION, as CDNA3 */
   .smem_latency = 100,        /* ASSUMPTION */
   .l2_hit_latency = 300,      /* ASSUMPTION, as CDNA3 */
