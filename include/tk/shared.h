@@ -37,8 +37,8 @@
  *                 (r & 8): a 16-byte writer/reader of such a row exchanges
  *                 its two 8-byte halves (tk_lds_swz_halves_swapped(r)).
  *                 Needs row_bytes a power of two >= 16.
- *                 gfx950 (64 banks): 16-byte chunks permuted over 256-byte
- *                 windows, halves never exchanged (tk_lds_swz_f below).
+ *                 gfx950 (64 banks): the same on 16-byte chunks over
+ *                 256-byte windows, halves never exchanged (tk_lds_swz_f).
  * The host tests (tests/tk/host_swizzle.cpp) check bijection and the phase
  * model for every layout.
  */
@@ -52,19 +52,20 @@ enum { TK_LDS_LINEAR = 0, TK_LDS_SWZ = 1 };
 /* gfx942 (32 banks): 8-byte units permuted over 128-byte windows, the two
  * halves of a 16-byte chunk exchanged in rows with (r & 8), so that the
  * 16-lane ds_read_b64 phases are conflict free too.
- * gfx950 (64 banks, target.h): 16-byte chunks permuted over 256-byte windows
- * (W = max(1, 256/row_bytes) rows per window, Cw = 16/W chunks of a row in
- * one, chunk' = chunk ^ ((r/W) % Cw)); halves never exchanged, so 16-byte
- * readers and writers need no per-lane select. Conflict free for the 256-byte
- * read phases of tksim's gfx950 model (b128: 16 rows at one chunk; b64 of
- * 16x16 fragments: 16 rows x 2 units) and 8-lane b128 writes; b64 reads of
- * 32-row fragments (32 rows at one unit) are 2-way there. */
+ * gfx950 (64 banks, target.h): the same construction on 16-byte chunks over
+ * 256-byte windows (W = max(1, 256/row_bytes) rows per window, Cw = 16/W
+ * chunks of a row in one, q = (r/W) % Cw, chunk' = chunk ^ rotl1(q)); halves
+ * never exchanged, so 16-byte readers and writers need no per-lane select.
+ * Conflict free under tksim's gfx950 model (docs/tksim-checkers.md) for
+ * ds_write_b128 group stores, ds_read_b128 reads of 16- and 32-row fragments
+ * and ds_read_b64 reads of 16-row fragments; ds_read_b64 reads of 32-row
+ * fragments are 2-way there (tests/tk/host_swizzle_gfx950.cpp). */
 #define TK_LDS_SWZ_HALVES (TK_LDS_BANKS == 32) /* the swizzle may exchange 8-byte halves */
 TK_HDI uint32_t tk_lds_swz_f(uint32_t row_bytes, uint32_t r) {
 #if TK_LDS_BANKS == 64
   uint32_t w = row_bytes >= 256 ? 1 : 256 / row_bytes;
-  uint32_t cw = 16 / w;
-  return 2 * ((r / w) % cw);
+  uint32_t cw = 16 / w, q = (r / w) % cw;
+  return cw > 1 ? 2 * (((q % (cw / 2)) << 1) | (q / (cw / 2))) : 0;
 #else
   uint32_t w = row_bytes >= 128 ? 1 : 128 / row_bytes;
   uint32_t uw = 16 / w, q = (r / w) % uw;

@@ -2,8 +2,9 @@
 // 64 banks of 4 bytes, target.h): every layout is a bijection; the swizzled
 // layout never exchanges 8-byte halves and is conflict free for the accesses
 // it is designed for under the gfx950 phase model (docs/tksim-checkers.md:
-// 64 banks; read phases of 256 B in consecutive lanes, b128 16 lanes and b64
-// 32 lanes; ds_write_b128 phases of 8 lanes); the linear layout is not.
+// 64 banks; read phases of 256 B: b128 16 lanes, lanes 0-3, 8-11, 20-23,
+// 28-31 and 4-7, 12-15, 16-19, 24-27 (and +32), b64 32 consecutive lanes;
+// ds_write_b128 phases of 8 lanes); the linear layout is not.
 // The phase model here is written from that table, not from tksim's code.
 #define TK_TARGET_GFX950 1
 #include <stdio.h>
@@ -66,8 +67,12 @@ static int check_layout(int layout, int rows, int cols, int eb) {
       for (int c0 = 0; c0 + 64 / fr <= cpr; c0 += 64 / fr)
         for (int p = 0; p < 4; p++) {
           std::vector<access> ph;
-          for (int l = 16 * p; l < 16 * p + 16; l++)
-            ph.push_back({tk_lds_offset(layout, cols, eb, r0 + l % fr, (c0 + l / fr) * 16 / eb), 16});
+          for (int l = 0; l < 64; l++) {
+            // phase of lane l: half wave, then whether its quad is 0, 2, 5 or 7
+            int q = (l % 32) / 4, ph_l = 2 * (l / 32) + !(q == 0 || q == 2 || q == 5 || q == 7);
+            if (ph_l == p)
+              ph.push_back({tk_lds_offset(layout, cols, eb, r0 + l % fr, (c0 + l / fr) * 16 / eb), 16});
+          }
           int w = phase_ways(ph);
           if (w > worst) worst = w;
         }
@@ -96,6 +101,16 @@ int main(void) {
     if (s[1] * s[2] >= 64) CHECK(wl > 1, "linear %dx%d eb%d shows no conflict: the check would be vacuous", s[0], s[1], s[2]);
   }
   for (int r = 0; r < 256; r++) CHECK(!tk_lds_swz_halves_swapped(r), "gfx950 swizzle exchanges halves at row %d", r);
+  // the known limit (shared.h): ds_read_b64 of a 32-row fragment (32 lanes:
+  // rows 0-31 at one 8-byte unit) is 2-way, since only 16 chunk positions
+  // exist per 256-byte window and halves are never exchanged
+  {
+    std::vector<access> ph;
+    for (int l = 0; l < 32; l++) ph.push_back({tk_lds_offset(TK_LDS_SWZ, 32, 2, l, 0), 8});
+    int w = phase_ways(ph);
+    printf("gfx950 64x32 eb2 b64 read of a 32-row fragment: %d-way\n", w);
+    CHECK(w == 2, "32-row b64 fragment read is %d-way, documented as 2-way", w);
+  }
   printf("%d failed\n", g_fail);
   return g_fail ? 1 : 0;
 }

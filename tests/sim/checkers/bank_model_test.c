@@ -90,7 +90,12 @@ static void expect9(const tks_lds_bank_model *m, const char *what, uint32_t byte
 static int ref_phase9(uint32_t lane, uint32_t bytes, int is_write)
 {
   if (is_write) return bytes <= 4 ? (int)(lane / 32) : bytes <= 8 ? (int)(lane / 16) : (int)(lane / 8);
-  return bytes <= 4 ? 0 : bytes <= 8 ? (int)(lane / 32) : (int)(lane / 16);
+  if (bytes <= 4) return 0;
+  if (bytes <= 8) return (int)(lane / 32);
+  /* b128 reads: per half wave, quads 0, 2, 5, 7 (lanes 0-3, 8-11, 20-23,
+   * 28-31) and quads 1, 3, 4, 6 */
+  uint32_t q = (lane % 32) / 4;
+  return (int)(2 * (lane / 32) + !(q == 0 || q == 2 || q == 5 || q == 7));
 }
 
 static tks_lds_cost ref_cost9(const uint32_t addr[64], uint64_t exec, uint32_t bytes, int is_write)
@@ -198,18 +203,31 @@ int main(void)
   for (int l = 0; l < 64; l++) a[l] = 16u * l;
   expect9(g9, "gfx950 b128 read stride 16 B: 4 phases, free", 16, 0, a, all, 4, 4);
   expect9(g9, "gfx950 b128 write stride 16 B: 8 phases, free", 16, 1, a, all, 8, 8);
-  /* 16 rows of 64 B (16x16x32 bf16 operand, unswizzled): rows 0, 4, 8, 12
-   * share banks 0-3 in a 16-lane phase -> 4-way (Modular: "4-way bank
-   * conflicts" without swizzling on MI355X); gfx942's 8-lane groups see 2-way */
+  /* 16 rows of 64 B (16x16x32 bf16 operand, unswizzled: lane l row l % 16,
+   * chunk l / 16): phase 0 = rows 0-3 and 8-11 at chunk 0 (banks 0-3, 16-19,
+   * 32-35, 48-51 twice) and rows 4-7, 12-15 at chunk 1 -> 2-way; 16
+   * consecutive lanes would be 4-way (rows 0, 4, 8, 12 on one bank group) */
   for (int l = 0; l < 64; l++) a[l] = 64u * (uint32_t)(l % 16) + 16u * (uint32_t)(l / 16);
-  expect9(g9, "gfx950 b128 read 16 rows x 64 B: 4-way", 16, 0, a, all, 4, 16);
+  expect9(g9, "gfx950 b128 read 16 rows x 64 B: 2-way", 16, 0, a, all, 4, 8);
   expect("gfx942 b128 read 16 rows x 64 B: 2-way", 16, 0, a, all, 8, 16);
-  /* the same rows XOR-swizzled by (row / 4) 16-byte chunks: free */
+  /* the same rows with chunk' = chunk ^ rotl1((r / 4) % 4): free */
   for (int l = 0; l < 64; l++) {
-    uint32_t r = (uint32_t)(l % 16), ch = (uint32_t)(l / 16);
-    a[l] = 64u * r + 16u * (ch ^ (r / 4));
+    uint32_t r = (uint32_t)(l % 16), ch = (uint32_t)(l / 16), q = r / 4;
+    a[l] = 64u * r + 16u * (ch ^ (((q & 1u) << 1) | (q >> 1)));
   }
   expect9(g9, "gfx950 b128 read 16 rows x 64 B swizzled: free", 16, 0, a, all, 4, 4);
+  /* 16 consecutive lanes on 16 distinct 16-byte slots of one 256-byte
+   * window, but lanes 0-3 and 4-7 swapped with 8-11/12-15: still free (the
+   * phase sets are what matters, not the lane order) */
+  for (int l = 0; l < 64; l++) a[l] = 16u * (uint32_t)(l ^ 8);
+  expect9(g9, "gfx950 b128 read stride 16 B, quads permuted: free", 16, 0, a, all, 4, 4);
+  /* lanes 0-3 and 4-7 on the same banks (rows 0-3 and 4-7 of 256-byte rows):
+   * different phases under the inferred grouping -> free; lanes 0-3 and
+   * 8-11 the same way -> 2-way */
+  for (int l = 0; l < 64; l++) a[l] = 256u * (uint32_t)((l / 4) % 2) + 16u * (uint32_t)(l % 4) + 64u * (uint32_t)(l / 8);
+  expect9(g9, "gfx950 b128 read, quads 0/1 share banks: free", 16, 0, a, all, 4, 4);
+  for (int l = 0; l < 64; l++) a[l] = 256u * (uint32_t)((l / 8) % 2) + 16u * (uint32_t)(l % 8) + 128u * (uint32_t)(l / 16);
+  expect9(g9, "gfx950 b128 read, quads 0/2 share banks: 2-way", 16, 0, a, all, 4, 8);
   for (int l = 0; l < 64; l++) a[l] = 128u * l;
   expect9(g9, "gfx950 b32 stride 32 dwords: banks 0 and 32, 32-way", 4, 0, a, all, 1, 32);
   for (int l = 0; l < 64; l++) a[l] = 4u * l;
