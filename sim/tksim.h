@@ -154,9 +154,14 @@ typedef struct tks_options {
 /* Timing-model SKU ids for tks_options.model (tksim --model=NAME). */
 #define TKS_MODEL_MI300X 1
 #define TKS_MODEL_MI325X 2
-/* "mi300x" -> TKS_MODEL_MI300X, "mi325x" -> TKS_MODEL_MI325X, "off"/"" -> 0,
- * anything else -1. */
+#define TKS_MODEL_MI350X 3
+#define TKS_MODEL_MI355X 4
+/* "mi300x" -> TKS_MODEL_MI300X, ... "mi355x" -> TKS_MODEL_MI355X, "off"/"" ->
+ * 0, anything else -1. */
 int tks_model_id(const char *name);
+/* The target a SKU's parameters describe: TKS_ARCH_GFX942 for MI300X/MI325X
+ * (CDNA3), TKS_ARCH_GFX950 for MI350X/MI355X (CDNA4); -1 for no SKU. */
+int tks_model_arch(int sku);
 
 /* Filled once from the environment the driver sets (TKSIM_* variables). */
 const tks_options *tks_get_options(void);

@@ -155,11 +155,18 @@ int main(int argc, char **argv)
          (long long)hk_n, (long long)hk_k, (int)BLOCK_SIZE, (int)K_STEP);
   printf("launch: grid %u x %u x %u groups, %u x %u x %u threads, %zu B dynamic LDS\n", grid.x, grid.y, grid.z,
          block.x, block.y, block.z, lds);
+  /* LDS: the CDNA3 kernels take 64 KiB, the CDNA4 (KITTENS_CDNA4) ones
+   * HipKittens' MAX_SHARED_MEMORY of 160000 B */
+#ifdef KITTENS_CDNA4
+  const size_t want_lds = 160000;
+#else
+  const size_t want_lds = 65536;
+#endif
   if (grid.x != groups || grid.y != 1 || grid.z != 1 || block.x != 512 || block.y != 1 || block.z != 1 ||
-      lds != 65536 || hk_m % BLOCK_SIZE || hk_n % BLOCK_SIZE || hk_k % K_STEP) {
+      lds != want_lds || hk_m % BLOCK_SIZE || hk_n % BLOCK_SIZE || hk_k % K_STEP) {
     fprintf(stderr, "hk_gemm: the kernel's launch shape is not the documented one (grid (N/BLOCK)*(M/BLOCK) = %lld "
-                    "groups, 512 threads, 65536 B LDS, sizes multiples of the tile): refusing to time it\n",
-            (long long)groups);
+                    "groups, 512 threads, %zu B LDS, sizes multiples of the tile): refusing to time it\n",
+            (long long)groups, want_lds);
     return 1;
   }
 

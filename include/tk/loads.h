@@ -152,7 +152,7 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
                                         _j / ((int)_S::tk_cpr), (_j % ((int)_S::tk_cpr)) * ((int)_S::tk_epc)); \
       tk_u32x4 _x = (S).v[_i];                                                     \
       asm volatile("" : "+v"(_x)); /* no use of the loads above the wait */         \
-      if (_o & 8u) _x = _x.zwxy;                                                   \
+      if (TK_LDS_SWZ_HALVES && (_o & 8u)) _x = _x.zwxy;                                                   \
       *(tk_u32x4 *)((char *)(sm).data + (_o & ~15u)) = _x;                         \
     }                                                                              \
   } while (0)
@@ -435,7 +435,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
           ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s,                      \
           (uint32_t)(c0) + 2 * _k * _kw + 2 * ((int)_P::tk_n) * (_l / _s));        \
       const uint32_t _addr = _base + (_o & ~15u);                                  \
-      if (_k == 0) (P).tk_swapped_ = _o & 8u;                                      \
+      if (_k == 0) (P).tk_swapped_ = TK_LDS_SWZ_HALVES ? (_o & 8u) : 0u;                                      \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
         TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm);                    \
@@ -459,8 +459,8 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
     _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
       asm volatile("" : "+v"((P).tk_pending4_[_r * (_nk / 2) + _k]));              \
       const tk_u32x4 _v = (P).tk_pending4_[_r * (_nk / 2) + _k];                   \
-      const tk_u32x2 _lo = (P).tk_swapped_ ? _v.zw : _v.xy;                        \
-      const tk_u32x2 _hi = (P).tk_swapped_ ? _v.xy : _v.zw;                        \
+      const tk_u32x2 _lo = (TK_LDS_SWZ_HALVES && (P).tk_swapped_) ? _v.zw : _v.xy;                      \
+      const tk_u32x2 _hi = (TK_LDS_SWZ_HALVES && (P).tk_swapped_) ? _v.xy : _v.zw;                      \
       const int _f0 = _a ? _r * ((int)_P::tk_fc) + 2 * _k : (2 * _k) * ((int)_P::tk_fc) + _r; \
       const int _f1 = _a ? _f0 + 1 : _f0 + ((int)_P::tk_fc);                       \
       (D).f[_f0] = __builtin_bit_cast(TK_TYPEOF((D).f[0]), _lo);                   \

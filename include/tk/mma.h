@@ -24,7 +24,10 @@
  *                              exactly B's layout, so no data moves
  *   tk_mma_AtB (D, At, B, C): At K×M held in the B kind
  *   tk_mma_AtBt(D, At, Bt, C)
- * Shapes and types are checked with static_assert.
+ * Shapes and types are checked with static_assert. On gfx950 the products
+ * of bf16/f16 16x16x16 and 32x32x8 tiles with an even number of K fragments
+ * issue one 16x16x32 / 32x32x16 MFMA per pair of K fragments (twice the
+ * rate; see TK_MMA_K2_ below): the same tiles, the same kernel source.
  */
 #ifndef TK_MMA_H
 #define TK_MMA_H
@@ -183,6 +186,35 @@ tk_f32x16 tk_mfma_scale_32x32x64_f8f6f4_(tk_i32x8 a, tk_i32x8 b, tk_f32x16 c, in
     "tk: mma: incompatible tile shapes (need A M×K, B K×N, C and D M×N)")
 
 #if TK_HIP
+/* gfx950: a pair of K fragments of a CDNA3 bf16/f16 shape (16x16x16,
+ * 32x32x8) goes through one MFMA of the double-K shape (16x16x32, 32x32x16),
+ * which runs at twice the rate (LLVM's gfx950 scheduling model gives both the
+ * same cycles). Exact regrouping, not a new layout: in both shapes lane l
+ * holds row (A) / column (B) l % 16 (or 32) and consecutive K slots of group
+ * l / 16 (or 32), so concatenating fragments k and k+1 per lane maps A's and
+ * B's slots to the same true K in both operands, and the MFMA sums over all
+ * slots. Only the f32 accumulation order differs. */
+#if TK_HAS_MFMA_F16_X2 && TK_DEVICE_PASS
+#define TK_MMA_K2_(dt, shape, nk)                                                  \
+  (((dt) == TK_DT_BF16 || (dt) == TK_DT_F16) &&                                  \
+   ((shape) == TK_SHAPE_16x16x16 || (shape) == TK_SHAPE_32x32x8) && (nk) % 2 == 0)
+#define TK_CAT8_(T4, x, y) __builtin_shufflevector(TK_RI_(T4, x), TK_RI_(T4, y), 0, 1, 2, 3, 4, 5, 6, 7)
+#define TK_MFMA_FRAG_K2_(dt, shape, a0, a1, b0, b1, c, d)                        \
+  do {                                                                            \
+    if ((dt) == TK_DT_BF16 && (shape) == TK_SHAPE_16x16x16)                      \
+      TK_RI_(tk_f32x4, d) = tk_mfma_16x16x32_bf16(TK_CAT8_(tk_i16x4, a0, a1), TK_CAT8_(tk_i16x4, b0, b1), TK_RI_(tk_f32x4, c)); \
+    else if ((dt) == TK_DT_BF16 && (shape) == TK_SHAPE_32x32x8)                  \
+      TK_RI_(tk_f32x16, d) = tk_mfma_32x32x16_bf16(TK_CAT8_(tk_i16x4, a0, a1), TK_CAT8_(tk_i16x4, b0, b1), TK_RI_(tk_f32x16, c)); \
+    else if ((dt) == TK_DT_F16 && (shape) == TK_SHAPE_16x16x16)                  \
+      TK_RI_(tk_f32x4, d) = tk_mfma_16x16x32_f16(TK_CAT8_(tk_f16x4, a0, a1), TK_CAT8_(tk_f16x4, b0, b1), TK_RI_(tk_f32x4, c)); \
+    else if ((dt) == TK_DT_F16 && (shape) == TK_SHAPE_32x32x8)                   \
+      TK_RI_(tk_f32x16, d) = tk_mfma_32x32x16_f16(TK_CAT8_(tk_f16x4, a0, a1), TK_CAT8_(tk_f16x4, b0, b1), TK_RI_(tk_f32x16, c)); \
+  } while (0)
+#else
+#define TK_MMA_K2_(dt, shape, nk) 0
+#define TK_MFMA_FRAG_K2_(dt, shape, a0, a1, b0, b1, c, d) do { (void)(a0); (void)(a1); (void)(b0); (void)(b1); } while (0)
+#endif
+
 /* generic loop: A fragment (m,k) at ia, B fragment (k,n) at ib; fully
  * unrolled, so fragment indices are constants and tiles stay in registers
  * (a dynamically indexed tile would live in scratch memory) */
@@ -190,9 +222,19 @@ tk_f32x16 tk_mfma_scale_32x32x64_f8f6f4_(tk_i32x8 a, tk_i32x8 b, tk_f32x16 c, in
   do { _Pragma("unroll") for (int _m = 0; _m < (NM); _m++)                       \
          _Pragma("unroll") for (int _n = 0; _n < (NN); _n++) {                   \
            TK_TYPEOF((D).f[0]) _acc = (C).f[_m * (NN) + _n];                      \
-           _Pragma("unroll") for (int _k = 0; _k < (NK); _k++)                   \
-             TK_MFMA_FRAG(((int)_TA::tk_dt), ((int)_TA::tk_shape),            \
-                          (A).f[IA], (B).f[IB], _acc, _acc);                      \
+           if (TK_MMA_K2_(((int)_TA::tk_dt), ((int)_TA::tk_shape), (NK))) {      \
+             _Pragma("unroll") for (int _k2 = 0; _k2 < (NK); _k2 += 2) {         \
+               int _ia0, _ib0, _ia1, _ib1;                                        \
+               { const int _k = _k2; _ia0 = (IA); _ib0 = (IB); }                  \
+               { const int _k = _k2 + 1; _ia1 = (IA); _ib1 = (IB); }              \
+               TK_MFMA_FRAG_K2_(((int)_TA::tk_dt), ((int)_TA::tk_shape), (A).f[_ia0], (A).f[_ia1], \
+                                (B).f[_ib0], (B).f[_ib1], _acc, _acc);            \
+             }                                                                    \
+           } else {                                                               \
+             _Pragma("unroll") for (int _k = 0; _k < (NK); _k++)                 \
+               TK_MFMA_FRAG(((int)_TA::tk_dt), ((int)_TA::tk_shape),          \
+                            (A).f[IA], (B).f[IB], _acc, _acc);                    \
+           }                                                                      \
            (D).f[_m * (NN) + _n] = _acc;                                          \
          } } while (0)
 

@@ -37,6 +37,8 @@
  *                 (r & 8): a 16-byte writer/reader of such a row exchanges
  *                 its two 8-byte halves (tk_lds_swz_halves_swapped(r)).
  *                 Needs row_bytes a power of two >= 16.
+ *                 gfx950 (64 banks): the same on 16-byte chunks over
+ *                 256-byte windows, halves never exchanged (tk_lds_swz_f).
  * The host tests (tests/tk/host_swizzle.cpp) check bijection and the phase
  * model for every layout.
  */
@@ -47,12 +49,30 @@
 
 enum { TK_LDS_LINEAR = 0, TK_LDS_SWZ = 1 };
 
+/* gfx942 (32 banks): 8-byte units permuted over 128-byte windows, the two
+ * halves of a 16-byte chunk exchanged in rows with (r & 8), so that the
+ * 16-lane ds_read_b64 phases are conflict free too.
+ * gfx950 (64 banks, target.h): the same construction on 16-byte chunks over
+ * 256-byte windows (W = max(1, 256/row_bytes) rows per window, Cw = 16/W
+ * chunks of a row in one, q = (r/W) % Cw, chunk' = chunk ^ rotl1(q)); halves
+ * never exchanged, so 16-byte readers and writers need no per-lane select.
+ * Conflict free under tksim's gfx950 model (docs/tksim-checkers.md) for
+ * ds_write_b128 group stores, ds_read_b128 reads of 16- and 32-row fragments
+ * and ds_read_b64 reads of 16-row fragments; ds_read_b64 reads of 32-row
+ * fragments are 2-way there (tests/tk/host_swizzle_gfx950.cpp). */
+#define TK_LDS_SWZ_HALVES (TK_LDS_BANKS == 32) /* the swizzle may exchange 8-byte halves */
 TK_HDI uint32_t tk_lds_swz_f(uint32_t row_bytes, uint32_t r) {
+#if TK_LDS_BANKS == 64
+  uint32_t w = row_bytes >= 256 ? 1 : 256 / row_bytes;
+  uint32_t cw = 16 / w, q = (r / w) % cw;
+  return cw > 1 ? 2 * (((q % (cw / 2)) << 1) | (q / (cw / 2))) : 0;
+#else
   uint32_t w = row_bytes >= 128 ? 1 : 128 / row_bytes;
   uint32_t uw = 16 / w, q = (r / w) % uw;
   return ((q % (uw / 2)) << 1) | (q / (uw / 2));
+#endif
 }
-TK_HDI int tk_lds_swz_halves_swapped(uint32_t r) { return (r & 8u) != 0; }
+TK_HDI int tk_lds_swz_halves_swapped(uint32_t r) { return TK_LDS_SWZ_HALVES && (r & 8u) != 0; }
 
 /* byte offset of element (r, c) of a tile with `cols` columns of elem_bytes */
 TK_HDI uint32_t tk_lds_offset(int layout, uint32_t cols, uint32_t elem_bytes, uint32_t r, uint32_t c) {

@@ -51,14 +51,16 @@
  * OCP E4M3FN / E5M2 encodings); AMD's CDNA4 announcement (LDS 160 KiB per CU,
  * double the LDS read bandwidth; MI355X 256 CUs in 8 XCDs); LLVM 22
  * (clang-22 accepts 163840 bytes of LDS per workgroup for gfx950 and refuses
- * 163844). The bank structure is in docs/hardware.md "CDNA4": tk keeps
- * gfx942's 32 x 4-byte bank model for its layouts, because no source tksim
- * can cite gives gfx950's (where sources disagree is listed there). */
+ * 163844). LDS banks: 64 x 4 bytes (Modular's MAX docs for MI355X:
+ * "64 LDS banks x 4 bytes each"; CK-tile docs: "32 or 64 banks depending on
+ * the hardware architecture"), i.e. the doubled read bandwidth; tk's
+ * swizzled layout spreads over the 256-byte window (shared.h). Which lanes
+ * share a phase is not documented: docs/hardware.md "CDNA4". */
 #define TK_TARGET_NAME "gfx950"
 #define TK_TARGET_GFX 950
 #define TK_WAVE_SIZE 64
 #define TK_LDS_BYTES 163840         /* per work-group: 160 KiB */
-#define TK_LDS_BANKS 32             /* tk's layout model; see the note above */
+#define TK_LDS_BANKS 64             /* see the note above */
 #define TK_LDS_BANK_BYTES 4
 #define TK_NUM_XCDS 8
 #define TK_NUM_CUS 256              /* MI355X (MI350X also 256) */

@@ -31,6 +31,15 @@ int tks_model_id(const char *name)
   if (!name || !*name || !strcmp(name, "off")) return 0;
   if (!strcmp(name, "mi300x")) return TKS_MODEL_MI300X;
   if (!strcmp(name, "mi325x")) return TKS_MODEL_MI325X;
+  if (!strcmp(name, "mi350x")) return TKS_MODEL_MI350X;
+  if (!strcmp(name, "mi355x")) return TKS_MODEL_MI355X;
+  return -1;
+}
+
+int tks_model_arch(int sku)
+{
+  if (sku == TKS_MODEL_MI300X || sku == TKS_MODEL_MI325X) return TKS_ARCH_GFX942;
+  if (sku == TKS_MODEL_MI350X || sku == TKS_MODEL_MI355X) return TKS_ARCH_GFX950;
   return -1;
 }
 

@@ -30,7 +30,9 @@ static const char usage_text[] =
   "  --no-check-races    do not check LDS races between waves\n"
   "  --threads=N         worker threads for workgroups (default: all cores)\n"
   "  --budget=N          instruction budget per dispatch (hang guard)\n"
-  "  --model=mi300x|mi325x  estimate kernel time with the timing model\n"
+  "  --model=mi300x|mi325x|mi350x|mi355x  estimate kernel time with the timing\n"
+  "                      model (mi300x/mi325x: --arch=gfx942; mi350x/mi355x:\n"
+  "                      --arch=gfx950)\n"
   "  --model-sample=N    with --model: run only N x occupancy workgroups per launch\n"
   "                      and extrapolate (the others compute nothing)\n"
   "  --timeline=FILE.json  write a Chrome-trace timeline of the launches\n"
@@ -109,7 +111,7 @@ int main(int argc, char **argv)
       if (parse_count(a + 9, &budget)) return usage("bad instruction budget in '%s'", a);
     } else if (!strncmp(a, "--model=", 8)) {
       model = a + 8;
-      if (tks_model_id(model) <= 0) return usage("unknown model in '%s' (use mi300x or mi325x)", a);
+      if (tks_model_id(model) <= 0) return usage("unknown model in '%s' (use mi300x, mi325x, mi350x or mi355x)", a);
     } else if (!strncmp(a, "--model-sample=", 15)) {
       if (parse_count(a + 15, &sample) || sample > 1000000) return usage("bad sample count in '%s'", a);
     } else if (!strncmp(a, "--timeline=", 11)) {
@@ -124,10 +126,15 @@ int main(int argc, char **argv)
   /* sampling skips workgroups only for the model's sake: without it the run
    * would just compute wrong results */
   if (sample && !model) return usage("--model-sample needs --model=NAME%s", "");
-  /* the model's SKUs are gfx942 parts: their figures would be passed off as
-   * a gfx950's */
-  if (model && tks_arch_id(arch) == TKS_ARCH_GFX950)
-    return usage("--model=%s is a gfx942 (CDNA3) SKU; the timing model has no gfx950 parameters yet", model);
+  /* a SKU's parameters describe one generation: timing another's code with
+   * them would pass off e.g. CDNA3 figures as a gfx950's */
+  if (model && tks_model_arch(tks_model_id(model)) != tks_arch_id(arch)) {
+    int ma = tks_model_arch(tks_model_id(model));
+    fprintf(stderr, "tksim: --model=%s is a %s (%s) part but the emulated target is %s; use --arch=%s%s\n", model,
+            tks_arch_name(ma), ma == TKS_ARCH_GFX950 ? "CDNA4" : "CDNA3", arch, tks_arch_name(ma),
+            ma == TKS_ARCH_GFX950 ? " (the default target is gfx942)" : "");
+    return 2;
+  }
 
   char prog[PATH_MAX];
   if (find_program(argv[i], prog, sizeof prog)) return usage("'%s' is not an executable program", argv[i]);

@@ -113,6 +113,7 @@ typedef struct mslot {
 
 typedef struct mstate {
   const tks_model_params *p;
+  const tks_lds_bank_model *banks; /* the emulated target's LDS bank model */
   mslot *slots; uint32_t nslots;
   mcu *cus; uint32_t ncus;
   mxcd x[MXCD];
@@ -376,25 +377,46 @@ static int parse_reg(const char *s, uint16_t *first, uint16_t *count)
 }
 
 /* MFMA cycles = FLOPs / per-SIMD rate of the input type (matrix instruction
- * calculator's "Execution cycles"); v_mfma_<out>_<M>x<N>x<K>[_<B>b]_<in>. */
-static void parse_mfma(const char *m, const tks_model_params *p, mparse *r)
+ * calculator's "Execution cycles"); v_mfma[_scale]_<out>_<M>x<N>x<K>[_<B>b]_<in>.
+ * gfx950's f8f6f4 MFMAs take their operand formats from cbsz (A) and blgp (B)
+ * (CDNA4 ISA guide: 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4): fp8 rate if either is
+ * fp8/bf8, else the fp6/fp4 rate. CDNA4's double-rate shapes are the ones
+ * CDNA3 lacks; the others run at the legacy rate (params.h). */
+static int cdna4_shape(const char *m)
+{
+  static const char *const shapes[] = {"_16x16x32_bf16", "_16x16x32_f16", "_32x32x16_bf16", "_32x32x16_f16",
+                                       "_16x16x64_i8", "_32x32x32_i8", "_f8f6f4"};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    const char *h = strstr(m, shapes[i]);
+    if (h && h[strlen(shapes[i])] == 0) return 1;
+  }
+  return 0;
+}
+
+static void parse_mfma(const char *m, const char *text, const tks_model_params *p, mparse *r)
 {
   int M = 0, N = 0, K = 0, B = 1;
   const char *s = strstr(m, "_mfma_");
-  if (s) s = strchr(s + 6, '_');
+  if (s) s += 5;
+  while (s && *s && !(s[0] == '_' && s[1] >= '0' && s[1] <= '9')) s = strchr(s + 1, '_');
   if (!s || sscanf(s + 1, "%dx%dx%d", &M, &N, &K) != 3) { r->mfma_cycles = 16; r->mfma_flops = 0; return; }
   const char *b = strstr(s, "b_");
   const char *u = strchr(s + 1, '_');
   if (u && b && b > u && sscanf(u + 1, "%db_", &B) != 1) B = 1;
   int t = TKS_MT_F16;
-  if (strstr(m, "xf32")) t = TKS_MT_XF32;
+  if (strstr(m, "f8f6f4")) {
+    const char *c = strstr(text, "cbsz:"), *g = strstr(text, "blgp:");
+    int fa = c ? atoi(c + 5) : 0, fb = g ? atoi(g + 5) : 0;
+    t = (fa <= 1 || fb <= 1) ? TKS_MT_F8 : TKS_MT_F4;
+  }
+  else if (strstr(m, "xf32")) t = TKS_MT_XF32;
   else if (strstr(m, "f64")) t = TKS_MT_F64;
   else if (strstr(m, "i8")) t = TKS_MT_I8;
   else if (strstr(m, "fp8") || strstr(m, "bf8")) t = TKS_MT_F8;
   else if (strstr(m, "bf16") || strstr(m, "f16")) t = TKS_MT_F16;
   else t = TKS_MT_F32;
   r->mfma_flops = 2.0 * M * N * K * B;
-  double c = r->mfma_flops / p->mfma_flops_per_simd_clk[t];
+  double c = r->mfma_flops / (cdna4_shape(m) ? p->mfma_flops_per_simd_clk[t] : p->mfma_legacy_flops_per_simd_clk[t]);
   r->mfma_cycles = (float)(c < p->mfma_min_cycles ? p->mfma_min_cycles : c);
 }
 
@@ -420,7 +442,7 @@ static mparse *parse(mslot *s, const tks_inst_view *in)
   if (ml == 5 && !strncmp(t, "s_nop", 5)) { r->fixed = 1; r->scalar_cycles = (float)(g_m.p->nop_wait_state_cycles * (strtol(t + 5, NULL, 0) + 1)); }
   else if (ml == 7 && !strncmp(t, "s_sleep", 7)) { r->fixed = 1; r->scalar_cycles = (float)(64.0 * strtol(t + 7, NULL, 0)); }
   else if (ml == 9 && !strncmp(t, "s_setprio", 9)) r->prio = (int8_t)(strtol(t + 9, NULL, 0) & 3);
-  if (in->cls == TKS_CLASS_MFMA) { r->kind = K_MFMA; parse_mfma(r->mnem, g_m.p, r); }
+  if (in->cls == TKS_CLASS_MFMA) { r->kind = K_MFMA; parse_mfma(r->mnem, t, g_m.p, r); }
   else if (in->cls == TKS_CLASS_VALU) {
     r->kind = K_VALU;
     r->slow = strstr(r->mnem, "f64") || strstr(r->mnem, "_exp_") || strstr(r->mnem, "_log_") ||
@@ -651,7 +673,7 @@ static void h_lds(void *u, const tks_wave_view *wv, const tks_inst_view *in, con
   const tks_model_params *p = g_m.p;
   mslot *s = &g_m.slots[wv->worker];
   mwave *w = wave_of(s, wv);
-  tks_lds_cost c = tks_lds_access_cost(addr, exec, bytes, is_write ? 1 : 0);
+  tks_lds_cost c = tks_lds_access_cost_on(g_m.banks, addr, exec, bytes, is_write);
   double data = __builtin_popcountll(exec) * (double)bytes / p->lds_bytes_per_clk;
   double cyc = dmax(c.cycles, data);
   if (cyc < 1) cyc = 1;
@@ -874,6 +896,7 @@ void tks_model_launch_begin(const tks_dispatch *d, const tks_options *opt)
   const tks_model_params *p = tks_model_params_for(opt->model);
   if (!p) return;
   g_m.p = p;
+  g_m.banks = tks_lds_model_for(opt->arch);
   g_l2_p = p;
   pthread_once(&g_l2_once, l2_init);
   g_m.timeline = opt->timeline != NULL && tks_timeline_open(opt->timeline) == 0;

@@ -39,7 +39,8 @@ static const tks_model_params g_mi300x = {
   .salu_cycles = 4,           /* one SALU issue per SIMD slot */
   .nop_wait_state_cycles = 4, /* ASSUMPTION: one wait state = one issue slot */
   /* f16/bf16, f32, xf32, f64, i8, fp8: from the peak rates above */
-  .mfma_flops_per_simd_clk = {512, 64, 256, 64, 1024, 1024},
+  .mfma_flops_per_simd_clk = {512, 64, 256, 64, 1024, 1024, 1024 /* no fp4/fp6 MFMA on gfx942 */},
+  .mfma_legacy_flops_per_simd_clk = {512, 64, 256, 64, 1024, 1024, 1024},
   .mfma_min_cycles = 8,       /* ASSUMPTION: 2 passes minimum (4x4 block MFMAs) */
   .mfma_dep_tail_cycles = 8,  /* CDNA3 ISA guide MFMA hazards: VALU read of XDL result needs passes+2 wait states */
   .lds_bytes_per_clk = 128,   /* CDNA3 white paper: LDS 128 B/clk per CU (32 banks x 4 B) */
@@ -63,6 +64,75 @@ static const tks_model_params g_mi300x = {
 
 static tks_model_params g_mi325x;
 
+/* MI355X (CDNA4, gfx950). Peak rates from AMD's MI355X product page: dense
+ * FP16/BF16 matrix 2516.6 TFLOP/s, FP8 and INT8 5033.2, MXFP6/MXFP4 10066.3,
+ * FP32 matrix 157.3, FP64 matrix 78.6, at 256 CUs x 2400 MHz. Divided by
+ * 256 x 2.4e9 x 4 SIMDs: 1024/2048/4096/64/32 FLOP per SIMD per clock; AMD's
+ * ISSCC 2026 MI355X paper states the same per-CU FP8 figure (8192 FLOP/clk,
+ * twice CDNA3's 4096). So v_mfma_f32_16x16x32_bf16 (16384 FLOPs) takes 16
+ * cycles like CDNA3's 16x16x16, and v_mfma_f32_16x16x128_f8f6f4 32 cycles
+ * with an fp8/bf8 operand and 16 with fp6/fp4 operands only (LLVM's gfx950
+ * scheduling test llvm-mca/AMDGPU/gfx950.s gives both operand kinds the
+ * 16x16x32_bf16 throughput, with a FIXME that fp8 operands should differ). */
+static const tks_model_params g_mi355x_base = {
+  .name = "mi355x",
+  .cus = 256,                 /* MI355X product page; ISSCC 2026: 8 XCDs x 32 active CUs */
+  /* ASSUMPTION: no clock under MFMA load is published for MI350X/MI355X.
+   * MI325X's measured 1447 of 2100 MHz (68.9%, ROCm blog "Measuring
+   * max-achievable FLOPs, part 2") applied to 2400 MHz. HipKittens' measured
+   * 1610 TFLOP/s BF16 GEMM at 8192^3 needs at least 1535 MHz even at 100%
+   * MFMA use, so the clock cannot be much lower. */
+  .clock_hz = 2400e6 * (1447.0 / 2100.0),
+  .peak_clock_hz = 2400e6,    /* MI355X product page: peak engine clock */
+  /* ASSUMPTION: 8 TB/s HBM3E peak (product page) x the 75.8% AMD measured on
+   * MI300X (no MI350-series copy figure is published). */
+  .hbm_bytes_per_s = 8.0e12 * (4017.0 / 5300.0),
+  .xcds = 8,                  /* MI350 series product pages / CDNA4 white paper: 8 XCDs */
+  .simds = 4,                 /* CDNA4 ISA guide: four SIMDs per CU, as CDNA3 */
+  .max_waves_per_simd = 8,    /* LLVM AMDGPUUsage / GCNSubtarget: gfx950 max 8 waves per EU */
+  .vgprs_per_simd_lane = 512, /* AMDGPUUsage: gfx90a+ (incl. gfx950) unified 512 VGPR+AGPR per lane */
+  .lds_bytes = 160 * 1024,    /* MI355X product page / CDNA4 white paper: 160 KB LDS per CU */
+  .max_groups_per_cu = 16,    /* ASSUMPTION: gfx9 limit, as for CDNA3 */
+  .issue_cycles = 4,          /* as CDNA3 (GCN issue model; no CDNA4 change documented) */
+  .valu_cycles = 4,
+  .valu_slow_cycles = 16,     /* ASSUMPTION, as CDNA3 */
+  .salu_cycles = 4,
+  .nop_wait_state_cycles = 4, /* ASSUMPTION, as CDNA3 */
+  /* f16/bf16, f32, xf32 (gfx950 has no xf32 MFMA: f32's rate, unused), f64,
+   * i8, fp8/bf8, fp6/bf6/fp4: from the peak rates above */
+  .mfma_flops_per_simd_clk = {1024, 64, 64, 32, 2048, 2048, 4096},
+  /* The CDNA3 shapes gfx950 keeps (v_mfma_f32_16x16x16_bf16, 32x32x8,
+   * 16x16x32_fp8, 16x16x32_i8, ...) take as many cycles as on CDNA3, i.e. half
+   * the new shapes' rate: LLVM's gfx950 scheduling model gives
+   * v_mfma_f32_16x16x16_bf16 and v_mfma_f32_16x16x32_bf16 the same
+   * throughput (llvm-mca test AMDGPU/gfx950.s), as it does 16x16x32_i8 and
+   * 16x16x64_i8. */
+  .mfma_legacy_flops_per_simd_clk = {512, 64, 64, 32, 1024, 1024, 1024},
+  .mfma_min_cycles = 8,       /* ASSUMPTION, as CDNA3 */
+  .mfma_dep_tail_cycles = 8,  /* as CDNA3 (LLVM: gfx950 adds one wait state to some XDL hazards) */
+  /* 64 banks x 4 B (Modular's MI355X docs; CK-tile: 32 or 64 banks by
+   * architecture) = 256 B/clk, twice CDNA3's, which is the doubled LDS read
+   * bandwidth of AMD's CDNA4 announcement; writes stay at 128 B/clk through
+   * the bank model's write phases (check/banks.c, ASSUMPTION) */
+  .lds_bytes_per_clk = 256,
+  .lds_latency = 64,          /* ASSUMPTION, as CDNA3 */
+  .smem_latency = 100,        /* ASSUMPTION */
+  .l2_hit_latency = 300,      /* ASSUMPTION, as CDNA3 */
+  .hbm_latency = 800,         /* ASSUMPTION, as CDNA3 */
+  .cu_bytes_per_clk = 128,    /* ASSUMPTION: CDNA3's 128 B/clk request path */
+  .l2_bytes_per_clk_per_xcd = 2048, /* ASSUMPTION: CDNA3's 16 channels x 128 B/clk */
+  .l2_bytes_per_xcd = 4 * MIB,/* MI355X product page / CDNA4 white paper: 4 MB L2 per XCD */
+  .l2_ways = 16,              /* ASSUMPTION: as CDNA3 */
+  .line_bytes = 128,          /* ASSUMPTION: as CDNA3 */
+  .barrier_cycles = 16,       /* ASSUMPTION */
+  /* ASSUMPTION: MI325X's fitted launch overhead; not refitted for CDNA4 */
+  .launch_overhead_s = 11e-6,
+  /* The 256 MB Infinity Cache (product page) is left out, as for CDNA3
+   * (docs/tksim-model.md "What it leaves out"). */
+};
+
+static tks_model_params g_mi350x;
+
 const tks_model_params *tks_model_params_for(int sku)
 {
   if (sku == TKS_MODEL_MI300X) return &g_mi300x;
@@ -80,6 +150,18 @@ const tks_model_params *tks_model_params_for(int sku)
     g_mi325x.clock_hz = 1340e6;
     g_mi325x.hbm_bytes_per_s = 6.0e12 * (4017.0 / 5300.0);
     return &g_mi325x;
+  }
+  if (sku == TKS_MODEL_MI355X) return &g_mi355x_base;
+  if (sku == TKS_MODEL_MI350X) {
+    /* MI350X product page: the same CDNA4 part (256 CUs, 8 TB/s HBM3E, 4 MB
+     * L2 per XCD) at 2200 MHz peak (1000 W air-cooled vs MI355X's 1400 W):
+     * dense BF16 2306.9 TFLOP/s = 256 x 2.2e9 x 4096. Clock under load:
+     * the same ASSUMPTION as MI355X (68.9% of peak). */
+    g_mi350x = g_mi355x_base;
+    g_mi350x.name = "mi350x";
+    g_mi350x.peak_clock_hz = 2200e6;
+    g_mi350x.clock_hz = 2200e6 * (1447.0 / 2100.0);
+    return &g_mi350x;
   }
   return 0;
 }

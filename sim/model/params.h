@@ -4,7 +4,9 @@
  * Sources: AMD CDNA3 white paper and MI300X/MI325X product pages (CU count,
  * clock, HBM bandwidth, peak matrix rates), CDNA3 ISA guide (4 SIMDs per CU,
  * MFMA dependency wait states, s_nop), AMD matrix instruction calculator
- * (MFMA execution cycles = FLOPs / (FLOPs/CU/cycle / 4)).
+ * (MFMA execution cycles = FLOPs / (FLOPs/CU/cycle / 4)); for CDNA4
+ * (MI350X/MI355X, gfx950) the MI350 series product pages and AMD's ISSCC 2026
+ * MI355X paper (params.c has each figure).
  */
 #ifndef TKS_MODEL_PARAMS_H
 #define TKS_MODEL_PARAMS_H
@@ -31,7 +33,11 @@ typedef struct tks_model_params {
   double valu_slow_cycles;   /* f64 / transcendental VALU */
   double salu_cycles;
   double nop_wait_state_cycles;
-  double mfma_flops_per_simd_clk[6]; /* by input type, see enum below */
+  double mfma_flops_per_simd_clk[7]; /* by input type, see enum below */
+  /* CDNA4 doubles the rate of its new shapes only (16x16x32 / 32x32x16
+   * f16/bf16, 16x16x64 / 32x32x32 i8, f8f6f4); the CDNA3 shapes it keeps run
+   * at this rate (CDNA3 parts: the same as above). */
+  double mfma_legacy_flops_per_simd_clk[7];
   double mfma_min_cycles;
   double mfma_dep_tail_cycles; /* extra latency before a non-SrcC read of an MFMA result */
   double lds_bytes_per_clk;  /* per CU */
@@ -45,9 +51,11 @@ typedef struct tks_model_params {
   double launch_overhead_s;
 } tks_model_params;
 
-enum { TKS_MT_F16 = 0, TKS_MT_F32, TKS_MT_XF32, TKS_MT_F64, TKS_MT_I8, TKS_MT_F8 };
+/* TKS_MT_F4: gfx950 f8f6f4 MFMAs whose A and B are both fp6/bf6/fp4 (one
+ * fp8/bf8 operand makes the instruction run at the fp8 rate). */
+enum { TKS_MT_F16 = 0, TKS_MT_F32, TKS_MT_XF32, TKS_MT_F64, TKS_MT_I8, TKS_MT_F8, TKS_MT_F4 };
 
-/* The table for a SKU id (TKS_MODEL_MI300X, TKS_MODEL_MI325X), or NULL. */
+/* The table for a SKU id (TKS_MODEL_MI300X ... TKS_MODEL_MI355X), or NULL. */
 const tks_model_params *tks_model_params_for(int sku);
 
 #endif

@@ -123,7 +123,7 @@ static void on_lds(void *user, const tks_wave_view *wv, const tks_inst_view *in,
   rstate *s = user;
   if (wv->worker >= s->nworkers) return;
   rworker *w = &s->w[wv->worker];
-  tks_lds_cost c = tks_lds_access_cost(addr, exec, bytes, is_write);
+  tks_lds_cost c = tks_lds_access_cost_on(tks_lds_model_for(tks_get_options()->arch), addr, exec, bytes, is_write);
   w->lds_accesses++;
   w->lds_cycles += c.cycles;
   w->lds_conflicts += c.cycles - c.phases;
@@ -269,10 +269,10 @@ void tks_report_print(const tks_dispatch *d, const tks_launch_stats *s, const tk
   fprintf(o, "  mfma %" PRIu64 ", %" PRIu64 " FLOPs\n", s->mfma, s->mfma_flops);
   fprintf(o, "  lds accesses %" PRIu64 ", %" PRIu64 " cycles, bank-conflict cycles %" PRIu64
           " (model: %s)\n", g_r.lds_accesses, g_r.lds_cycles, s->lds_bank_conflict_cycles,
-          tks_lds_model_name);
-  if (d->k && d->k->co && d->k->co->arch == TKS_ARCH_GFX950)
-    fprintf(o, "  target gfx950: %u KiB of LDS per workgroup; the bank model above is gfx942's, applied "
-            "unchanged (gfx950's bank structure is not confirmed: docs/hardware.md \"CDNA4\")\n",
+          tks_lds_model_for(tks_get_options()->arch)->name);
+  if (tks_get_options()->arch == TKS_ARCH_GFX950)
+    fprintf(o, "  target gfx950: %u KiB of LDS per workgroup; bank count and read bandwidth sourced, the "
+            "lane grouping of its phases assumed (docs/hardware.md \"CDNA4\")\n",
             tks_arch_lds_bytes(TKS_ARCH_GFX950) / 1024);
   fprintf(o, "  global bytes read %" PRIu64 ", written %" PRIu64 "\n", s->global_bytes_read,
           s->global_bytes_written);

@@ -122,5 +122,8 @@ int main(int argc, char **argv)
   CHECK(o->threads == 5 && o->inst_budget == 99999999999ull && o->report == 2, "threads/budget/report");
   CHECK(o->model == TKS_MODEL_MI325X && o->model_sample == 4 && o->timeline && !strcmp(o->timeline, "x.json") && o->quiet == 1, "model/timeline/quiet");
   CHECK(tks_model_id("mi300x") == TKS_MODEL_MI300X && tks_model_id("off") == 0 && tks_model_id("h100") == -1, "model ids");
+  CHECK(tks_model_id("mi350x") == TKS_MODEL_MI350X && tks_model_id("mi355x") == TKS_MODEL_MI355X, "CDNA4 model ids");
+  CHECK(tks_model_arch(TKS_MODEL_MI325X) == TKS_ARCH_GFX942 && tks_model_arch(TKS_MODEL_MI355X) == TKS_ARCH_GFX950 &&
+        tks_model_arch(TKS_MODEL_MI350X) == TKS_ARCH_GFX950 && tks_model_arch(0) == -1, "model generations");
   return CHECK_DONE();
 }

@@ -54,6 +54,9 @@ TKB_HD __hip_bfloat16::__hip_bfloat16(float f) : data(__float2bfloat16(f).data) 
 TKB_HD __hip_bfloat16::operator float() const { return __bfloat162float(*this); }
 
 TKB_HD __hip_bfloat16 __float2bfloat16_rn(float f) { return __float2bfloat16(f); }
+/* raw bits in and out (HipKittens' CDNA4 reductions use the former) */
+TKB_HD __hip_bfloat16 __ushort_as_bfloat16(unsigned short u) { return __hip_bfloat16(u, true); }
+TKB_HD unsigned short __bfloat16_as_ushort(__hip_bfloat16 h) { return h.data; }
 TKB_HD float2 __bfloat1622float2(__hip_bfloat162 h) {
   return float2(__bfloat162float(h.x), __bfloat162float(h.y));
 }

@@ -31,6 +31,36 @@ int main(void)
   EXPECT(fabs(p->hbm_bytes_per_s - 4.017e12) < 1e6 && fabs(q->hbm_bytes_per_s - 6.0e12 * 4017 / 5300) < 1e6,
          "HBM bandwidths %.4g %.4g", p->hbm_bytes_per_s, q->hbm_bytes_per_s);
 
+  /* CDNA4 (MI355X / MI350X product pages): 256 CUs in 8 XCDs; dense BF16
+   * 2516.6 / 2306.9, FP8 5033.2 / 4613.7, MXFP4 10066.3 / 9227.5 TFLOP/s at
+   * 2400 / 2200 MHz; 8 TB/s HBM3E; 4 MB L2 per XCD; 160 KB LDS per CU */
+  const tks_model_params *x5 = tks_model_params_for(TKS_MODEL_MI355X), *x0 = tks_model_params_for(TKS_MODEL_MI350X);
+  EXPECT(x5 && x0, "both CDNA4 SKUs have tables");
+  if (x5 && x0) {
+    const tks_model_params *c4[2] = {x5, x0};
+    const double bf16[2] = {2516.6e12, 2306.9e12}, fp8[2] = {5033.2e12, 4613.7e12}, fp4[2] = {10066.3e12, 9227.5e12};
+    for (int i = 0; i < 2; i++) {
+      const tks_model_params *c = c4[i];
+      double per = c->cus * c->peak_clock_hz * c->simds;
+      EXPECT(fabs(per * c->mfma_flops_per_simd_clk[TKS_MT_F16] / bf16[i] - 1) < 0.001, "%s bf16 peak", c->name);
+      EXPECT(fabs(per * c->mfma_flops_per_simd_clk[TKS_MT_F8] / fp8[i] - 1) < 0.001, "%s fp8 peak", c->name);
+      EXPECT(fabs(per * c->mfma_flops_per_simd_clk[TKS_MT_F4] / fp4[i] - 1) < 0.001, "%s fp4 peak", c->name);
+      EXPECT(c->cus == 256 && c->xcds == 8 && c->lds_bytes == 160 * 1024 && c->l2_bytes_per_xcd == 4u << 20,
+             "%s die facts", c->name);
+      /* assumptions (docs/tksim-model.md): MI325X's measured clock share
+       * (1447/2100) under MFMA load, MI300X's measured HBM share (4017/5300) */
+      EXPECT(fabs(c->clock_hz / c->peak_clock_hz - 1447.0 / 2100) < 1e-9, "%s clock", c->name);
+      EXPECT(fabs(c->hbm_bytes_per_s - 8.0e12 * 4017 / 5300) < 1e6, "%s HBM", c->name);
+    }
+    EXPECT(x5->peak_clock_hz == 2400e6 && x0->peak_clock_hz == 2200e6, "CDNA4 peak clocks");
+    /* 160 KiB of LDS: two 64 KiB groups fit where gfx942 fits one */
+    tks_kernel k4;
+    memset(&k4, 0, sizeof k4);
+    k4.vgpr_count = 32;
+    EXPECT(tks_model_groups_per_cu(x5, &k4, 4, 64 * 1024) == 2, "MI355X LDS-limited: %u",
+           tks_model_groups_per_cu(x5, &k4, 4, 64 * 1024));
+  }
+
   tks_kernel k;
   memset(&k, 0, sizeof k);
   /* 128 VGPRs + 128 AGPRs -> 256 registers -> 2 waves/SIMD; 4-wave groups

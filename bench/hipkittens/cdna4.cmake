@@ -1,0 +1,50 @@
+# CDNA4: HipKittens' MI355X BF16 GEMM kernels (kernels/bf16/kernel_<S>.cpp of
+# the checkout TK_HIPKITTENS_CDNA4_PATH, default ../shared/calibration/
+# hipkittens-cdna4), compiled with KITTENS_CDNA4 for gfx950 only, as
+# hk4_gemm_<S>; the same harness and shim (the shim adds hip_fp8.h). None is
+# built by default: docs/tksim-model.md "CDNA4 parameters" has the commands.
+get_filename_component(_hk4_default "${PROJECT_SOURCE_DIR}/../shared/calibration/hipkittens-cdna4" ABSOLUTE)
+if(NOT DEFINED TK_HIPKITTENS_CDNA4_PATH AND EXISTS "${_hk4_default}/include/kittens.cuh")
+  set(_hk4_init "${_hk4_default}")
+else()
+  set(_hk4_init "")
+endif()
+set(TK_HIPKITTENS_CDNA4_PATH "${_hk4_init}" CACHE PATH
+    "HipKittens checkout with CDNA4 kernels (include/, kernels/bf16/kernel_<S>.cpp); empty: none")
+if(TK_HIPKITTENS_CDNA4_PATH AND "gfx950" IN_LIST TK_OFFLOAD_ARCH)
+  get_filename_component(_hk4 "${TK_HIPKITTENS_CDNA4_PATH}" ABSOLUTE)
+  file(GLOB _hk4_kernels "${_hk4}/kernels/bf16/kernel_*.cpp")
+  if(NOT EXISTS "${_hk4}/include/kittens.cuh" OR NOT _hk4_kernels)
+    message(FATAL_ERROR "bench/hipkittens: TK_HIPKITTENS_CDNA4_PATH=${TK_HIPKITTENS_CDNA4_PATH} has no "
+                        "include/kittens.cuh and kernels/bf16/kernel_<S>.cpp (set it to such a checkout, or empty)")
+  endif()
+  set(_sizes4 "")
+  foreach(k ${_hk4_kernels})
+    get_filename_component(_name "${k}" NAME_WE)
+    string(REGEX REPLACE "^kernel_" "" s "${_name}")
+    if(NOT s MATCHES "^[0-9]+$")
+      continue()
+    endif()
+    list(APPEND _sizes4 ${s})
+    set(_gen "${CMAKE_CURRENT_BINARY_DIR}/gen4/kernel_${s}.cpp")
+    add_custom_command(OUTPUT "${_gen}"
+      COMMAND ${CMAKE_COMMAND} -DIN=${k} -DOUT=${_gen} -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_kernel.cmake
+      DEPENDS "${k}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_kernel.cmake
+      COMMENT "HipKittens CDNA4 kernel_${s}.cpp without its Python harness")
+    add_custom_target(hk4_kernel_${s} DEPENDS "${_gen}")
+    add_executable(hk4_gemm_${s} harness.hip)
+    set_source_files_properties(harness.hip PROPERTIES LANGUAGE CXX)
+    add_dependencies(hk4_gemm_${s} hk4_kernel_${s})
+    # gfx950 only: HipKittens' CDNA4 code uses gfx950 instructions throughout
+    target_compile_options(hk4_gemm_${s} PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950
+                           -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result)
+    target_link_libraries(hk4_gemm_${s} PRIVATE tk::tk ${TK_AMDHIP64})
+    target_compile_definitions(hk4_gemm_${s} PRIVATE KITTENS_CDNA4 "HK_KERNEL_FILE=\"${_gen}\"")
+    target_include_directories(hk4_gemm_${s} BEFORE PRIVATE "${_hk_shim}")
+    target_include_directories(hk4_gemm_${s} SYSTEM PRIVATE "${_hk4}/include")
+    set_target_properties(hk4_gemm_${s} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF
+                          EXCLUDE_FROM_ALL ON)
+  endforeach()
+  list(SORT _sizes4 COMPARE NATURAL)
+  message(STATUS "bench/hipkittens: HipKittens CDNA4 at ${_hk4}: hk4_gemm_{${_sizes4}} (not built by default)")
+endif()
