@@ -7,8 +7,8 @@
  *  2. attn_bwd_dkdv_d*: one workgroup of 4 waves per (128 keys, kv head,
  *     batch); wave w owns keys kv0 + 32w..+31 with K_w and V_w in registers
  *     and accumulates dK^T and dV^T (d x 32, f32) over every query head of
- *     its group and every 64-query tile (in a fixed order):
- *       S   = Q K_w^T          (64 x 32: tk_mma_ABt, Q and K_w in A layout)
+ *     its group and every query tile (in a fixed order):
+ *       S   = Q K_w^T          (AB_BQ x 32: tk_mma_ABt, Q and K_w in A layout)
  *       P   = exp2(S*scale*log2e - LSE_i*log2e)    (tk_rt_exp2_row)
  *       dV^T += dO^T P         (dO^T from tk's transposing group loads,
  *                               P -> bf16 B operand in registers)
@@ -21,8 +21,8 @@
  *     forward's transposed formulation: S^T = K Q_w^T, P^T =
  *     exp2(S^T*s - LSE_col), dP^T = V dO_w^T, dS^T = P^T * (dP^T - delta_col),
  *     dQ^T += K^T dS^T (K^T transposed load); dQ = scale * dQ.
- * LDS (d = 128): dkdv 4 x 16 KiB (Q, Q^T, dO, dO^T tiles of 64 queries),
- * dq 3 x 16 KiB (K, K^T, V of 64 keys); both alias their start-up and
+ * LDS (d = 64): dkdv 4 x 8 KiB (Q, Q^T, dO, dO^T tiles of 64 queries), dq
+ * 3 x 8 KiB (K, K^T, V of 64 keys); d = 128 uses tiles of 32 rows; both alias their start-up and
  * epilogue tiles with these.
  */
 #ifndef ATTN_BWD_H
@@ -35,7 +35,9 @@
 #include "tk_attn.h"
 
 #define AB_BK 128 /* keys per dkdv workgroup (4 waves x 32) */
-#define AB_BQ 64  /* queries per dkdv LDS tile */
+/* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
+ * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
+ * pressure: at 64 the d = 128 dkdv kernel needs more than 512 registers) */
 
 typedef struct attn_bwd_args {
   tk_gl q, k, v, o, dout, dq, dk, dv;
@@ -58,9 +60,9 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
 }
 
-#define ATTN_BWD_KERNELS(NAME, D)                                                                 \
-  TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* 64 rows x d */                          \
-  TK_ST(NAME##_tst, tk_bf16, D, AB_BQ, TK_LDS_SWZ);   /* d x 64 (transposed) */                   \
+#define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
+  TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
+  TK_ST(NAME##_tst, tk_bf16, D, AB_BQ, TK_LDS_SWZ);   /* d x AB_BQ (transposed) */                  \
   TK_ST(NAME##_bst, tk_bf16, AB_BK, D, TK_LDS_SWZ);   /* 128 rows x d (start-up) */               \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's 32 output rows */             \
   typedef union {                                                                                 \
@@ -79,10 +81,10 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   TK_STAGE(NAME##_tstage, NAME##_tst, 256);                                                       \
   TK_STAGE(NAME##_bstage, NAME##_bst, 256);                                                       \
   TK_RT(NAME##_w_t, TK_K_A_BF16_32x32x8, 32, D);      /* a wave's 32 rows (K_w, V_w, Q_w, dO_w) */ \
-  TK_RT(NAME##_r_t, TK_K_A_BF16_32x32x8, AB_BQ, D);   /* 64-row tile as A */                     \
-  TK_RT(NAME##_t_t, TK_K_A_BF16_32x32x8, D, AB_BQ);   /* transposed tile as A (d x 64) */         \
-  TK_RT(NAME##_s_t, TK_K_C_F32_32x32, AB_BQ, 32);     /* S, P, dP, dS (64 x 32) */                \
-  TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AB_BQ, 32);  /* as B operand (K = 64) */                 \
+  TK_RT(NAME##_r_t, TK_K_A_BF16_32x32x8, AB_BQ, D);   /* AB_BQ-row tile as A */                    \
+  TK_RT(NAME##_t_t, TK_K_A_BF16_32x32x8, D, AB_BQ);   /* transposed tile as A */        \
+  TK_RT(NAME##_s_t, TK_K_C_F32_32x32, AB_BQ, 32);     /* S, P, dP, dS (AB_BQ x 32) */               \
+  TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AB_BQ, 32);  /* as B operand (K = AB_BQ) */                \
   TK_RT(NAME##_g_t, TK_K_C_F32_32x32, D, 32);         /* d x 32 gradient accumulators */          \
   TK_PENDING(NAME##_wpend, NAME##_w_t);                                                           \
   TK_PENDING(NAME##_rpend, NAME##_r_t);                                                           \
@@ -157,7 +159,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         }                                                                                         \
         /* per-row LSE (log2 units) and delta of the rows this lane holds */                      \
         float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                             \
-        _Pragma("unroll") for (int fr = 0; fr < 2; ++fr)                                          \
+        _Pragma("unroll") for (int fr = 0; fr < AB_BQ / 32; ++fr)                                 \
         _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                          \
           const int qi = q0 + 32 * fr + tk_layout_c_row(32, (int)lane, i);                        \
           lr[fr * 16 + i] = qi < a.sq ? lse[qi] * AF_LOG2E : INFINITY;                            \
@@ -273,8 +275,8 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     NAME##_store_w(&a.dq, b, h, qw, &dq, &sm.ep[wave]);                                           \
   }
 
-ATTN_BWD_KERNELS(attn_bwd_d64, 64)
-ATTN_BWD_KERNELS(attn_bwd_d128, 128)
+ATTN_BWD_KERNELS(attn_bwd_d64, 64, 64)
+ATTN_BWD_KERNELS(attn_bwd_d128, 128, 32)
 
 static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv, hipStream_t stream)
 {
