@@ -1,5 +1,6 @@
-// tk/softmax.h masks and exp2 maps, and stores.h's transposed accumulator ->
-// LDS store, on f32 accumulator tiles of both layouts (16x16 fragments: 48x32
+// tk/softmax.h masks and exp2 maps, stores.h's transposed accumulator ->
+// LDS store, register.h's tk_rt_cvt_c_to_b_bf16_finite and sync.h's
+// tk_wave_any, on f32 accumulator tiles of both layouts (16x16 fragments: 48x32
 // tile; 32x32 fragments: 64x64), against CPU computations on the matrices
 // placed by register.h's documented layout functions.  The mask limits and
 // diagonals cover inside, edge and outside of the tile; the exp2 vectors are
@@ -7,6 +8,7 @@
 #include "tk_test.h"
 #include "tk/softmax.h"
 #include "tk/stores.h"
+#include <string.h>
 
 #define NOUT 10 /* full-tile results per kernel */
 #define FOR_ELEMS(T, body)                                                        \
@@ -104,7 +106,55 @@ static void run(const char *what, kern_t k, int R, int C, std::vector<int> lim) 
   TT_CHECK(bad == 0, "%s tk_store_acc_lds_t: %d wrong", what, bad);
 }
 
+// cvt finite: every element against the host reference tk_f32_to_bf16 (the
+// values include rounding ties and carries into the exponent)
+__global__ __launch_bounds__(64) void k_cvt_finite(const float *x, uint16_t *b_out) {
+  TK_RT(a_t, TK_K_C_F32_32x32, 64, 32);
+  TK_RT(b_t, TK_K_B_BF16_32x32x8, 64, 32);
+  const int l = tk_lane();
+  a_t X;
+  FOR_ELEMS(a_t, X.f[f][i] = x[row * 32 + col]);
+  b_t B;
+  tk_rt_cvt_c_to_b_bf16_finite(B, X);
+  for (int fr = 0; fr < ((int)b_t::tk_fr); fr++)
+    for (int i = 0; i < 4; i++) {
+      const int k = fr * 8 + tk_layout_b_row(32, 4, l, i), n = tk_layout_b_col(32, 4, l, i);
+      b_out[k * 32 + n] = (uint16_t)B.f[fr][i];
+    }
+}
+// wave_any: predicate true on lane `who` only (-1: none); out[lane] = result
+__global__ __launch_bounds__(64) void k_any(int who, int *out) {
+  out[tk_lane()] = tk_wave_any((int)tk_lane() == who);
+}
+
 int main(void) {
+  {
+    std::vector<float> x(64 * 32);
+    for (size_t i = 0; i < x.size(); i++) {
+      const uint32_t r = tt_rand();
+      /* ties (low half 0x8000), carries (0x7fff8000-style mantissas) and random values */
+      const uint32_t u = (i % 3 == 0) ? ((r & 0xffff0000u) | 0x8000u) : (i % 3 == 1) ? ((r & 0x807f0000u) | 0x3f7f8000u | (r & 0x7fff)) : (r & 0xbfffffffu);
+      memcpy(&x[i], &u, 4);
+    }
+    float *dx = tt_dev(x);
+    uint16_t *db = tt_dev(std::vector<uint16_t>(64 * 32, 0xdead));
+    hipLaunchKernelGGL(k_cvt_finite, dim3(1), dim3(64), 0, 0, dx, db);
+    HIPCHECK(hipDeviceSynchronize());
+    std::vector<uint16_t> b = tt_host(db, 64 * 32);
+    int bad = 0;
+    for (size_t i = 0; i < x.size(); i++)
+      if (b[i] != tk_f32_to_bf16(x[i]) && bad++ < 3) printf("  cvt_finite %zu: %04x vs %04x\n", i, b[i], tk_f32_to_bf16(x[i]));
+    TT_CHECK(bad == 0, "tk_rt_cvt_c_to_b_bf16_finite: %d wrong", bad);
+    for (int who : {-1, 0, 17, 40, 63}) {
+      int *dout = tt_dev(std::vector<int>(64, -7));
+      hipLaunchKernelGGL(k_any, dim3(1), dim3(64), 0, 0, who, dout);
+      HIPCHECK(hipDeviceSynchronize());
+      std::vector<int> o = tt_host(dout, 64);
+      int wrong = 0;
+      for (int l = 0; l < 64; l++) wrong += o[l] != (who >= 0);
+      TT_CHECK(wrong == 0, "tk_wave_any(lane == %d): %d lanes wrong", who, wrong);
+    }
+  }
   // limits: ncols, nrows, d_upper, d_lower, ncols (v=7), d_upper (v=0), d_lower (v=3)
   run("16x16 frags 48x32", k_sm16, 48, 32, {17, 33, 0, 5, 40, -20, -3});
   run("16x16 frags 48x32 (edges)", k_sm16, 48, 32, {0, 48, 31, -47, 32, 100, -100});
