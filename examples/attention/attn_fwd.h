@@ -52,13 +52,91 @@ typedef struct attn_fwd_args {
 
 #define AF_RESCALE 8.0f /* lazy rescale: the running max moves when a tile's max exceeds it by this (log2 units) */
 
-#define ATTN_FWD_KERNEL(NAME, D)                                                                  \
-  TK_ST(NAME##_kst, tk_bf16, AF_BKV, D, TK_LDS_SWZ);  /* K tile: keys x d */                     \
+/* S^T = K Q^T for the K tile in LDS, over 32-wide d-chunks (inside ATTN_FWD_KERNEL) */
+#define AF_S_PHASE(NAME, S)                                                                       \
+  do {                                                                                            \
+    NAME##_kpend kp_;                                                                             \
+    NAME##_k_t kf_;                                                                               \
+    _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) {                                           \
+      tk_prefetch_issue(kp_, sm.kv.k[c_], 0, 0);                                                 \
+      tk_prefetch_wait(kf_, kp_, 0);                                                              \
+      tk_mma_ABt(S, kf_, qf[c_], S);                                                              \
+    }                                                                                             \
+  } while (0)
+
+/* the K tile's group loads, one LDS tile per 32 d-columns (inside ATTN_FWD_KERNEL): the
+ * chunks' fragment reads then share their lane addresses (constant tile offsets) */
+#define AF_K_ISSUE(ks, r0)                                                                          \
+  do {                                                                                            \
+    _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_load_issue(ks[c_], &a.k, rk, b, hk, (r0), 32 * c_, tid); \
+  } while (0)
+#define AF_K_COMMIT(ks, n_after)                                                                    \
+  do {                                                                                            \
+    _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_)                                             \
+      tk_load_commit(sm.kv.k[c_], ks[c_], tid, n_after); /* the first waits for all K chunks */ \
+  } while (0)
+
+/* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J with
+ * the stage set KS/VS that holds tile J+1 and then receives tile J+3 */
+#define AF_TILE(NAME, J, KS, VS)                                                                  \
+  do {                                                                                            \
+      const int kv0 = (J) * AF_BKV;                                                                 \
+      if ((J) + 1 < nt) AF_K_COMMIT(KS, 2 * NV + NK); /* K(j+1); V(j+1), K(j+2), V(j+2) stay in flight */ \
+      tk_lds_barrier(); /* K(j+1) and V(j) (committed last iteration) visible */                  \
+      AF_K_ISSUE(KS, kv0 + 3 * AF_BKV); /* K(j+3), unconditional: beyond skv it reads 0 */ \
+      if (kv0 + AF_BKV > a.skv) tk_rt_mask_rows(s_cur, s_cur, a.skv - kv0, -INFINITY);            \
+      if (a.causal && qw + off - kv0 < AF_BKV - 1) tk_rt_mask_lower(s_cur, s_cur, qw + off - kv0, -INFINITY); \
+      /* online softmax with a lazy running max: m moves (and O, l are rescaled) only when a      \
+       * column's tile max exceeds it by AF_RESCALE, so P <= 2^AF_RESCALE; exact, since O, l       \
+       * and LSE all use the same m */                                                            \
+      float mt[1];                                                                                \
+      tk_rt_col_max(mt, s_cur);                                                                   \
+      const float ms = mt[0] * a.scale_log2;                                                      \
+      if (tk_wave_any(ms > m[0] + AF_RESCALE)) {                                                  \
+        const float mn = fmaxf(m[0], ms);                                                         \
+        float alpha[1] = {mn == -INFINITY ? 1.0f : tk_exp2f(m[0] - mn)};                          \
+        l[0] *= alpha[0];                                                                         \
+        _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_col_bcast(o[c], o[c], alpha, *);     \
+        m[0] = mn;                                                                                \
+      }                                                                                           \
+      float mu[1] = {m[0] == -INFINITY ? 0.0f : m[0]}; /* all masked so far: keep exp2 finite */  \
+      /* one branch-free block: S(j+1)'s fragment reads and MFMAs (on the last tile a discarded  \
+       * product of the stale K tile) interleaved with the exp2, sum and bf16 conversion of P(j) */ \
+      NAME##_s_t s_nxt_;                                                                          \
+      tk_rt_zero(s_nxt_);                                                                         \
+      AF_S_PHASE(NAME, s_nxt_);                                                                   \
+      tk_rt_exp2_col(s_cur, s_cur, a.scale_log2, mu); /* P^T */                                   \
+      float lt[1];                                                                                \
+      tk_rt_col_sum(lt, s_cur);                                                                   \
+      l[0] += lt[0];                                                                              \
+      NAME##_p_t p;                                                                               \
+      tk_rt_cvt_c_to_b_bf16_finite(p, s_cur);                                                     \
+      _Pragma("unroll") for (int g = 0; g < 8 * NC; ++g) {                                        \
+        TK_SCHED_GROUP(TK_SCHED_MFMA, 1, 0);                                                      \
+        TK_SCHED_GROUP(TK_SCHED_VALU, 160 / (8 * NC) + 1, 0);                                     \
+      }                                                                                           \
+      {                                                                                           \
+        NAME##_vpend vp;                                                                          \
+        NAME##_v_t vf;                                                                            \
+        _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                          \
+          tk_prefetch_issue(vp, sm.kv.v, 32 * c, 0);                                              \
+          tk_prefetch_wait(vf, vp, 0);                                                            \
+          tk_mma_AB(o[c], vf, p, o[c]); /* O^T += V^T P^T */                                      \
+        }                                                                                         \
+      }                                                                                           \
+      tk_barrier(); /* every wave has read V(j) and K(j+1) */                                     \
+      if ((J) + 1 < nt) tk_load_commit_t(sm.kv.v, VS, tid, 2 * NK + NV); /* V(j+1) */               \
+      tk_load_issue_t(VS, &a.v, rv, b, hk, kv0 + 3 * AF_BKV, 0, tid); /* V(j+3) */                 \
+      s_cur = s_nxt_;                                                                             \
+  } while (0)
+
+#define ATTN_FWD_KERNEL(NAME, D, WPE)                                                                \
+  TK_ST(NAME##_kst, tk_bf16, AF_BKV, 32, TK_LDS_SWZ); /* K tile, one per 32 d-columns */          \
   TK_ST(NAME##_vst, tk_bf16, D, AF_BKV, TK_LDS_SWZ);  /* V^T tile: d x keys */                   \
   TK_ST(NAME##_qst, tk_bf16, AF_BQ, D, TK_LDS_SWZ);   /* Q block */                               \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's O rows */                     \
   typedef union {                                                                                 \
-    struct { NAME##_kst k; NAME##_vst v; } kv;                                                    \
+    struct { NAME##_kst k[(D) / 32]; NAME##_vst v; } kv;                                          \
     NAME##_qst q;                                                                                 \
     NAME##_ost o[4];                                                                              \
   } NAME##_smem;                                                                                  \
@@ -75,7 +153,7 @@ typedef struct attn_fwd_args {
   TK_PENDING(NAME##_qpend, NAME##_q_t);                                                           \
   TK_PENDING(NAME##_kpend, NAME##_k_t);                                                           \
   TK_PENDING(NAME##_vpend, NAME##_v_t);                                                           \
-  __global__ __launch_bounds__(256, 2) void NAME(attn_fwd_args a)                                 \
+  __global__ __launch_bounds__(256, WPE) void NAME(attn_fwd_args a)                               \
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_smem, sm);                                                                \
     enum { NC = (D) / 32 }; /* 32-wide chunks of the head dim */                                  \
@@ -104,65 +182,33 @@ typedef struct attn_fwd_args {
     _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(o[c]);                              \
     float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */     \
     const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                        \
-    /* the first tile's global loads; each iteration issues the next tile's */                   \
-    NAME##_kstage ks;                                                                             \
-    NAME##_vstage vs;                                                                             \
-    if (kv_end > 0) {                                                                             \
-      tk_load_issue(ks, &a.k, rk, b, hk, 0, 0, tid);                                              \
-      tk_load_issue_t(vs, &a.v, rv, b, hk, 0, 0, tid);                                            \
-    }                                                                                             \
-    for (int kv0 = 0; kv0 < kv_end; kv0 += AF_BKV) {                                              \
-      tk_load_commit(sm.kv.k, ks, tid, TK_STAGE_NLOADS(vs));                                      \
-      tk_load_commit_t(sm.kv.v, vs, tid, 0);                                                      \
+    const int nt = (kv_end + AF_BKV - 1) / AF_BKV; /* key tiles (0 when causal hides all) */      \
+    NAME##_kstage ks0[NC], ks1[NC];                                                               \
+    NAME##_vstage vs0, vs1;                                                                       \
+    enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
+    NAME##_s_t s_cur;                                                                             \
+    tk_rt_zero(s_cur);                                                                            \
+    /* prologue: tile 0 in LDS and S(0); tiles 1 (set 1) and 2 (set 0) in flight */               \
+    if (nt > 0) {                                                                                 \
+      AF_K_ISSUE(ks0, 0);                                                                         \
+      tk_load_issue_t(vs0, &a.v, rv, b, hk, 0, 0, tid);                                           \
+      AF_K_COMMIT(ks0, NV);                                                                       \
+      tk_load_commit_t(sm.kv.v, vs0, tid, 0);                                                     \
+      AF_K_ISSUE(ks1, AF_BKV);                                                                    \
+      tk_load_issue_t(vs1, &a.v, rv, b, hk, AF_BKV, 0, tid);                                      \
+      AF_K_ISSUE(ks0, 2 * AF_BKV);                                                                \
+      tk_load_issue_t(vs0, &a.v, rv, b, hk, 2 * AF_BKV, 0, tid);                                  \
       tk_lds_barrier();                                                                           \
-      if (kv0 + AF_BKV < kv_end) { /* in flight during this tile's compute */                     \
-        tk_load_issue(ks, &a.k, rk, b, hk, kv0 + AF_BKV, 0, tid);                                 \
-        tk_load_issue_t(vs, &a.v, rv, b, hk, kv0 + AF_BKV, 0, tid);                               \
-      }                                                                                           \
-      /* S^T = K Q^T over d-chunks (the other workgroup on the SIMD hides the LDS latency) */      \
-      NAME##_s_t s;                                                                               \
-      tk_rt_zero(s);                                                                              \
-      {                                                                                           \
-        NAME##_kpend kp;                                                                          \
-        NAME##_k_t kf;                                                                            \
-        _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                          \
-          tk_prefetch_issue(kp, sm.kv.k, tk_opaque(0), 32 * c);                                        \
-          tk_prefetch_wait(kf, kp, 0);                                                            \
-          tk_mma_ABt(s, kf, qf[c], s);                                                            \
-        }                                                                                         \
-      }                                                                                           \
-      if (kv0 + AF_BKV > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, -INFINITY);                    \
-      if (a.causal && qw + off - kv0 < AF_BKV - 1) tk_rt_mask_lower(s, s, qw + off - kv0, -INFINITY); \
-      /* online softmax with a lazy running max: m moves (and O, l are rescaled) only when a      \
-       * column's tile max exceeds it by AF_RESCALE, so P <= 2^AF_RESCALE; exact, since O, l       \
-       * and LSE all use the same m */                                                            \
-      float mt[1];                                                                                \
-      tk_rt_col_max(mt, s);                                                                       \
-      const float ms = mt[0] * a.scale_log2;                                                      \
-      if (tk_wave_any(ms > m[0] + AF_RESCALE)) {                                                  \
-        const float mn = fmaxf(m[0], ms);                                                         \
-        float alpha[1] = {mn == -INFINITY ? 1.0f : tk_exp2f(m[0] - mn)};                          \
-        l[0] *= alpha[0];                                                                         \
-        _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_col_bcast(o[c], o[c], alpha, *);     \
-        m[0] = mn;                                                                                \
-      }                                                                                           \
-      float mu[1] = {m[0] == -INFINITY ? 0.0f : m[0]}; /* all masked so far: keep exp2 finite */  \
-      tk_rt_exp2_col(s, s, a.scale_log2, mu); /* P^T */                                           \
-      float lt[1];                                                                                \
-      tk_rt_col_sum(lt, s);                                                                       \
-      l[0] += lt[0];                                                                              \
-      NAME##_p_t p;                                                                               \
-      tk_rt_cvt_c_to_b_bf16_finite(p, s);                                                         \
-      {                                                                                           \
-        NAME##_vpend vp;                                                                          \
-        NAME##_v_t vf;                                                                            \
-        _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                          \
-          tk_prefetch_issue(vp, sm.kv.v, tk_opaque(32 * c), 0);                                        \
-          tk_prefetch_wait(vf, vp, 0);                                                            \
-          tk_mma_AB(o[c], vf, p, o[c]); /* O^T += V^T P^T */                                      \
-        }                                                                                         \
-      }                                                                                           \
-      tk_barrier(); /* every wave's reads are done: the next commit may overwrite */              \
+      AF_S_PHASE(NAME, s_cur);                                                                    \
+      tk_barrier(); /* every wave has read K(0): K(1) may overwrite it */                         \
+    }                                                                                             \
+    /* Software pipeline, per key tile j: S(j+1) = K(j+1) Q^T is issued together with the       \
+     * softmax of S(j) (interleaved: the MFMAs run while the VALU works), then O += V(j) P(j).    \
+     * LDS holds K(j+1) and V(j) (two barriers per tile); global loads run 2 tiles ahead in two    \
+     * alternating register stage sets, so the loop is unrolled by 2. */                          \
+    for (int j = 0; j < nt; j += 2) {                                                             \
+      AF_TILE(NAME, j, ks1, vs1);                                                                 \
+      if (j + 1 < nt) AF_TILE(NAME, j + 1, ks0, vs0);                                             \
     }                                                                                             \
     /* epilogue: O = (O^T / l)^T, LSE = (m + log2 l) ln 2 */                                       \
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
@@ -179,8 +225,8 @@ typedef struct attn_fwd_args {
           l[0] > 0.0f ? (m[0] + log2f(l[0])) * AF_LN2 : INFINITY;                                 \
   }
 
-ATTN_FWD_KERNEL(attn_fwd_d64, 64)
-ATTN_FWD_KERNEL(attn_fwd_d128, 128)
+ATTN_FWD_KERNEL(attn_fwd_d64, 64, 2)
+ATTN_FWD_KERNEL(attn_fwd_d128, 128, 1)
 
 static hipError_t attn_fwd_launch(const attn_fwd_args *a, int d, int b, hipStream_t stream)
 {
