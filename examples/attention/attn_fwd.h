@@ -100,21 +100,47 @@ typedef struct attn_fwd_args {
         m[0] = mn;                                                                                \
       }                                                                                           \
       float mu[1] = {m[0] == -INFINITY ? 0.0f : m[0]}; /* all masked so far: keep exp2 finite */  \
-      /* one branch-free block: S(j+1)'s fragment reads and MFMAs (on the last tile a discarded  \
-       * product of the stale K tile) interleaved with the exp2, sum and bf16 conversion of P(j) */ \
+      /* 4-wave interleave: S(j+1)'s MFMAs (on the last tile a discarded product of the stale K   \
+       * tile) one at a time, each followed by its share of P(j)'s exp2, column sum and bf16      \
+       * conversion; a wave issues in order and an MFMA waits for the busy pipe, so only this     \
+       * order (held by scheduling barriers) lets the VALU work run while the MFMA pipe is busy */ \
       NAME##_s_t s_nxt_;                                                                          \
       tk_rt_zero(s_nxt_);                                                                         \
-      AF_S_PHASE(NAME, s_nxt_);                                                                   \
-      tk_rt_exp2_col(s_cur, s_cur, a.scale_log2, mu); /* P^T */                                   \
-      float lt[1];                                                                                \
-      tk_rt_col_sum(lt, s_cur);                                                                   \
-      l[0] += lt[0];                                                                              \
       NAME##_p_t p;                                                                               \
-      tk_rt_cvt_c_to_b_bf16_finite(p, s_cur);                                                     \
-      _Pragma("unroll") for (int g = 0; g < 8 * NC; ++g) {                                        \
-        TK_SCHED_GROUP(TK_SCHED_MFMA, 1, 0);                                                      \
-        TK_SCHED_GROUP(TK_SCHED_VALU, 160 / (8 * NC) + 1, 0);                                     \
+      float lsum = 0.0f;                                                                          \
+      {                                                                                           \
+        /* K fragments: all chunks at once (d = 128: fewer exposed waits), or chunk by chunk      \
+         * before its MFMAs (d = 64: two workgroups per CU, 256 registers) */                    \
+        NAME##_kpend kp_[NC];                                                                     \
+        NAME##_k_t kf_[NC];                                                                       \
+        if (AF_WPE == 1) {                                                                         \
+          _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_prefetch_issue(kp_[c_], sm.kv.k[c_], 0, 0); \
+          _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_prefetch_wait(kf_[c_], kp_[c_], 0); \
+        }                                                                                         \
+        enum { NG = 8 * NC, EPG = 32 / NG }; /* MFMAs, P elements per lane per MFMA */            \
+        _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
+          const int c_ = g / 8, r_ = (g / 4) % 2, k_ = g % 4;                                     \
+          if (AF_WPE != 1 && g % 8 == 0) {                                                         \
+            tk_prefetch_issue(kp_[c_], sm.kv.k[c_], 0, 0);                                        \
+            tk_prefetch_wait(kf_[c_], kp_[c_], 0);                                                \
+          }                                                                                       \
+          NAME##_f1_t a1, b1;                                                                     \
+          NAME##_c1_t s1;                                                                         \
+          a1.f[0] = kf_[c_].f[r_ * 4 + k_];                                                       \
+          b1.f[0] = qf[c_].f[k_];                                                                 \
+          s1.f[0] = s_nxt_.f[r_];                                                                 \
+          tk_mma_ABt(s1, a1, b1, s1);                                                             \
+          s_nxt_.f[r_] = s1.f[0];                                                                 \
+          TK_SCHED_BARRIER(0);                                                                    \
+          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e) {                       \
+            const float x = tk_exp2f(__builtin_fmaf(s_cur.f[e / 16][e % 16], a.scale_log2, -mu[0])); \
+            lsum += x;                                                                            \
+            p.f[(e / 16) * 4 + (e % 16) / 4][e % 4] = (int16_t)tk_f32_to_bf16_finite(x);          \
+          }                                                                                       \
+          TK_SCHED_BARRIER(0);                                                                    \
+        }                                                                                         \
       }                                                                                           \
+      l[0] += lsum + tk_xor_f32(lsum, 32); /* a column's other 32 keys are in lane ^ 32 */        \
       {                                                                                           \
         NAME##_vpend vp;                                                                          \
         NAME##_v_t vf;                                                                            \
@@ -150,13 +176,15 @@ typedef struct attn_fwd_args {
   TK_RT(NAME##_s_t, TK_K_C_F32_32x32, AF_BKV, 32);    /* S^T, then P^T */                        \
   TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AF_BKV, 32); /* P^T as B operand (K = keys) */           \
   TK_RT(NAME##_o_t, TK_K_C_F32_32x32, 32, 32);        /* 32 d-rows of O^T */                      \
+  TK_RT(NAME##_f1_t, TK_K_A_BF16_32x32x8, 32, 8);     /* one fragment of K or Q */                \
+  TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* one fragment of S^T */                   \
   TK_PENDING(NAME##_qpend, NAME##_q_t);                                                           \
   TK_PENDING(NAME##_kpend, NAME##_k_t);                                                           \
   TK_PENDING(NAME##_vpend, NAME##_v_t);                                                           \
   __global__ __launch_bounds__(256, WPE) void NAME(attn_fwd_args a)                               \
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_smem, sm);                                                                \
-    enum { NC = (D) / 32 }; /* 32-wide chunks of the head dim */                                  \
+    enum { NC = (D) / 32, AF_WPE = (WPE) }; /* 32-wide d-chunks; workgroups per CU */              \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
