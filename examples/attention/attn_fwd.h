@@ -12,20 +12,28 @@
  * layout).  Softmax statistics are per query = per column of S^T: column max
  * and sum are in-lane reductions plus one ds_bpermute (register.h).  P^T,
  * an accumulator tile (keys x queries), converts to a bf16 B operand in place
- * (tk_rt_cvt_c_to_b_bf16: the 32x32 accumulator layout is the 32x32x8 B
+ * (tk_rt_cvt_c_to_b_bf16 layout: the 32x32 accumulator layout is the 32x32x8 B
  * layout with K = keys), and O^T (d x 32) += V^T P^T with V^T read from an
  * LDS tile written by tk's transposing group loads (tk_load_issue_t).
  * Online softmax (FlashAttention-2), per query column, in exp2 form with
  * log2(e) folded into the scale: m = running max of S*scale*log2e,
- * P = exp2(S*s - m), l = l*exp2(m_old - m) + colsum(P), O *= exp2(m_old - m).
+ * P = exp2(S*s - m), l = l*exp2(m_old - m) + colsum(P), O *= exp2(m_old - m);
+ * m moves lazily (only when a tile's max exceeds it by AF_RESCALE).
+ * Schedule (AF_TILE, docs/attention.md "Forward kernel"): a software
+ * pipeline in which S^T(j+1)'s MFMAs are issued one at a time, each followed
+ * by one or two elements of P(j)'s exp2 / sum / bf16 conversion (scheduling
+ * barriers keep the order: a wave issues in order and an MFMA waits for the
+ * busy pipe), then O^T += V^T(j) P^T(j); K and V global loads two tiles
+ * ahead in two register stage sets.
  * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
  * aligned like FlashAttention-2: key j is visible to query i when
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
  * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t) ->
  * 16-byte global stores (tk_store_lds_global); LSE (natural log) per query
  * from lanes 0..31.
- * LDS (d = 128): K tile 16 KiB + V^T tile 16 KiB, aliased with the Q tile
- * (32 KiB, read once into registers) and the 4 per-wave output tiles.
+ * LDS (d = 128): K as four 64x32 tiles (16 KiB) + V^T tile 16 KiB, aliased
+ * with the Q tile (32 KiB, read once into registers) and the 4 per-wave
+ * output tiles.
  */
 #ifndef ATTN_FWD_H
 #define ATTN_FWD_H
