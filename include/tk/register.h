@@ -394,7 +394,10 @@ TK_DI float tk_op_sum(float a, float b) { return a + b; }
   } while (0)
 #define TK_CVT_BF16_(dst, x) ((dst) = (int16_t)tk_f32_to_bf16(x))
 #define TK_CVT_F16_(dst, x) ((dst) = (_Float16)(x))
+#define TK_CVT_BF16F_(dst, x) ((dst) = (int16_t)tk_f32_to_bf16_finite(x))
 #define tk_rt_cvt_c_to_b_bf16(D, A) TK_RT_CVT_C_TO_B(D, A, TK_CVT_BF16_)
+/* the same for tiles known to hold no NaN (tk_f32_to_bf16_finite) */
+#define tk_rt_cvt_c_to_b_bf16_finite(D, A) TK_RT_CVT_C_TO_B(D, A, TK_CVT_BF16F_)
 #define tk_rt_cvt_c_to_b_f16(D, A) TK_RT_CVT_C_TO_B(D, A, TK_CVT_F16_)
 
 #if TK_HIP

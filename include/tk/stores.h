@@ -5,6 +5,8 @@
  *   tk_store_acc_f32(gl, rsrc, b, h, r0, c0, acc, alpha, beta);
  *   tk_store_acc_bf16(gl, rsrc, b, h, r0, c0, acc, alpha, beta);
  *   tk_store_acc_lds(sm, acc, r0, c0);      f32 or bf16 LDS tile, any layout
+ *   tk_store_acc_lds_t(sm, acc, r0, c0);    the same, transposed (element
+ *                    (r, c) to LDS (r0 + c, c0 + r)), e.g. attention's O^T
  *   tk_store_lds_global(gl, rsrc, b, h, r0, c0, sm, tid, NT);
  *   tk_store_lds_global_ab(gl, rsrc, b, h, r0, c0, sm, tid, NT, alpha, beta);
  *                    f32 LDS tile -> f32/bf16 tensor, alpha/beta, 16/8-byte
@@ -95,6 +97,31 @@
       const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
           (uint32_t)(r0) + _fr * ((int)_A::tk_frows) + tk_layout_c_row(((int)_A::tk_frows), (int)_l, _i), \
           (uint32_t)(c0) + _fc * ((int)_A::tk_fcols) + _l % ((int)_A::tk_fcols));               \
+      const float _v = (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                          \
+      if (((int)_T::tk_elem_bytes) == 4) *(float *)((char *)(sm).data + _o) = _v;        \
+      else *(uint16_t *)((char *)(sm).data + _o) = tk_f32_to_bf16(_v);            \
+    }                                                                             \
+  } while (0)
+
+/* acc -> LDS tile sm transposed: accumulator element (r, c) goes to tile
+ * element (r0 + c, c0 + r).  For kernels that compute a product transposed
+ * (e.g. O^T = V^T P^T) and store it in the tensor's own orientation with
+ * tk_store_lds_global.  Lanes of one register write one LDS column, so the
+ * writes are bank conflicted: an epilogue path. */
+#define tk_store_acc_lds_t(sm, A, r0, c0)                                         \
+  do {                                                                            \
+    typedef TK_TYPEOF(A) _A;                                                      \
+    typedef TK_TYPEOF(sm) _T;                                                     \
+    TK__ACC_CHECK(_A);                                                            \
+    static_assert(((int)_T::tk_elem_bytes) == 4 || ((int)_T::tk_elem_bytes) == 2,               \
+                  "tk: accumulators go to f32 or bf16 LDS tiles");                \
+    const uint32_t _l = tk_lane_id();                                             \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)                   \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
+      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
+          (uint32_t)(r0) + _fc * ((int)_A::tk_fcols) + _l % ((int)_A::tk_fcols),               \
+          (uint32_t)(c0) + _fr * ((int)_A::tk_frows) + tk_layout_c_row(((int)_A::tk_frows), (int)_l, _i)); \
       const float _v = (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                          \
       if (((int)_T::tk_elem_bytes) == 4) *(float *)((char *)(sm).data + _o) = _v;        \
       else *(uint16_t *)((char *)(sm).data + _o) = tk_f32_to_bf16(_v);            \

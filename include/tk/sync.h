@@ -139,6 +139,12 @@ TK_DI uint32_t tk_lane_id(void) {
   return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
 }
 
+/* 1 on every lane when p is non-zero on any active lane of the wave (a
+ * wave-uniform vote: v_cmp into a 64-bit SGPR mask, LLVM's ballot) */
+TK_DI int tk_wave_any(int p) {
+  return __builtin_amdgcn_ballot_w64(p != 0) != 0;
+}
+
 /* Wave index within the workgroup (flat x of a 1-D block), wave-uniform (SGPR). */
 TK_DI uint32_t tk_wave_id(void) {
   return (uint32_t)__builtin_amdgcn_readfirstlane((int)(__builtin_amdgcn_workitem_id_x() / TK_WAVE_SIZE));

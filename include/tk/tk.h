@@ -10,6 +10,7 @@
  * shared.h    LDS tiles, swizzled layouts, allocation checks
  * register.h  register fragments and tiles in MFMA layouts
  * mma.h       MFMA wrappers over register tiles
+ * softmax.h   masks and exp2 maps on accumulator tiles (attention)
  * loads.h     group loads global -> LDS, LDS -> register prefetch
  * epilogue.h  the fused GEMM epilogue: bias per row/column, activations
  * stores.h    accumulators -> LDS -> global stores with alpha/beta (+ epilogue)
@@ -24,6 +25,7 @@
 #include "shared.h"
 #include "register.h"
 #include "mma.h"
+#include "softmax.h"
 #include "loads.h"
 #include "epilogue.h"
 #include "stores.h"

@@ -64,6 +64,13 @@ TK_HDI tk_bf16 tk_f32_to_bf16(float f) {
   return (tk_bf16)(u >> 16);
 }
 TK_HDI float tk_bf16_to_f32(tk_bf16 h) { return tk_bits_f32((uint32_t)h << 16); }
+/* f32 -> bf16 round to nearest even for finite f (and infinities); a NaN may
+ * come out as an infinity.  Two integer ops instead of four where the value
+ * is known finite (softmax probabilities). */
+TK_HDI tk_bf16 tk_f32_to_bf16_finite(float f) {
+  uint32_t u = tk_f32_bits(f);
+  return (tk_bf16)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
 /* two bf16 in one dword: lo in bits 15..0 (lower k / lower column first) */
 TK_HDI uint32_t tk_pack_bf16x2(float lo, float hi) {
   return (uint32_t)tk_f32_to_bf16(lo) | ((uint32_t)tk_f32_to_bf16(hi) << 16);

@@ -1,0 +1,468 @@
+/* attn: the command-line program over libtk_attn (tk_attn.h): parses the
+ * options, makes seeded random inputs, runs the forward or backward pass,
+ * checks against the CPU double-precision reference, times it and prints the
+ * figures with their label (measured / modeled / emulated), or runs a sweep
+ * with CSV and SVG outputs.  Options and exit codes: docs/attention.md.
+ *
+ * Exit: 0 ok; 1 the check failed; 2 bad arguments (nothing run, nothing
+ * written); 4 a HIP error. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "inputs.h"
+#include "sweep.h"
+#include "timing.h"
+#include "tk_attn.h"
+
+#define MAX_SHAPES 64
+
+#define CHECK_HIP(x)                                                                               \
+  do {                                                                                             \
+    hipError_t e_ = (x);                                                                           \
+    if (e_ != hipSuccess) {                                                                        \
+      fprintf(stderr, "attn: %s failed: %s (%s:%d)\n", #x, hipGetErrorString(e_), __FILE__, __LINE__); \
+      exit(4);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: attn [options]\n"
+          "  flash attention: O = softmax(Q K^T * scale + mask) V (fwd), dQ dK dV (bwd); bf16, BSHD layout\n"
+          "  --b B                  batch (default 1)\n"
+          "  --hq H --hkv H         query heads, key/value heads (Hq a multiple of Hkv; default 1, = hq)\n"
+          "  --sq S --skv S         query and key sequence lengths (default 256, skv = sq)\n"
+          "  --d D                  head dim: 64 or 128 (default 128)\n"
+          "  --causal               causal mask, bottom-right aligned (key j visible to query i iff j <= i + skv - sq)\n"
+          "  --scale X              softmax scale (default 1/sqrt(d))\n"
+          "  --dir fwd|bwd          forward, or backward (timed: the backward launches only)\n"
+          "  --q-strides B,S,H      element strides of batch, sequence, head (also --k-strides, --v-strides,\n"
+          "                         --o-strides; default packed BSHD; dQ/dK/dV/dO use Q/K/V/O's)\n"
+          "  --check                compare with the CPU double-precision reference; exit 1 past tolerance\n"
+          "                         (bwd: also a finite-difference check of one dQ, dK and dV element)\n"
+          "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
+          "                         (default 10/2 on a GPU, 1/0 under tksim)\n"
+          "  --seed S               input random seed (default 1)\n"
+          "  --sweep                time the sweep shapes, non-causal and causal\n"
+          "  --sweep-shapes LIST    BxHxSxD[,BxHxSxD...] instead (hkv = hq, skv = sq)\n"
+          "  --csv FILE --svg FILE  sweep outputs (CSV table; SVG bar chart of TFLOP/s, or of ms when emulated)\n"
+          "  --inject-error         test hook: corrupt one output element before --check (the check must fail)\n"
+          "  --help                 this text\n");
+}
+
+static int bad(const char *msg, const char *arg) { return tk_cli_bad("attn", usage, msg, arg); }
+
+typedef struct options {
+  tk_attn_problem p;
+  int bwd, check, sweep, inject, iters_set, warmup_set, hkv_set, skv_set, scale_set, str_set[4];
+  int64_t iters, warmup;
+  uint64_t seed;
+  const char *csv, *svg, *shapes;
+} options;
+
+/* ---- data ----------------------------------------------------------------- */
+
+typedef struct attn_data {
+  uint16_t *hq, *hk, *hv, *hg;           /* host Q, K, V, dO */
+  uint16_t *q, *k, *v, *o, *g, *dq, *dk, *dv; /* device */
+  float *lse;
+  void *ws;
+  size_t n[4];
+} attn_data;
+
+static void *dev_alloc(size_t bytes)
+{
+  void *p = NULL;
+  CHECK_HIP(hipMalloc(&p, bytes ? bytes : 16));
+  CHECK_HIP(hipMemset(p, 0, bytes ? bytes : 16));
+  return p;
+}
+
+/* Q, K, V (and dO for bwd) from the seed, in that order */
+static void setup(attn_data *d, const tk_attn_problem *p, uint64_t seed, int bwd)
+{
+  memset(d, 0, sizeof *d);
+  for (int t = 0; t < 4; ++t) d->n[t] = (size_t)tk_attn_elems(p, (tk_attn_tensor)t);
+  tk_rng r;
+  tk_rng_seed(&r, seed);
+  d->hq = malloc(d->n[0] * 2), d->hk = malloc(d->n[1] * 2), d->hv = malloc(d->n[2] * 2);
+  d->hg = bwd ? malloc(d->n[3] * 2) : NULL;
+  if (!d->hq || !d->hk || !d->hv || (bwd && !d->hg)) {
+    fprintf(stderr, "attn: out of host memory for the inputs\n");
+    exit(4);
+  }
+  tk_rng_fill_bf16(&r, d->hq, d->n[0]);
+  tk_rng_fill_bf16(&r, d->hk, d->n[1]);
+  tk_rng_fill_bf16(&r, d->hv, d->n[2]);
+  if (bwd) tk_rng_fill_bf16(&r, d->hg, d->n[3]);
+  d->q = dev_alloc(d->n[0] * 2), d->k = dev_alloc(d->n[1] * 2), d->v = dev_alloc(d->n[2] * 2);
+  d->o = dev_alloc(d->n[3] * 2);
+  d->lse = dev_alloc((size_t)tk_attn_lse_elems(p) * 4);
+  CHECK_HIP(hipMemcpy(d->q, d->hq, d->n[0] * 2, hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpy(d->k, d->hk, d->n[1] * 2, hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpy(d->v, d->hv, d->n[2] * 2, hipMemcpyHostToDevice));
+  if (bwd) {
+    d->g = dev_alloc(d->n[3] * 2);
+    d->dq = dev_alloc(d->n[0] * 2), d->dk = dev_alloc(d->n[1] * 2), d->dv = dev_alloc(d->n[2] * 2);
+    d->ws = dev_alloc(tk_attn_bwd_workspace_bytes(p));
+    CHECK_HIP(hipMemcpy(d->g, d->hg, d->n[3] * 2, hipMemcpyHostToDevice));
+  }
+}
+
+static void teardown(attn_data *d)
+{
+  void *dev[] = {d->q, d->k, d->v, d->o, d->g, d->dq, d->dk, d->dv, d->lse, d->ws};
+  for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
+    if (dev[i]) CHECK_HIP(hipFree(dev[i]));
+  free(d->hq), free(d->hk), free(d->hv), free(d->hg);
+}
+
+typedef struct launch_ctx {
+  const tk_attn_problem *p;
+  attn_data *d;
+  int bwd;
+} launch_ctx;
+
+static int launch(void *v)
+{
+  const launch_ctx *l = v;
+  attn_data *d = l->d;
+  const int e = l->bwd ? tk_attn_bwd(l->p, d->q, d->k, d->v, d->o, d->g, d->lse, d->dq, d->dk, d->dv, d->ws, 0)
+                       : tk_attn_fwd(l->p, d->q, d->k, d->v, d->o, d->lse, 0);
+  if (e != TK_ATTN_OK) fprintf(stderr, "attn: tk_attn_%s: %s\n", l->bwd ? "bwd" : "fwd", tk_attn_strerror(e));
+  return e;
+}
+
+/* query-key pairs the mask lets through, per (batch, head) */
+static double visible_pairs(const tk_attn_problem *p)
+{
+  if (!p->causal) return (double)p->sq * (double)p->skv;
+  double n = 0;
+  for (int64_t i = 0; i < p->sq; ++i) {
+    const int64_t v = i + p->skv - p->sq + 1;
+    n += v < 0 ? 0 : v > p->skv ? (double)p->skv : (double)v;
+  }
+  return n;
+}
+
+/* forward: 2 matmuls (S = QK^T, PV), 2 flops per multiply-add; backward: 5
+ * (S recomputed, dV, dP, dK, dQ), the FlashAttention-2 convention */
+static double flops(const tk_attn_problem *p, int bwd)
+{
+  return (bwd ? 10.0 : 4.0) * visible_pairs(p) * (double)p->d * (double)p->b * (double)p->hq;
+}
+
+/* test hook: one output element changes by a quarter of its magnitude (or 0.25) */
+static void inject_error(uint16_t *dev)
+{
+  uint16_t h;
+  CHECK_HIP(hipMemcpy(&h, dev, 2, hipMemcpyDeviceToHost));
+  const float v = tk_ex_bf16_to_f32(h);
+  h = tk_ex_f32_to_bf16(v + 0.25f * fmaxf(1.0f, fabsf(v)));
+  CHECK_HIP(hipMemcpy(dev, &h, 2, hipMemcpyHostToDevice));
+}
+
+static uint16_t *to_host(const uint16_t *dev, size_t n)
+{
+  uint16_t *h = malloc(n * 2);
+  if (!h) {
+    fprintf(stderr, "attn: out of host memory\n");
+    exit(4);
+  }
+  CHECK_HIP(hipMemcpy(h, dev, n * 2, hipMemcpyDeviceToHost));
+  return h;
+}
+
+static int report(const char *what, const tk_attn_cmp *c)
+{
+  printf("check: %s: %lld elements, max abs err %.3e, worst err/bound %.3f, %lld past tolerance\n", what,
+         (long long)c->n, c->max_abs, c->worst_ratio, (long long)c->nbad);
+  return c->nbad != 0;
+}
+
+static int check_fwd(const tk_attn_problem *p, attn_data *d, int inject)
+{
+  if (inject) inject_error(d->o);
+  uint16_t *ho = to_host(d->o, d->n[3]);
+  const size_t nl = (size_t)tk_attn_lse_elems(p);
+  float *hl = malloc(nl * 4);
+  if (!hl) exit(4);
+  CHECK_HIP(hipMemcpy(hl, d->lse, nl * 4, hipMemcpyDeviceToHost));
+  tk_attn_cmp c[2];
+  const int e = tk_attn_check_fwd(p, d->hq, d->hk, d->hv, ho, hl, c);
+  free(ho), free(hl);
+  if (e != TK_ATTN_OK) {
+    fprintf(stderr, "attn: check: %s\n", tk_attn_strerror(e));
+    return 4;
+  }
+  printf("check: CPU double reference; tolerance per element: O 2^-8*sum_j p_j|v_j| + 2^-8*|ref| + 2^-20, "
+         "LSE 4*d*2^-24*scale*max_j sum|q k_j| + 2^-20*|ref| + 2^-20\n");
+  int fail = report("O", &c[0]);
+  fail |= report("LSE", &c[1]);
+  return fail;
+}
+
+static double mean_abs(const uint16_t *h, size_t n)
+{
+  double s = 0;
+  for (size_t i = 0; i < n; ++i) s += fabs(tk_ex_bf16_to_f32(h[i]));
+  return n ? s / (double)n : 0;
+}
+
+static int check_bwd(const tk_attn_problem *p, attn_data *d, int inject)
+{
+  if (inject) inject_error(d->dk);
+  uint16_t *g[3] = {to_host(d->dq, d->n[0]), to_host(d->dk, d->n[1]), to_host(d->dv, d->n[2])};
+  tk_attn_cmp c[3];
+  int e = tk_attn_check_bwd(p, d->hq, d->hk, d->hv, d->hg, g[0], g[1], g[2], c);
+  int fail = 0;
+  if (e == TK_ATTN_OK) {
+    printf("check: CPU double reference; tolerance per element: dQ, dK 2^-6*scale*sum P(|dP|+sum|dO o|)|k or q| + "
+           "2^-8*|ref| + 2^-20, dV 2^-7*sum P|dO| + 2^-8*|ref| + 2^-20\n");
+    fail |= report("dQ", &c[0]);
+    fail |= report("dK", &c[1]);
+    fail |= report("dV", &c[2]);
+    /* finite differences of L = sum(O * dO): one element of each input, in
+     * the last batch and head, the middle row */
+    static const char *names[3] = {"dQ", "dK", "dV"};
+    for (int t = 0; t < 3 && e == TK_ATTN_OK; ++t) {
+      const int64_t h = (t == 0 ? p->hq : p->hkv) - 1, s = (t == 0 ? p->sq : p->skv) / 2, el = p->d / 3;
+      double fd;
+      e = tk_attn_fd_grad(p, d->hq, d->hk, d->hv, d->hg, (tk_attn_tensor)t, p->b - 1, s, h, el, 1e-3, &fd);
+      if (e != TK_ATTN_OK) break;
+      const double got = tk_ex_bf16_to_f32(g[t][tk_attn_offset(p, (tk_attn_tensor)t, p->b - 1, s, h) + el]);
+      const double bound = ldexp(fabs(fd), -5) + ldexp(mean_abs(g[t], d->n[t]), -5) + 1e-6;
+      const int ok = fabs(got - fd) <= bound;
+      printf("check: finite difference %s[b=%lld,s=%lld,h=%lld,e=%lld]: fd %.6e, kernel %.6e, |diff| %.3e, bound "
+             "%.3e (2^-5*|fd| + 2^-5*mean|%s|) %s\n",
+             names[t], (long long)(p->b - 1), (long long)s, (long long)h, (long long)el, fd, got, fabs(got - fd), bound,
+             names[t], ok ? "ok" : "FAILED");
+      fail |= !ok;
+    }
+  }
+  free(g[0]), free(g[1]), free(g[2]);
+  if (e != TK_ATTN_OK) {
+    fprintf(stderr, "attn: check: %s\n", tk_attn_strerror(e));
+    return 4;
+  }
+  return fail;
+}
+
+static void print_problem(const tk_attn_problem *p, int bwd)
+{
+  printf("problem: %s b=%lld hq=%lld hkv=%lld sq=%lld skv=%lld d=%lld causal=%d scale=%g strides q=%lld,%lld,%lld "
+         "k=%lld,%lld,%lld v=%lld,%lld,%lld o=%lld,%lld,%lld\n",
+         bwd ? "bwd" : "fwd", (long long)p->b, (long long)p->hq, (long long)p->hkv, (long long)p->sq,
+         (long long)p->skv, (long long)p->d, p->causal, p->scale, (long long)p->str[0][0], (long long)p->str[0][1],
+         (long long)p->str[0][2], (long long)p->str[1][0], (long long)p->str[1][1], (long long)p->str[1][2],
+         (long long)p->str[2][0], (long long)p->str[2][1], (long long)p->str[2][2], (long long)p->str[3][0],
+         (long long)p->str[3][1], (long long)p->str[3][2]);
+}
+
+static int run_one(const options *o)
+{
+  const tk_attn_problem *p = &o->p;
+  print_problem(p, o->bwd);
+  attn_data d;
+  setup(&d, p, o->seed, o->bwd);
+  launch_ctx fwd = {p, &d, 0}, l = {p, &d, o->bwd};
+  int rc = 0;
+  if (o->check || o->bwd) { /* the backward needs the forward's O and LSE */
+    if (launch(&fwd) != 0) return 4;
+    CHECK_HIP(hipDeviceSynchronize());
+  }
+  if (o->check) {
+    int f;
+    if (o->bwd) {
+      if (launch(&l) != 0) return 4;
+      CHECK_HIP(hipDeviceSynchronize());
+      f = check_bwd(p, &d, o->inject);
+    } else
+      f = check_fwd(p, &d, o->inject);
+    if (f == 4) return 4;
+    printf("check: %s\n", f ? "FAILED" : "PASSED");
+    rc = f;
+  }
+  if (o->iters > 0) {
+    double ms;
+    tk_timing kind;
+    if (tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind) != 0) {
+      fprintf(stderr, "attn: launch failed\n");
+      teardown(&d);
+      return 4;
+    }
+    printf("time: %.4f ms per iteration over %lld iterations (%lld warm-up) [%s]\n", ms, (long long)o->iters,
+           (long long)o->warmup, tk_timing_label(kind));
+    if (tk_timing_is_performance(kind))
+      printf("throughput: %.2f TFLOP/s (%s; %s flops = %.4g)\n", flops(p, o->bwd) / (ms * 1e-3) / 1e12,
+             tk_timing_name(kind), o->bwd ? "10*pairs*d*b*hq" : "4*pairs*d*b*hq", flops(p, o->bwd));
+    else
+      printf("throughput: not reported (emulated without timing model; run tksim --model=mi325x for modeled figures)\n");
+  }
+  teardown(&d);
+  return rc;
+}
+
+static int run_sweep(const options *o)
+{
+  static const char *def = "16x16x8192x128,16x16x8192x64";
+  int64_t dims[MAX_SHAPES * 4];
+  const int ns = tk_cli_shapes(o->shapes ? o->shapes : def, 4, dims, MAX_SHAPES);
+  if (ns < 0) return bad("bad --sweep-shapes list (BxHxSxD[,BxHxSxD...], at most 64)", o->shapes);
+  tk_attn_problem shapes[MAX_SHAPES];
+  for (int i = 0; i < ns; ++i) {
+    tk_attn_problem_init(&shapes[i], dims[4 * i], dims[4 * i + 1], dims[4 * i + 1], dims[4 * i + 2], dims[4 * i + 2],
+                         dims[4 * i + 3], 0);
+    const char *e = tk_attn_problem_error(&shapes[i]);
+    if (e) return bad(e, o->shapes);
+  }
+  tk_sweep sw;
+  tk_sweep_init(&sw, o->bwd ? "flash attention bwd bf16" : "flash attention fwd bf16", "b,hq,hkv,sq,skv,d,causal,dir");
+  int rc = 0;
+  for (int i = 0; i < ns && !rc; ++i)
+    for (int causal = 0; causal < 2 && !rc; ++causal) {
+      tk_attn_problem p = shapes[i];
+      p.causal = causal;
+      attn_data d;
+      setup(&d, &p, o->seed, o->bwd);
+      launch_ctx fwd = {&p, &d, 0}, l = {&p, &d, o->bwd};
+      if (o->bwd && launch(&fwd) != 0) rc = 4;
+      double ms = 0;
+      tk_timing kind = TK_TIMING_EMULATED;
+      if (!rc && tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind) != 0) rc = 4;
+      teardown(&d);
+      if (rc) {
+        fprintf(stderr, "attn: launch failed\n");
+        break;
+      }
+      char key[128], shape[64];
+      snprintf(key, sizeof key, "%lld,%lld,%lld,%lld,%lld,%lld,%d,%s", (long long)p.b, (long long)p.hq,
+               (long long)p.hkv, (long long)p.sq, (long long)p.skv, (long long)p.d, causal, o->bwd ? "bwd" : "fwd");
+      snprintf(shape, sizeof shape, "b%lld h%lld s%lld d%lld", (long long)p.b, (long long)p.hq, (long long)p.sq,
+               (long long)p.d);
+      if (tk_sweep_add(&sw, key, shape, causal ? "causal" : "non-causal", ms, flops(&p, o->bwd), kind)) rc = 4;
+    }
+  if (o->csv && tk_sweep_write_csv(&sw, o->csv) != 0) {
+    fprintf(stderr, "attn: cannot write %s\n", o->csv);
+    rc = rc ? rc : 2;
+  }
+  if (o->svg && tk_sweep_write_svg(&sw, o->svg) != 0) {
+    fprintf(stderr, "attn: cannot write %s\n", o->svg);
+    rc = rc ? rc : 2;
+  }
+  tk_sweep_free(&sw);
+  return rc;
+}
+
+/* "B,S,H" -> three integers */
+static int parse_strides(const char *v, int64_t out[3])
+{
+  const char *s = v, *item;
+  size_t len;
+  int n = 0;
+  while (tk_cli_list_next(&s, &item, &len)) {
+    char buf[32];
+    if (n == 3 || len == 0 || len >= sizeof buf) return 0;
+    memcpy(buf, item, len);
+    buf[len] = 0;
+    if (!tk_cli_i64(buf, &out[n++])) return 0;
+  }
+  return n == 3;
+}
+
+static int parse_args(int argc, char **argv, options *o)
+{
+  int64_t strides[4][3];
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--check")) { o->check = 1; continue; }
+    if (!strcmp(a, "--causal")) { o->p.causal = 1; continue; }
+    if (!strcmp(a, "--sweep")) { o->sweep = 1; continue; }
+    if (!strcmp(a, "--inject-error")) { o->inject = 1; continue; }
+    if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);
+    if (i + 1 >= argc) return bad("missing value for", a);
+    const char *v = argv[++i];
+    int64_t x;
+    if (!strcmp(a, "--b") || !strcmp(a, "--hq") || !strcmp(a, "--hkv") || !strcmp(a, "--sq") || !strcmp(a, "--skv") ||
+        !strcmp(a, "--d") || !strcmp(a, "--iters") || !strcmp(a, "--warmup") || !strcmp(a, "--seed")) {
+      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
+      if (!strcmp(a, "--b")) o->p.b = x;
+      else if (!strcmp(a, "--hq")) o->p.hq = x;
+      else if (!strcmp(a, "--hkv")) o->p.hkv = x, o->hkv_set = 1;
+      else if (!strcmp(a, "--sq")) o->p.sq = x;
+      else if (!strcmp(a, "--skv")) o->p.skv = x, o->skv_set = 1;
+      else if (!strcmp(a, "--d")) o->p.d = x;
+      else if (!strcmp(a, "--iters")) {
+        if (x < 0) return bad("--iters must be >= 0 (0: no timing)", v);
+        o->iters = x, o->iters_set = 1;
+      } else if (!strcmp(a, "--warmup")) {
+        if (x < 0) return bad("--warmup must be >= 0", v);
+        o->warmup = x, o->warmup_set = 1;
+      } else
+        o->seed = (uint64_t)x;
+    } else if (!strcmp(a, "--scale")) {
+      if (!tk_cli_f32(v, &o->p.scale)) return bad("not a finite number", v);
+      o->scale_set = 1;
+    } else if (!strcmp(a, "--dir")) {
+      if (!strcmp(v, "fwd")) o->bwd = 0;
+      else if (!strcmp(v, "bwd")) o->bwd = 1;
+      else return bad("unknown direction (fwd|bwd)", v);
+    } else if (!strcmp(a, "--q-strides") || !strcmp(a, "--k-strides") || !strcmp(a, "--v-strides") ||
+               !strcmp(a, "--o-strides")) {
+      const int t = a[2] == 'q' ? 0 : a[2] == 'k' ? 1 : a[2] == 'v' ? 2 : 3;
+      if (!parse_strides(v, strides[t])) return bad("strides must be three integers B,S,H", v);
+      o->str_set[t] = 1;
+    } else if (!strcmp(a, "--csv")) o->csv = v;
+    else if (!strcmp(a, "--svg")) o->svg = v;
+    else if (!strcmp(a, "--sweep-shapes")) o->shapes = v, o->sweep = 1;
+    else
+      return bad("unknown option", a);
+  }
+  /* defaults that depend on other options, then explicit strides */
+  const float scale = o->p.scale;
+  tk_attn_problem_init(&o->p, o->p.b, o->p.hq, o->hkv_set ? o->p.hkv : o->p.hq, o->p.sq,
+                       o->skv_set ? o->p.skv : o->p.sq, o->p.d, o->p.causal);
+  if (o->scale_set) o->p.scale = scale;
+  for (int t = 0; t < 4; ++t)
+    if (o->str_set[t]) memcpy(o->p.str[t], strides[t], sizeof strides[t]);
+  const char *e = tk_attn_problem_error(&o->p);
+  if (e) return bad(e, NULL);
+  if ((o->csv || o->svg) && !o->sweep) return bad("--csv/--svg need --sweep", NULL);
+  if (o->sweep && o->check) return bad("--check and --sweep are exclusive", NULL);
+  if (o->inject && !o->check) return bad("--inject-error needs --check", NULL);
+  if (o->sweep && o->iters == 0) return bad("--sweep needs --iters >= 1", NULL);
+  const char *ms = getenv("TKSIM_MODEL_SAMPLE");
+  if (o->check && ms && atoi(ms) > 0)
+    return bad("--check is refused under tksim --model-sample (results of unsimulated workgroups are not computed)",
+               NULL);
+  return -1;
+}
+
+int main(int argc, char **argv)
+{
+  options o;
+  memset(&o, 0, sizeof o);
+  o.p.b = 1, o.p.hq = 1, o.p.sq = 256, o.p.d = 128;
+  o.iters = 10, o.warmup = 2, o.seed = 1;
+  const int rc = parse_args(argc, argv, &o);
+  if (rc >= 0) return rc;
+  int ndev = 0;
+  if (hipGetDeviceCount(&ndev) != hipSuccess || ndev < 1) {
+    fprintf(stderr, "attn: no HIP device (run under tksim: build/bin/tksim build/bin/attn ...)\n");
+    return 4;
+  }
+  if (tk_timing_under_tksim()) {
+    if (!o.iters_set) o.iters = 1;
+    if (!o.warmup_set) o.warmup = 0;
+  }
+  return o.sweep ? run_sweep(&o) : run_one(&o);
+}

@@ -1,0 +1,297 @@
+/* attn_bwd.h: the flash-attention backward kernels (FlashAttention-2
+ * algorithm), built from tk primitives only; deterministic (no atomics).
+ *
+ * Three launches:
+ *  1. attn_bwd_pre: delta_i = sum_e dO_ie O_ie per query row (f32, into the
+ *     workspace), one thread per row.
+ *  2. attn_bwd_dkdv_d*: one workgroup of 4 waves per (128 keys, kv head,
+ *     batch); wave w owns keys kv0 + 32w..+31 with K_w and V_w in registers
+ *     and accumulates dK^T and dV^T (d x 32, f32) over every query head of
+ *     its group and every query tile (in a fixed order):
+ *       S   = Q K_w^T          (AB_BQ x 32: tk_mma_ABt, Q and K_w in A layout)
+ *       P   = exp2(S*scale*log2e - LSE_i*log2e)    (tk_rt_exp2_row)
+ *       dV^T += dO^T P         (dO^T from tk's transposing group loads,
+ *                               P -> bf16 B operand in registers)
+ *       dP  = dO V_w^T         (tk_mma_ABt)
+ *       dS  = P * (dP - delta_i)   (row broadcast, elementwise product)
+ *       dK^T += Q^T dS         (Q^T transposed load, dS -> B operand)
+ *     dK = scale * dK at the end.  Masks as in the forward (query rows >= sq,
+ *     keys >= skv, causal upper triangle of S).
+ *  3. attn_bwd_dq_d*: one workgroup per (128 queries, query head, batch), the
+ *     forward's transposed formulation: S^T = K Q_w^T, P^T =
+ *     exp2(S^T*s - LSE_col), dP^T = V dO_w^T, dS^T = P^T * (dP^T - delta_col),
+ *     dQ^T += K^T dS^T (K^T transposed load); dQ = scale * dQ.
+ * LDS (d = 64): dkdv 4 x 8 KiB (Q, Q^T, dO, dO^T tiles of 64 queries), dq
+ * 3 x 8 KiB (K, K^T, V of 64 keys); d = 128 uses tiles of 32 rows; both alias their start-up and
+ * epilogue tiles with these.
+ */
+#ifndef ATTN_BWD_H
+#define ATTN_BWD_H
+
+#include <hip/hip_runtime.h>
+#include <tk/tk.h>
+
+#include "attn_fwd.h"
+#include "tk_attn.h"
+
+#define AB_BK 128 /* keys per dkdv workgroup (4 waves x 32) */
+/* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
+ * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
+ * pressure: at 64 the d = 128 dkdv kernel needs more than 512 registers) */
+
+typedef struct attn_bwd_args {
+  tk_gl q, k, v, o, dout, dq, dk, dv;
+  const float *lse;
+  float *delta;
+  int32_t sq, skv, hq, group;
+  int32_t causal;
+  float scale, scale_log2;
+} attn_bwd_args;
+
+/* delta = rowsum(dO * O), one thread per (query row, head, batch) */
+__global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
+{
+  const int i = (int)(blockIdx.x * 256 + threadIdx.x), h = (int)blockIdx.y, b = (int)blockIdx.z;
+  if (i >= a.sq) return;
+  const uint16_t *o = (const uint16_t *)a.o.ptr + tk_gl_offset(&a.o, b, h, i, 0);
+  const uint16_t *g = (const uint16_t *)a.dout.ptr + tk_gl_offset(&a.dout, b, h, i, 0);
+  float s = 0.0f;
+  for (int e = 0; e < (int)a.o.dims[3]; ++e) s += tk_bf16_to_f32(o[e]) * tk_bf16_to_f32(g[e]);
+  a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
+}
+
+#define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
+  TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
+  TK_ST(NAME##_tst, tk_bf16, D, AB_BQ, TK_LDS_SWZ);   /* d x AB_BQ (transposed) */                  \
+  TK_ST(NAME##_bst, tk_bf16, AB_BK, D, TK_LDS_SWZ);   /* 128 rows x d (start-up) */               \
+  TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's 32 output rows */             \
+  typedef union {                                                                                 \
+    struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; } it;                      \
+    struct { NAME##_bst k; NAME##_bst v; } init;                                                  \
+    struct { NAME##_ost k, v; } ep[4];                                                            \
+  } NAME##_kv_smem;                                                                               \
+  TK_LDS_CHECK(NAME##_kv_smem);                                                                   \
+  typedef union {                                                                                 \
+    struct { NAME##_rst k; NAME##_tst kt; NAME##_rst v; } it;                                     \
+    struct { NAME##_bst q; NAME##_bst g; } init;                                                  \
+    NAME##_ost ep[4];                                                                             \
+  } NAME##_q_smem;                                                                                \
+  TK_LDS_CHECK(NAME##_q_smem);                                                                    \
+  TK_STAGE(NAME##_rstage, NAME##_rst, 256);                                                       \
+  TK_STAGE(NAME##_tstage, NAME##_tst, 256);                                                       \
+  TK_STAGE(NAME##_bstage, NAME##_bst, 256);                                                       \
+  TK_RT(NAME##_w_t, TK_K_A_BF16_32x32x8, 32, D);      /* a wave's 32 rows (K_w, V_w, Q_w, dO_w) */ \
+  TK_RT(NAME##_r_t, TK_K_A_BF16_32x32x8, AB_BQ, D);   /* AB_BQ-row tile as A */                    \
+  TK_RT(NAME##_t_t, TK_K_A_BF16_32x32x8, D, AB_BQ);   /* transposed tile as A */        \
+  TK_RT(NAME##_s_t, TK_K_C_F32_32x32, AB_BQ, 32);     /* S, P, dP, dS (AB_BQ x 32) */               \
+  TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AB_BQ, 32);  /* as B operand (K = AB_BQ) */                \
+  TK_RT(NAME##_g_t, TK_K_C_F32_32x32, D, 32);         /* d x 32 gradient accumulators */          \
+  TK_PENDING(NAME##_wpend, NAME##_w_t);                                                           \
+  TK_PENDING(NAME##_rpend, NAME##_r_t);                                                           \
+  TK_PENDING(NAME##_tpend, NAME##_t_t);                                                           \
+  /* prefetch a whole tile into registers, waiting at once */                                     \
+  __device__ static inline void NAME##_read_r(NAME##_r_t *x, const NAME##_rst *sm)                \
+  {                                                                                               \
+    NAME##_rpend pn;                                                                              \
+    tk_prefetch_issue(pn, *sm, 0, 0);                                                             \
+    tk_prefetch_wait(*x, pn, 0);                                                                  \
+  }                                                                                               \
+  __device__ static inline void NAME##_read_t(NAME##_t_t *x, const NAME##_tst *sm)                \
+  {                                                                                               \
+    NAME##_tpend pn;                                                                              \
+    tk_prefetch_issue(pn, *sm, 0, 0);                                                             \
+    tk_prefetch_wait(*x, pn, 0);                                                                  \
+  }                                                                                               \
+  /* a wave's accumulated d x 32 gradient (transposed) -> its 32 rows of g */                     \
+  __device__ static inline void NAME##_store_w(const tk_gl *gl, int b, int h, int r0, NAME##_g_t *acc, \
+                                               NAME##_ost *ep)                                    \
+  {                                                                                               \
+    tk_store_acc_lds_t(*ep, *acc, 0, 0);                                                          \
+    const tk_rsrc rs = tk_gl_rsrc(gl);                                                            \
+    TK_WAIT_LGKMCNT(0);                                                                           \
+    tk_store_lds_global(gl, rs, b, h, r0, 0, *ep, tk_lane_id(), 64);                              \
+  }                                                                                               \
+                                                                                                  \
+  __global__ __launch_bounds__(256) void NAME##_dkdv(attn_bwd_args a)                             \
+  {                                                                                               \
+    TK_LDS_ALLOC(NAME##_kv_smem, sm);                                                             \
+    const int tid = threadIdx.x;                                                                  \
+    const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
+    const int kv0 = (int)blockIdx.x * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z;           \
+    const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
+    const int off = a.skv - a.sq;                                                                 \
+    const tk_rsrc rq = tk_gl_rsrc(&a.q), rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);            \
+    const tk_rsrc rg = tk_gl_rsrc(&a.dout);                                                       \
+    NAME##_w_t kf, vf;                                                                            \
+    {                                                                                             \
+      NAME##_bstage st;                                                                           \
+      NAME##_wpend pn;                                                                            \
+      tk_load(sm.init.k, st, &a.k, rk, b, hk, kv0, 0, tid);                                       \
+      tk_load(sm.init.v, st, &a.v, rv, b, hk, kv0, 0, tid);                                       \
+      tk_lds_barrier();                                                                           \
+      tk_prefetch_issue(pn, sm.init.k, 32 * wave, 0);                                             \
+      tk_prefetch_wait(kf, pn, 0);                                                                \
+      tk_prefetch_issue(pn, sm.init.v, 32 * wave, 0);                                             \
+      tk_prefetch_wait(vf, pn, 0);                                                                \
+      tk_barrier();                                                                               \
+    }                                                                                             \
+    NAME##_g_t dk, dv;                                                                            \
+    tk_rt_zero(dk);                                                                               \
+    tk_rt_zero(dv);                                                                               \
+    int qs = 0; /* causal: queries below kv0 - off see none of these keys */                      \
+    if (a.causal && kv0 - off > 0) qs = ((kv0 - off) / AB_BQ) * AB_BQ;                            \
+    for (int hh = 0; hh < a.group; ++hh) {                                                        \
+      const int h = hk * a.group + hh;                                                            \
+      const float *lse = a.lse + ((int64_t)b * a.hq + h) * a.sq;                                  \
+      const float *delta = a.delta + ((int64_t)b * a.hq + h) * a.sq;                              \
+      for (int q0 = qs; q0 < a.sq; q0 += AB_BQ) {                                                 \
+        {                                                                                         \
+          NAME##_rstage s1, s2;                                                                   \
+          NAME##_tstage t1, t2;                                                                   \
+          tk_load_issue(s1, &a.q, rq, b, h, q0, 0, tid);                                          \
+          tk_load_issue_t(t1, &a.q, rq, b, h, q0, 0, tid);                                        \
+          tk_load_issue(s2, &a.dout, rg, b, h, q0, 0, tid);                                       \
+          tk_load_issue_t(t2, &a.dout, rg, b, h, q0, 0, tid);                                     \
+          tk_load_commit(sm.it.q, s1, tid, TK_STAGE_NLOADS(t1) + TK_STAGE_NLOADS(s2) + TK_STAGE_NLOADS(t2)); \
+          tk_load_commit_t(sm.it.qt, t1, tid, TK_STAGE_NLOADS(s2) + TK_STAGE_NLOADS(t2));         \
+          tk_load_commit(sm.it.g, s2, tid, TK_STAGE_NLOADS(t2));                                  \
+          tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                 \
+        }                                                                                         \
+        /* per-row LSE (log2 units) and delta of the rows this lane holds */                      \
+        float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                             \
+        _Pragma("unroll") for (int fr = 0; fr < AB_BQ / 32; ++fr)                                 \
+        _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                          \
+          const int qi = q0 + 32 * fr + tk_layout_c_row(32, (int)lane, i);                        \
+          lr[fr * 16 + i] = qi < a.sq ? lse[qi] * AF_LOG2E : INFINITY;                            \
+          dr[fr * 16 + i] = qi < a.sq ? delta[qi] : 0.0f;                                         \
+        }                                                                                         \
+        tk_lds_barrier();                                                                         \
+        NAME##_s_t s, dp;                                                                         \
+        {                                                                                         \
+          NAME##_r_t x;                                                                           \
+          NAME##_read_r(&x, &sm.it.q);                                                            \
+          tk_rt_zero(s);                                                                          \
+          tk_mma_ABt(s, x, kf, s); /* S = Q K_w^T */                                              \
+          NAME##_read_r(&x, &sm.it.g);                                                            \
+          tk_rt_zero(dp);                                                                         \
+          tk_mma_ABt(dp, x, vf, dp); /* dP = dO V_w^T */                                          \
+        }                                                                                         \
+        if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                       \
+        if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                        \
+        if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);     \
+        tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
+        NAME##_p_t pb;                                                                            \
+        tk_rt_cvt_c_to_b_bf16(pb, s);                                                             \
+        {                                                                                         \
+          NAME##_t_t xt;                                                                          \
+          NAME##_read_t(&xt, &sm.it.gt);                                                          \
+          tk_mma_AB(dv, xt, pb, dv); /* dV^T += dO^T P */                                         \
+        }                                                                                         \
+        tk_rt_row_bcast(dp, dp, dr, -);                                                           \
+        tk_rt_mul(dp, s, dp); /* dS */                                                            \
+        tk_rt_cvt_c_to_b_bf16(pb, dp);                                                            \
+        {                                                                                         \
+          NAME##_t_t xt;                                                                          \
+          NAME##_read_t(&xt, &sm.it.qt);                                                          \
+          tk_mma_AB(dk, xt, pb, dk); /* dK^T += Q^T dS */                                         \
+        }                                                                                         \
+        tk_barrier();                                                                             \
+      }                                                                                           \
+    }                                                                                             \
+    tk_rt_scale(dk, dk, a.scale);                                                                 \
+    NAME##_store_w(&a.dk, b, hk, kw, &dk, &sm.ep[wave].k);                                        \
+    NAME##_store_w(&a.dv, b, hk, kw, &dv, &sm.ep[wave].v);                                        \
+  }                                                                                               \
+                                                                                                  \
+  __global__ __launch_bounds__(256) void NAME##_dq(attn_bwd_args a)                               \
+  {                                                                                               \
+    TK_LDS_ALLOC(NAME##_q_smem, sm);                                                              \
+    const int tid = threadIdx.x;                                                                  \
+    const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
+    const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
+    const int hk = h / a.group, off = a.skv - a.sq;                                               \
+    const int qw = q0 + 32 * (int)wave;                                                           \
+    const tk_rsrc rq = tk_gl_rsrc(&a.q), rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);            \
+    const tk_rsrc rg = tk_gl_rsrc(&a.dout);                                                       \
+    NAME##_w_t qf, gf;                                                                            \
+    {                                                                                             \
+      NAME##_bstage st;                                                                           \
+      NAME##_wpend pn;                                                                            \
+      tk_load(sm.init.q, st, &a.q, rq, b, h, q0, 0, tid);                                         \
+      tk_load(sm.init.g, st, &a.dout, rg, b, h, q0, 0, tid);                                      \
+      tk_lds_barrier();                                                                           \
+      tk_prefetch_issue(pn, sm.init.q, 32 * wave, 0);                                             \
+      tk_prefetch_wait(qf, pn, 0);                                                                \
+      tk_prefetch_issue(pn, sm.init.g, 32 * wave, 0);                                             \
+      tk_prefetch_wait(gf, pn, 0);                                                                \
+      tk_barrier();                                                                               \
+    }                                                                                             \
+    const int qi = qw + (int)(lane % 32);                                                         \
+    const int64_t row = ((int64_t)b * a.hq + h) * a.sq;                                           \
+    float lc[1] = {qi < a.sq ? a.lse[row + qi] * AF_LOG2E : INFINITY};                            \
+    float dc[1] = {qi < a.sq ? a.delta[row + qi] : 0.0f};                                         \
+    NAME##_g_t dq;                                                                                \
+    tk_rt_zero(dq);                                                                               \
+    int kv_end = a.skv;                                                                           \
+    if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
+    for (int kv0 = 0; kv0 < kv_end; kv0 += AB_BQ) {                                               \
+      {                                                                                           \
+        NAME##_rstage s1, s2;                                                                     \
+        NAME##_tstage t1;                                                                         \
+        tk_load_issue(s1, &a.k, rk, b, hk, kv0, 0, tid);                                          \
+        tk_load_issue_t(t1, &a.k, rk, b, hk, kv0, 0, tid);                                        \
+        tk_load_issue(s2, &a.v, rv, b, hk, kv0, 0, tid);                                          \
+        tk_load_commit(sm.it.k, s1, tid, TK_STAGE_NLOADS(t1) + TK_STAGE_NLOADS(s2));              \
+        tk_load_commit_t(sm.it.kt, t1, tid, TK_STAGE_NLOADS(s2));                                 \
+        tk_load_commit(sm.it.v, s2, tid, 0);                                                      \
+      }                                                                                           \
+      tk_lds_barrier();                                                                           \
+      NAME##_s_t s, dp;                                                                           \
+      {                                                                                           \
+        NAME##_r_t x;                                                                             \
+        NAME##_read_r(&x, &sm.it.k);                                                              \
+        tk_rt_zero(s);                                                                            \
+        tk_mma_ABt(s, x, qf, s); /* S^T = K Q_w^T */                                              \
+        NAME##_read_r(&x, &sm.it.v);                                                              \
+        tk_rt_zero(dp);                                                                           \
+        tk_mma_ABt(dp, x, gf, dp); /* dP^T = V dO_w^T */                                          \
+      }                                                                                           \
+      if (kv0 + AB_BQ > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, -INFINITY);                     \
+      if (a.causal && qw + off - kv0 < AB_BQ - 1) tk_rt_mask_lower(s, s, qw + off - kv0, -INFINITY); \
+      tk_rt_exp2_col(s, s, a.scale_log2, lc); /* P^T */                                           \
+      tk_rt_col_bcast(dp, dp, dc, -);                                                             \
+      tk_rt_mul(dp, s, dp); /* dS^T */                                                            \
+      NAME##_p_t pb;                                                                              \
+      tk_rt_cvt_c_to_b_bf16(pb, dp);                                                              \
+      {                                                                                           \
+        NAME##_t_t xt;                                                                            \
+        NAME##_read_t(&xt, &sm.it.kt);                                                            \
+        tk_mma_AB(dq, xt, pb, dq); /* dQ^T += K^T dS^T */                                         \
+      }                                                                                           \
+      tk_barrier();                                                                               \
+    }                                                                                             \
+    tk_rt_scale(dq, dq, a.scale);                                                                 \
+    tk_barrier(); /* the start-up tiles may still be read by slower waves without a loop */       \
+    NAME##_store_w(&a.dq, b, h, qw, &dq, &sm.ep[wave]);                                           \
+  }
+
+ATTN_BWD_KERNELS(attn_bwd_d64, 64, 64)
+ATTN_BWD_KERNELS(attn_bwd_d128, 128, 32)
+
+static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv, hipStream_t stream)
+{
+  hipLaunchKernelGGL(attn_bwd_pre, dim3((unsigned)((a->sq + 255) / 256), (unsigned)a->hq, (unsigned)b), dim3(256), 0,
+                     stream, *a);
+  const dim3 gkv((unsigned)((a->skv + AB_BK - 1) / AB_BK), (unsigned)hkv, (unsigned)b);
+  const dim3 gq((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
+  if (d == 64) {
+    hipLaunchKernelGGL(attn_bwd_d64_dkdv, gkv, dim3(256), 0, stream, *a);
+    hipLaunchKernelGGL(attn_bwd_d64_dq, gq, dim3(256), 0, stream, *a);
+  } else {
+    hipLaunchKernelGGL(attn_bwd_d128_dkdv, gkv, dim3(256), 0, stream, *a);
+    hipLaunchKernelGGL(attn_bwd_d128_dq, gq, dim3(256), 0, stream, *a);
+  }
+  return hipGetLastError();
+}
+
+#endif /* ATTN_BWD_H */

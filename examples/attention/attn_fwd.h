@@ -1,0 +1,275 @@
+/* attn_fwd.h: the flash-attention forward kernel, built from tk primitives
+ * only (no inline asm, no compiler builtins: tests/gemm/no_asm.sh).
+ *
+ * O = softmax(Q K^T * scale + mask) V and LSE = log(sum_j exp(S_j)) per
+ * query row, bf16 Q/K/V/O, f32 statistics.  One workgroup of 4 waves per
+ * (Q block of 128 rows, query head, batch); wave w owns query rows
+ * q0 + 32w .. +31.  K and V stream through LDS in tiles of 64 keys.
+ *
+ * Transposed formulation, so that P never goes through LDS: the wave
+ * computes S^T = K Q^T (64 keys x 32 queries, a 32x32 f32 accumulator tile of
+ * 2 fragments) with tk_mma_ABt (K and Q both row-major in LDS, the A
+ * layout).  Softmax statistics are per query = per column of S^T: column max
+ * and sum are in-lane reductions plus one ds_bpermute (register.h).  P^T,
+ * an accumulator tile (keys x queries), converts to a bf16 B operand in place
+ * (tk_rt_cvt_c_to_b_bf16 layout: the 32x32 accumulator layout is the 32x32x8 B
+ * layout with K = keys), and O^T (d x 32) += V^T P^T with V^T read from an
+ * LDS tile written by tk's transposing group loads (tk_load_issue_t).
+ * Online softmax (FlashAttention-2), per query column, in exp2 form with
+ * log2(e) folded into the scale: m = running max of S*scale*log2e,
+ * P = exp2(S*s - m), l = l*exp2(m_old - m) + colsum(P), O *= exp2(m_old - m);
+ * m moves lazily (only when a tile's max exceeds it by AF_RESCALE).
+ * Schedule (AF_TILE, docs/attention.md "Forward kernel"): a software
+ * pipeline in which S^T(j+1)'s MFMAs are issued one at a time, each followed
+ * by one or two elements of P(j)'s exp2 / sum / bf16 conversion (scheduling
+ * barriers keep the order: a wave issues in order and an MFMA waits for the
+ * busy pipe), then O^T += V^T(j) P^T(j); K and V global loads two tiles
+ * ahead in two register stage sets.
+ * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
+ * aligned like FlashAttention-2: key j is visible to query i when
+ * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
+ * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t) ->
+ * 16-byte global stores (tk_store_lds_global); LSE (natural log) per query
+ * from lanes 0..31.
+ * LDS (d = 128): K as four 64x32 tiles (16 KiB) + V^T tile 16 KiB, aliased
+ * with the Q tile (32 KiB, read once into registers) and the 4 per-wave
+ * output tiles.
+ */
+#ifndef ATTN_FWD_H
+#define ATTN_FWD_H
+
+#include <hip/hip_runtime.h>
+#include <tk/tk.h>
+
+#include "tk_attn.h"
+
+#define AF_BQ 128  /* query rows per workgroup (4 waves x 32) */
+#define AF_BKV 64  /* keys per LDS tile */
+#define AF_LOG2E 1.4426950408889634f
+#define AF_LN2 0.6931471805599453f
+
+/* Kernel arguments (by value): tensors as tk_gl with dims (B, H, S, D) and
+ * BSHD strides, the LSE output [B][Hq][Sq] f32. */
+typedef struct attn_fwd_args {
+  tk_gl q, k, v, o;
+  float *lse;
+  int32_t sq, skv, hq, group; /* group = Hq / Hkv */
+  int32_t causal;
+  float scale_log2; /* softmax scale * log2(e) */
+} attn_fwd_args;
+
+#define AF_RESCALE 8.0f /* lazy rescale: the running max moves when a tile's max exceeds it by this (log2 units) */
+
+/* S^T = K Q^T for the K tile in LDS, over 32-wide d-chunks (inside ATTN_FWD_KERNEL) */
+#define AF_S_PHASE(NAME, S)                                                                       \
+  do {                                                                                            \
+    NAME##_kpend kp_;                                                                             \
+    NAME##_k_t kf_;                                                                               \
+    _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) {                                           \
+      tk_prefetch_issue(kp_, sm.kv.k[c_], 0, 0);                                                 \
+      tk_prefetch_wait(kf_, kp_, 0);                                                              \
+      tk_mma_ABt(S, kf_, qf[c_], S);                                                              \
+    }                                                                                             \
+  } while (0)
+
+/* the K tile's group loads, one LDS tile per 32 d-columns (inside ATTN_FWD_KERNEL): the
+ * chunks' fragment reads then share their lane addresses (constant tile offsets) */
+#define AF_K_ISSUE(ks, r0)                                                                          \
+  do {                                                                                            \
+    _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_load_issue(ks[c_], &a.k, rk, b, hk, (r0), 32 * c_, tid); \
+  } while (0)
+#define AF_K_COMMIT(ks, n_after)                                                                    \
+  do {                                                                                            \
+    _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_)                                             \
+      tk_load_commit(sm.kv.k[c_], ks[c_], tid, n_after); /* the first waits for all K chunks */ \
+  } while (0)
+
+/* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J with
+ * the stage set KS/VS that holds tile J+1 and then receives tile J+3 */
+#define AF_TILE(NAME, J, KS, VS)                                                                  \
+  do {                                                                                            \
+      const int kv0 = (J) * AF_BKV;                                                                 \
+      if ((J) + 1 < nt) AF_K_COMMIT(KS, 2 * NV + NK); /* K(j+1); V(j+1), K(j+2), V(j+2) stay in flight */ \
+      tk_lds_barrier(); /* K(j+1) and V(j) (committed last iteration) visible */                  \
+      AF_K_ISSUE(KS, kv0 + 3 * AF_BKV); /* K(j+3), unconditional: beyond skv it reads 0 */ \
+      if (kv0 + AF_BKV > a.skv) tk_rt_mask_rows(s_cur, s_cur, a.skv - kv0, -INFINITY);            \
+      if (a.causal && qw + off - kv0 < AF_BKV - 1) tk_rt_mask_lower(s_cur, s_cur, qw + off - kv0, -INFINITY); \
+      /* online softmax with a lazy running max: m moves (and O, l are rescaled) only when a      \
+       * column's tile max exceeds it by AF_RESCALE, so P <= 2^AF_RESCALE; exact, since O, l       \
+       * and LSE all use the same m */                                                            \
+      float mt[1];                                                                                \
+      tk_rt_col_max(mt, s_cur);                                                                   \
+      const float ms = mt[0] * a.scale_log2;                                                      \
+      if (tk_wave_any(ms > m[0] + AF_RESCALE)) {                                                  \
+        const float mn = fmaxf(m[0], ms);                                                         \
+        float alpha[1] = {mn == -INFINITY ? 1.0f : tk_exp2f(m[0] - mn)};                          \
+        l[0] *= alpha[0];                                                                         \
+        _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_col_bcast(o[c], o[c], alpha, *);     \
+        m[0] = mn;                                                                                \
+      }                                                                                           \
+      float mu[1] = {m[0] == -INFINITY ? 0.0f : m[0]}; /* all masked so far: keep exp2 finite */  \
+      /* 4-wave interleave: S(j+1)'s MFMAs (on the last tile a discarded product of the stale K   \
+       * tile) one at a time, each followed by its share of P(j)'s exp2, column sum and bf16      \
+       * conversion; a wave issues in order and an MFMA waits for the busy pipe, so only this     \
+       * order (held by scheduling barriers) lets the VALU work run while the MFMA pipe is busy */ \
+      NAME##_s_t s_nxt_;                                                                          \
+      tk_rt_zero(s_nxt_);                                                                         \
+      NAME##_p_t p;                                                                               \
+      float lsum = 0.0f;                                                                          \
+      {                                                                                           \
+        /* K fragments: all chunks at once (d = 128: fewer exposed waits), or chunk by chunk      \
+         * before its MFMAs (d = 64: two workgroups per CU, 256 registers) */                    \
+        NAME##_kpend kp_[NC];                                                                     \
+        NAME##_k_t kf_[NC];                                                                       \
+        if (AF_WPE == 1) {                                                                         \
+          _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_prefetch_issue(kp_[c_], sm.kv.k[c_], 0, 0); \
+          _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_prefetch_wait(kf_[c_], kp_[c_], 0); \
+        }                                                                                         \
+        enum { NG = 8 * NC, EPG = 32 / NG }; /* MFMAs, P elements per lane per MFMA */            \
+        _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
+          const int c_ = g / 8, r_ = (g / 4) % 2, k_ = g % 4;                                     \
+          if (AF_WPE != 1 && g % 8 == 0) {                                                         \
+            tk_prefetch_issue(kp_[c_], sm.kv.k[c_], 0, 0);                                        \
+            tk_prefetch_wait(kf_[c_], kp_[c_], 0);                                                \
+          }                                                                                       \
+          NAME##_f1_t a1, b1;                                                                     \
+          NAME##_c1_t s1;                                                                         \
+          a1.f[0] = kf_[c_].f[r_ * 4 + k_];                                                       \
+          b1.f[0] = qf[c_].f[k_];                                                                 \
+          s1.f[0] = s_nxt_.f[r_];                                                                 \
+          tk_mma_ABt(s1, a1, b1, s1);                                                             \
+          s_nxt_.f[r_] = s1.f[0];                                                                 \
+          TK_SCHED_BARRIER(0);                                                                    \
+          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e) {                       \
+            const float x = tk_exp2f(__builtin_fmaf(s_cur.f[e / 16][e % 16], a.scale_log2, -mu[0])); \
+            lsum += x;                                                                            \
+            p.f[(e / 16) * 4 + (e % 16) / 4][e % 4] = (int16_t)tk_f32_to_bf16_finite(x);          \
+          }                                                                                       \
+          TK_SCHED_BARRIER(0);                                                                    \
+        }                                                                                         \
+      }                                                                                           \
+      l[0] += lsum + tk_xor_f32(lsum, 32); /* a column's other 32 keys are in lane ^ 32 */        \
+      {                                                                                           \
+        NAME##_vpend vp;                                                                          \
+        NAME##_v_t vf;                                                                            \
+        _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                          \
+          tk_prefetch_issue(vp, sm.kv.v, 32 * c, 0);                                              \
+          tk_prefetch_wait(vf, vp, 0);                                                            \
+          tk_mma_AB(o[c], vf, p, o[c]); /* O^T += V^T P^T */                                      \
+        }                                                                                         \
+      }                                                                                           \
+      tk_barrier(); /* every wave has read V(j) and K(j+1) */                                     \
+      if ((J) + 1 < nt) tk_load_commit_t(sm.kv.v, VS, tid, 2 * NK + NV); /* V(j+1) */               \
+      tk_load_issue_t(VS, &a.v, rv, b, hk, kv0 + 3 * AF_BKV, 0, tid); /* V(j+3) */                 \
+      s_cur = s_nxt_;                                                                             \
+  } while (0)
+
+#define ATTN_FWD_KERNEL(NAME, D, WPE)                                                                \
+  TK_ST(NAME##_kst, tk_bf16, AF_BKV, 32, TK_LDS_SWZ); /* K tile, one per 32 d-columns */          \
+  TK_ST(NAME##_vst, tk_bf16, D, AF_BKV, TK_LDS_SWZ);  /* V^T tile: d x keys */                   \
+  TK_ST(NAME##_qst, tk_bf16, AF_BQ, D, TK_LDS_SWZ);   /* Q block */                               \
+  TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's O rows */                     \
+  typedef union {                                                                                 \
+    struct { NAME##_kst k[(D) / 32]; NAME##_vst v; } kv;                                          \
+    NAME##_qst q;                                                                                 \
+    NAME##_ost o[4];                                                                              \
+  } NAME##_smem;                                                                                  \
+  TK_LDS_CHECK(NAME##_smem);                                                                      \
+  TK_STAGE(NAME##_kstage, NAME##_kst, 256);                                                       \
+  TK_STAGE(NAME##_vstage, NAME##_vst, 256);                                                       \
+  TK_STAGE(NAME##_qstage, NAME##_qst, 256);                                                       \
+  TK_RT(NAME##_q_t, TK_K_A_BF16_32x32x8, 32, 32);     /* 32 d-columns of the wave's Q rows */     \
+  TK_RT(NAME##_k_t, TK_K_A_BF16_32x32x8, AF_BKV, 32); /* 32 d-columns of the K tile */            \
+  TK_RT(NAME##_v_t, TK_K_A_BF16_32x32x8, 32, AF_BKV); /* 32 d-rows of the V^T tile */             \
+  TK_RT(NAME##_s_t, TK_K_C_F32_32x32, AF_BKV, 32);    /* S^T, then P^T */                        \
+  TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AF_BKV, 32); /* P^T as B operand (K = keys) */           \
+  TK_RT(NAME##_o_t, TK_K_C_F32_32x32, 32, 32);        /* 32 d-rows of O^T */                      \
+  TK_RT(NAME##_f1_t, TK_K_A_BF16_32x32x8, 32, 8);     /* one fragment of K or Q */                \
+  TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* one fragment of S^T */                   \
+  TK_PENDING(NAME##_qpend, NAME##_q_t);                                                           \
+  TK_PENDING(NAME##_kpend, NAME##_k_t);                                                           \
+  TK_PENDING(NAME##_vpend, NAME##_v_t);                                                           \
+  __global__ __launch_bounds__(256, WPE) void NAME(attn_fwd_args a)                               \
+  {                                                                                               \
+    TK_LDS_ALLOC(NAME##_smem, sm);                                                                \
+    enum { NC = (D) / 32, AF_WPE = (WPE) }; /* 32-wide d-chunks; workgroups per CU */              \
+    const int tid = threadIdx.x;                                                                  \
+    const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
+    const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
+    const int hk = h / a.group;                                                                   \
+    const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
+    const tk_rsrc rq = tk_gl_rsrc(&a.q), rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);            \
+    int kv_end = a.skv;                                                                           \
+    if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
+    /* Q block -> LDS -> this wave's 32 rows in registers, in d-chunks */                         \
+    NAME##_q_t qf[NC];                                                                            \
+    {                                                                                             \
+      NAME##_qstage qs;                                                                           \
+      tk_load(sm.q, qs, &a.q, rq, b, h, q0, 0, tid);                                              \
+      tk_lds_barrier();                                                                           \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        NAME##_qpend qp;                                                                          \
+        tk_prefetch_issue(qp, sm.q, 32 * wave, 32 * c);                                           \
+        tk_prefetch_wait(qf[c], qp, 0);                                                           \
+      }                                                                                           \
+      tk_barrier();                                                                               \
+    }                                                                                             \
+    NAME##_o_t o[NC];                                                                             \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(o[c]);                              \
+    float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */     \
+    const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                        \
+    const int nt = (kv_end + AF_BKV - 1) / AF_BKV; /* key tiles (0 when causal hides all) */      \
+    NAME##_kstage ks0[NC], ks1[NC];                                                               \
+    NAME##_vstage vs0, vs1;                                                                       \
+    enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
+    NAME##_s_t s_cur;                                                                             \
+    tk_rt_zero(s_cur);                                                                            \
+    /* prologue: tile 0 in LDS and S(0); tiles 1 (set 1) and 2 (set 0) in flight */               \
+    if (nt > 0) {                                                                                 \
+      AF_K_ISSUE(ks0, 0);                                                                         \
+      tk_load_issue_t(vs0, &a.v, rv, b, hk, 0, 0, tid);                                           \
+      AF_K_COMMIT(ks0, NV);                                                                       \
+      tk_load_commit_t(sm.kv.v, vs0, tid, 0);                                                     \
+      AF_K_ISSUE(ks1, AF_BKV);                                                                    \
+      tk_load_issue_t(vs1, &a.v, rv, b, hk, AF_BKV, 0, tid);                                      \
+      AF_K_ISSUE(ks0, 2 * AF_BKV);                                                                \
+      tk_load_issue_t(vs0, &a.v, rv, b, hk, 2 * AF_BKV, 0, tid);                                  \
+      tk_lds_barrier();                                                                           \
+      AF_S_PHASE(NAME, s_cur);                                                                    \
+      tk_barrier(); /* every wave has read K(0): K(1) may overwrite it */                         \
+    }                                                                                             \
+    /* Software pipeline, per key tile j: S(j+1) = K(j+1) Q^T is issued together with the       \
+     * softmax of S(j) (interleaved: the MFMAs run while the VALU works), then O += V(j) P(j).    \
+     * LDS holds K(j+1) and V(j) (two barriers per tile); global loads run 2 tiles ahead in two    \
+     * alternating register stage sets, so the loop is unrolled by 2. */                          \
+    for (int j = 0; j < nt; j += 2) {                                                             \
+      AF_TILE(NAME, j, ks1, vs1);                                                                 \
+      if (j + 1 < nt) AF_TILE(NAME, j + 1, ks0, vs0);                                             \
+    }                                                                                             \
+    /* epilogue: O = (O^T / l)^T, LSE = (m + log2 l) ln 2 */                                       \
+    float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
+      tk_store_acc_lds_t(sm.o[wave], o[c], 0, 32 * c);                                            \
+    }                                                                                             \
+    const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                          \
+    tk_lds_barrier();                                                                             \
+    tk_store_lds_global(&a.o, ro, b, h, qw, 0, sm.o[wave], lane, 64);                             \
+    const int qi = qw + (int)lane;                                                                \
+    if (lane < 32 && qi < a.sq)                                                                   \
+      a.lse[((int64_t)b * a.hq + h) * a.sq + qi] =                                                \
+          l[0] > 0.0f ? (m[0] + log2f(l[0])) * AF_LN2 : INFINITY;                                 \
+  }
+
+ATTN_FWD_KERNEL(attn_fwd_d64, 64, 2)
+ATTN_FWD_KERNEL(attn_fwd_d128, 128, 1)
+
+static hipError_t attn_fwd_launch(const attn_fwd_args *a, int d, int b, hipStream_t stream)
+{
+  const dim3 grid((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
+  if (d == 64) hipLaunchKernelGGL(attn_fwd_d64, grid, dim3(256), 0, stream, *a);
+  else hipLaunchKernelGGL(attn_fwd_d128, grid, dim3(256), 0, stream, *a);
+  return hipGetLastError();
+}
+
+#endif /* ATTN_FWD_H */

@@ -1,0 +1,110 @@
+/* tk_attn.h: the flash-attention example kernels as a C library
+ * (libtk_attn):
+ *   forward   O = softmax(Q K^T * scale + mask) V,  LSE = log sum_j exp(S_ij)
+ *   backward  dQ, dK, dV from dO, O and LSE (FlashAttention-2 algorithm)
+ * bf16 Q, K, V, O, dO, dQ, dK, dV; f32 LSE and statistics; head dim 64 or
+ * 128; Hq query heads sharing Hkv key/value heads (MHA Hq = Hkv, GQA, MQA
+ * Hkv = 1; query head h reads key/value head h / (Hq / Hkv)); any sequence
+ * lengths sq (queries) and skv (keys); causal masking aligned bottom-right
+ * like FlashAttention-2: key j is visible to query i iff j <= i + skv - sq.
+ * A query with no visible key (causal, sq > skv) gets O = 0, LSE = +inf and
+ * zero gradients.
+ * Layout BSHD with strides: element (b, s, h, e) of a tensor is at
+ * b*str[0] + s*str[1] + h*str[2] + e (the head dim contiguous); dQ/dK/dV use
+ * the strides of Q/K/V, dO those of O.  LSE is packed [B][Hq][Sq] (natural
+ * log).  Kernels and data flow: docs/attention.md.
+ *
+ * Callable from C and C++ (link tk::attn); device pointers from hipMalloc.
+ * Nothing here exits or prints: functions return TK_ATTN_OK or an error code
+ * (tk_attn_strerror). */
+#ifndef TK_ATTN_H
+#define TK_ATTN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)
+#define __HIP_PLATFORM_AMD__
+#endif
+#include <hip/hip_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  TK_ATTN_OK = 0,
+  TK_ATTN_ERR_PROBLEM = 1, /* invalid problem (tk_attn_problem_error says why) */
+  TK_ATTN_ERR_HIP = 2,     /* a HIP call or launch failed */
+  TK_ATTN_ERR_MEMORY = 3,  /* host allocation failed */
+  TK_ATTN_ERR_ARG = 4      /* a NULL pointer argument */
+};
+
+/* the tensors, for strides and sizes */
+typedef enum tk_attn_tensor { TK_ATTN_Q = 0, TK_ATTN_K = 1, TK_ATTN_V = 2, TK_ATTN_O = 3 } tk_attn_tensor;
+
+typedef struct tk_attn_problem {
+  int64_t b, hq, hkv, sq, skv, d;
+  int32_t causal;
+  float scale;         /* softmax scale (tk_attn_problem_init: 1/sqrt(d)) */
+  int64_t str[4][3];   /* [tensor][batch, seq, head] element strides */
+} tk_attn_problem;
+
+/* Packed BSHD strides, scale 1/sqrt(d). */
+void tk_attn_problem_init(tk_attn_problem *p, int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d,
+                          int causal);
+/* Why p is not a valid problem (NULL: it is), e.g. "head dim must be 64 or 128". */
+const char *tk_attn_problem_error(const tk_attn_problem *p);
+/* Elements a tensor spans (last element offset + 1) and the LSE's. */
+int64_t tk_attn_elems(const tk_attn_problem *p, tk_attn_tensor t);
+int64_t tk_attn_lse_elems(const tk_attn_problem *p);
+/* Element offset of (b, s, h, 0) in tensor t. */
+int64_t tk_attn_offset(const tk_attn_problem *p, tk_attn_tensor t, int64_t b, int64_t s, int64_t h);
+
+/* Forward: o and lse written, asynchronous on `stream`. */
+int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, uint16_t *o,
+                float *lse, hipStream_t stream);
+
+/* Backward workspace: f32 bytes for the dO.O row sums (tk_attn_bwd). */
+size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p);
+/* Backward: dq, dk, dv from q, k, v, o, lse (the forward's) and dout;
+ * workspace: device memory of tk_attn_bwd_workspace_bytes(p).  Deterministic:
+ * no atomics, every gradient element is summed in a fixed order. */
+int tk_attn_bwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, const uint16_t *o,
+                const uint16_t *dout, const float *lse, uint16_t *dq, uint16_t *dk, uint16_t *dv, void *workspace,
+                hipStream_t stream);
+
+const char *tk_attn_strerror(int err);
+
+/* ---- CPU double-precision reference and checks (host memory) ------------ */
+
+/* Comparison of one output against the reference. */
+typedef struct tk_attn_cmp {
+  double max_abs, worst_ratio; /* worst |err| and |err| / bound */
+  int64_t nbad, n;             /* elements past their bound, elements compared */
+} tk_attn_cmp;
+
+/* Forward check of o (bf16) and lse against a double reference from the
+ * same bf16 inputs.  Per element (docs/attention.md "Tolerance"):
+ *   O:   |o - ref| <= 2^-8 * sum_j p_j |v_j| + 2^-8 |ref| + 2^-20
+ *   LSE: |lse - ref| <= 4 d 2^-24 scale max_j sum_e |q_e k_je| + 2^-20 |ref| + 2^-20
+ * (p_j the normalised probabilities); rows with no visible key must have
+ * o = 0 and lse = +inf.  cmp[0] is O, cmp[1] LSE. */
+int tk_attn_check_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v,
+                      const uint16_t *o, const float *lse, tk_attn_cmp cmp[2]);
+/* Backward check of dq, dk, dv (bf16) against a double reference computed
+ * from q, k, v, dout alone (its own forward).  cmp[0..2]: dQ, dK, dV. */
+int tk_attn_check_bwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v,
+                      const uint16_t *dout, const uint16_t *dq, const uint16_t *dk, const uint16_t *dv,
+                      tk_attn_cmp cmp[3]);
+/* Finite-difference spot check of one gradient element: the central
+ * difference of L = sum(O * dO) (double forward) with respect to element
+ * (b, s, h, e) of tensor t (Q, K or V) at step `step`, into *fd. */
+int tk_attn_fd_grad(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v,
+                    const uint16_t *dout, tk_attn_tensor t, int64_t b, int64_t s, int64_t h, int64_t e, double step,
+                    double *fd);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

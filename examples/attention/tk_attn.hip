@@ -1,0 +1,170 @@
+/* tk_attn.hip: libtk_attn, the host API of tk_attn.h over the attention
+ * kernels (attn_fwd.h, attn_bwd.h): problem validation, tensor descriptors,
+ * launches.  The CPU reference and checks are in attn_ref.c.  No inline asm
+ * and no compiler builtins in examples/ (tests/gemm/no_asm.sh). */
+#include <hip/hip_runtime.h>
+#include <math.h>
+#include <string.h>
+
+#include "tk_attn.h"
+#include "attn_fwd.h"
+#include "attn_bwd.h"
+
+extern "C" {
+
+void tk_attn_problem_init(tk_attn_problem *p, int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d,
+                          int causal)
+{
+  memset(p, 0, sizeof *p);
+  p->b = b, p->hq = hq, p->hkv = hkv, p->sq = sq, p->skv = skv, p->d = d;
+  p->causal = causal ? 1 : 0;
+  p->scale = d > 0 ? (float)(1.0 / sqrt((double)d)) : 1.0f;
+  for (int t = 0; t < 4; ++t) {
+    const int64_t h = (t == TK_ATTN_K || t == TK_ATTN_V) ? hkv : hq, s = (t == TK_ATTN_K || t == TK_ATTN_V) ? skv : sq;
+    p->str[t][2] = d;
+    p->str[t][1] = h * d;
+    p->str[t][0] = s * h * d;
+  }
+}
+
+static int64_t rows_of(const tk_attn_problem *p, int t) { return (t == TK_ATTN_K || t == TK_ATTN_V) ? p->skv : p->sq; }
+static int64_t heads_of(const tk_attn_problem *p, int t) { return (t == TK_ATTN_K || t == TK_ATTN_V) ? p->hkv : p->hq; }
+
+int64_t tk_attn_elems(const tk_attn_problem *p, tk_attn_tensor t)
+{
+  return (p->b - 1) * p->str[t][0] + (rows_of(p, t) - 1) * p->str[t][1] + (heads_of(p, t) - 1) * p->str[t][2] + p->d;
+}
+int64_t tk_attn_lse_elems(const tk_attn_problem *p) { return p->b * p->hq * p->sq; }
+int64_t tk_attn_offset(const tk_attn_problem *p, tk_attn_tensor t, int64_t b, int64_t s, int64_t h)
+{
+  return b * p->str[t][0] + s * p->str[t][1] + h * p->str[t][2];
+}
+
+/* Distinct (b, s, h, e) never share an address: with the dimensions of
+ * extent > 1 sorted by stride, each stride must exceed the span of the
+ * smaller ones (the head dim, stride 1, spans d). */
+static int strides_overlap(const int64_t dims[3], const int64_t str[3], int64_t d)
+{
+  int idx[3] = {0, 1, 2};
+  for (int i = 0; i < 3; ++i)
+    for (int j = i + 1; j < 3; ++j)
+      if (str[idx[j]] < str[idx[i]]) { const int t = idx[i]; idx[i] = idx[j], idx[j] = t; }
+  int64_t span = d;
+  for (int i = 0; i < 3; ++i) {
+    const int a = idx[i];
+    if (dims[a] == 1) continue;
+    if (str[a] < span) return 1;
+    span = str[a] * (dims[a] - 1) + span;
+  }
+  return 0;
+}
+
+const char *tk_attn_problem_error(const tk_attn_problem *p)
+{
+  static const char *names[4] = {"Q", "K", "V", "O"};
+  static char msg[4][160];
+  if (!p) return "no problem given";
+  if (p->d != 64 && p->d != 128) return "head dim must be 64 or 128";
+  if (p->b < 1) return "batch must be >= 1";
+  if (p->hq < 1 || p->hkv < 1) return "head counts must be >= 1";
+  if (p->sq < 1 || p->skv < 1) return "sequence lengths must be >= 1 (zero-length attention is not defined)";
+  if (p->hq % p->hkv) return "Hq must be a multiple of Hkv (query heads share key/value heads in equal groups)";
+  if (p->sq > (1 << 24) || p->skv > (1 << 24) || p->b > 65535 || p->hq > 65535)
+    return "size too large (limits: sequence 16777216, batch and heads 65535)";
+  if (!(p->scale > 0) || !isfinite(p->scale)) return "scale must be a finite positive number";
+  for (int t = 0; t < 4; ++t) {
+    const int64_t dims[3] = {p->b, rows_of(p, t), heads_of(p, t)};
+    for (int i = 0; i < 3; ++i)
+      if (p->str[t][i] < 1 || p->str[t][i] > ((int64_t)1 << 40)) {
+        snprintf(msg[t], sizeof msg[t], "%s strides must be in 1..2^40 elements", names[t]);
+        return msg[t];
+      }
+    if (strides_overlap(dims, p->str[t], p->d)) {
+      snprintf(msg[t], sizeof msg[t], "%s strides overlap: distinct elements would share an address", names[t]);
+      return msg[t];
+    }
+    for (int i = 0; i < 3; ++i)
+      if (p->str[t][i] % 8) {
+        snprintf(msg[t], sizeof msg[t], "%s strides must be multiples of 8 elements (16-byte rows for the group loads)",
+                 names[t]);
+        return msg[t];
+      }
+    if (tk_attn_elems(p, (tk_attn_tensor)t) * 2 > TK_GL_MAX_BYTES) {
+      snprintf(msg[t], sizeof msg[t], "%s spans more than 4 GiB - 16 bytes (a buffer descriptor's range)", names[t]);
+      return msg[t];
+    }
+  }
+  return NULL;
+}
+
+/* tk_gl over tensor t: dims (B, H, S, D), strides (batch, head, seq, 1);
+ * filled directly because tk_gl_make wants strides nested outermost-first
+ * and BSHD's head stride is inside the sequence stride */
+static tk_gl tensor_gl(const tk_attn_problem *p, int t, const void *ptr)
+{
+  tk_gl g;
+  g.ptr = (void *)ptr;
+  g.elem_bytes = 2;
+  g.ndim = 4;
+  g.dims[0] = p->b, g.dims[1] = heads_of(p, t), g.dims[2] = rows_of(p, t), g.dims[3] = p->d;
+  g.strides[0] = p->str[t][0], g.strides[1] = p->str[t][2], g.strides[2] = p->str[t][1], g.strides[3] = 1;
+  return g;
+}
+
+static int pointers_ok(const void *a, const void *b, const void *c, const void *d)
+{
+  return a && b && c && d && ((uintptr_t)a | (uintptr_t)b | (uintptr_t)c | (uintptr_t)d) % 16 == 0;
+}
+
+int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, uint16_t *o,
+                float *lse, hipStream_t stream)
+{
+  if (tk_attn_problem_error(p)) return TK_ATTN_ERR_PROBLEM;
+  if (!pointers_ok(q, k, v, o) || !lse) return TK_ATTN_ERR_ARG;
+  attn_fwd_args a;
+  a.q = tensor_gl(p, TK_ATTN_Q, q), a.k = tensor_gl(p, TK_ATTN_K, k), a.v = tensor_gl(p, TK_ATTN_V, v);
+  a.o = tensor_gl(p, TK_ATTN_O, o);
+  a.lse = lse;
+  a.sq = (int32_t)p->sq, a.skv = (int32_t)p->skv, a.hq = (int32_t)p->hq, a.group = (int32_t)(p->hq / p->hkv);
+  a.causal = p->causal;
+  a.scale_log2 = p->scale * AF_LOG2E;
+  return attn_fwd_launch(&a, (int)p->d, (int)p->b, stream) == hipSuccess ? TK_ATTN_OK : TK_ATTN_ERR_HIP;
+}
+
+size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p)
+{
+  return tk_attn_problem_error(p) ? 0 : (size_t)tk_attn_lse_elems(p) * sizeof(float);
+}
+
+int tk_attn_bwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, const uint16_t *o,
+                const uint16_t *dout, const float *lse, uint16_t *dq, uint16_t *dk, uint16_t *dv, void *workspace,
+                hipStream_t stream)
+{
+  if (tk_attn_problem_error(p)) return TK_ATTN_ERR_PROBLEM;
+  if (!pointers_ok(q, k, v, o) || !pointers_ok(dout, dq, dk, dv) || !lse || !workspace) return TK_ATTN_ERR_ARG;
+  attn_bwd_args a;
+  a.q = tensor_gl(p, TK_ATTN_Q, q), a.k = tensor_gl(p, TK_ATTN_K, k), a.v = tensor_gl(p, TK_ATTN_V, v);
+  a.o = tensor_gl(p, TK_ATTN_O, o), a.dout = tensor_gl(p, TK_ATTN_O, dout);
+  a.dq = tensor_gl(p, TK_ATTN_Q, dq), a.dk = tensor_gl(p, TK_ATTN_K, dk), a.dv = tensor_gl(p, TK_ATTN_V, dv);
+  a.lse = lse;
+  a.delta = (float *)workspace;
+  a.sq = (int32_t)p->sq, a.skv = (int32_t)p->skv, a.hq = (int32_t)p->hq, a.group = (int32_t)(p->hq / p->hkv);
+  a.causal = p->causal;
+  a.scale = p->scale;
+  a.scale_log2 = p->scale * AF_LOG2E;
+  return attn_bwd_launch(&a, (int)p->d, (int)p->b, (int)p->hkv, stream) == hipSuccess ? TK_ATTN_OK : TK_ATTN_ERR_HIP;
+}
+
+const char *tk_attn_strerror(int err)
+{
+  switch (err) {
+  case TK_ATTN_OK: return "ok";
+  case TK_ATTN_ERR_PROBLEM: return "invalid problem (tk_attn_problem_error says why)";
+  case TK_ATTN_ERR_HIP: return "a HIP call or kernel launch failed";
+  case TK_ATTN_ERR_MEMORY: return "out of host memory";
+  case TK_ATTN_ERR_ARG: return "a pointer argument is NULL or not 16-byte aligned";
+  }
+  return "unknown error";
+}
+
+} /* extern "C" */
