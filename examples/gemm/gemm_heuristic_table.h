@@ -23,6 +23,7 @@ static const gemm_heuristic_row gemm_heuristic_table[] = {
     {128, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 4, 128}, /* 8wave-128x128k128-s4: 66.8 TFLOP/s, 4wave 22.4 */
     {3072, 3072, 4096, TK_GEMM_8WAVE, 128, 256, 1, 64}, /* 8wave-128x256: 575.4 TFLOP/s, 4wave 385.1 */
     {16384, 16384, 16384, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 781.8 TFLOP/s, 4wave - */
+    {8192, 28672, 8192, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 777.4 TFLOP/s, 4wave - */
 };
 
 #endif /* GEMM_HEURISTIC_TABLE_H */

@@ -19,6 +19,9 @@ static uint8_t g_packet[64];
 static int g_kernarg_kind = -1, g_packet_kind = -1, g_calls, g_fail_next;
 static double g_model_seconds;
 
+/* exec decodes nothing here: nothing to release on module unload */
+void tks_exec_release(tks_code_object *co) { (void)co; }
+
 int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt, tks_launch_stats *stats,
                       char *err, size_t errlen)
 {
