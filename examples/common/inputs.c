@@ -28,25 +28,51 @@ void tk_rng_fill_bf16(tk_rng *r, uint16_t *out, size_t n)
   for (size_t i = 0; i < n; ++i) out[i] = tk_rng_bf16(r);
 }
 
-uint8_t tk_rng_fp8e4(tk_rng *r)
+/* OCP e4m3: the 127 finite magnitudes ascending are codes 0..126 (value
+ * grows with the code), so nearest-even is a binary search for the
+ * neighbours and a tie goes to the even code; beyond 448 + half a step
+ * (464) NaN, as tk_f32_to_ocp_e4m3_ref */
+uint8_t tk_ex_f32_to_ocp_e4m3(float f)
+{
+  const uint8_t sign = (tk_f32_bits(f) >> 24) & 0x80;
+  const float a = f < 0 ? -f : f;
+  if (a != a) return 0x7f;
+  if (a > 464.0f) return (uint8_t)(sign | 0x7f);
+  int lo = 0, hi = 126; /* largest code with value <= a */
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (tk_ocp_e4m3_to_f32_ref((uint8_t)mid) <= a) lo = mid;
+    else hi = mid - 1;
+  }
+  int c = lo;
+  if (lo < 126) {
+    const float dl = a - tk_ocp_e4m3_to_f32_ref((uint8_t)lo), dh = tk_ocp_e4m3_to_f32_ref((uint8_t)(lo + 1)) - a;
+    if (dh < dl || (dh == dl && (lo & 1))) c = lo + 1;
+  }
+  return (uint8_t)(sign | c);
+}
+static uint8_t fp8_encode(float f, int ocp) { return ocp ? tk_ex_f32_to_ocp_e4m3(f) : tk_f32_to_fp8e4_ref(f); }
+uint8_t tk_rng_fp8e4(tk_rng *r, int ocp)
 {
   const double u = (double)(tk_rng_next(r) >> 11) / 9007199254740992.0;
-  return tk_f32_to_fp8e4_ref((float)(2.0 * u - 1.0));
+  return fp8_encode((float)(2.0 * u - 1.0), ocp);
 }
-int tk_fp8e4_edges(const float **vals)
+int tk_fp8e4_edges(const float **vals, int ocp)
 {
-  static const float v[] = {-0.0f,  0x1p-10f, -0x1p-10f, 0x1.cp-8f, -0x1.cp-8f, 0x1.8p-10f, 0x1p-7f,
-                            240.0f, -240.0f,  245.0f,    0x1p-12f,  -0x1p-12f};
-  *vals = v;
-  return (int)(sizeof v / sizeof v[0]);
+  static const float fnuz[] = {-0.0f,  0x1p-10f, -0x1p-10f, 0x1.cp-8f, -0x1.cp-8f, 0x1.8p-10f, 0x1p-7f,
+                               240.0f, -240.0f,  245.0f,    0x1p-12f,  -0x1p-12f};
+  static const float ocpv[] = {-0.0f,  0x1p-9f, -0x1p-9f, 0x1.cp-7f, -0x1.cp-7f, 0x1.8p-9f, 0x1p-6f,
+                               448.0f, -448.0f, 460.0f,   0x1p-11f,  -0x1p-11f};
+  *vals = ocp ? ocpv : fnuz;
+  return ocp ? (int)(sizeof ocpv / sizeof ocpv[0]) : (int)(sizeof fnuz / sizeof fnuz[0]);
 }
-void tk_rng_fill_fp8e4(tk_rng *r, uint8_t *out, size_t n, int edges)
+void tk_rng_fill_fp8e4(tk_rng *r, uint8_t *out, size_t n, int edges, int ocp)
 {
   const float *ev;
-  const int ne = tk_fp8e4_edges(&ev);
+  const int ne = tk_fp8e4_edges(&ev, ocp);
   for (size_t i = 0; i < n; ++i) {
-    const uint8_t x = tk_rng_fp8e4(r); /* drawn for every element: the same stream with or without edges */
-    out[i] = edges && i % 4 == 0 ? tk_f32_to_fp8e4_ref(ev[(i / 4) % (size_t)ne]) : x;
+    const uint8_t x = tk_rng_fp8e4(r, ocp); /* drawn for every element: the same stream with or without edges */
+    out[i] = edges && i % 4 == 0 ? fp8_encode(ev[(i / 4) % (size_t)ne], ocp) : x;
   }
 }
 float tk_ex_bf16_to_f32(uint16_t h) { return tk_bf16_to_f32(h); }

@@ -30,12 +30,12 @@ int tk_ref_matmul_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64
 }
 
 int tk_ref_matmul_fp8e4(int64_t m, int64_t n, int64_t k, const uint8_t *a, int64_t a_rs, int64_t a_ks,
-                        const uint8_t *b, int64_t b_ks, int64_t b_ns, double *sum, double *mag)
+                        const uint8_t *b, int64_t b_ks, int64_t b_ns, double *sum, double *mag, int ocp)
 {
   double *col = malloc((size_t)(k > 0 ? k : 1) * sizeof *col);
   double dec[256]; /* every code decoded once */
   if (!col) return -1;
-  for (int v = 0; v < 256; ++v) dec[v] = tk_fp8e4_to_f32_ref((tk_fp8e4)v);
+  for (int v = 0; v < 256; ++v) dec[v] = ocp ? tk_ocp_e4m3_to_f32_ref((uint8_t)v) : tk_fp8e4_to_f32_ref((tk_fp8e4)v);
   for (int64_t j = 0; j < n; ++j) {
     for (int64_t q = 0; q < k; ++q) col[q] = dec[b[q * b_ks + j * b_ns]];
     for (int64_t i = 0; i < m; ++i) {

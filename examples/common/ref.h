@@ -20,11 +20,12 @@ extern "C" {
 int tk_ref_matmul_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t a_rs, int64_t a_ks,
                        const uint16_t *b, int64_t b_ks, int64_t b_ns, double *sum, double *mag);
 
-/* The same over fp8 e4m3 FNUZ inputs (gfx942's encoding), decoded with the
- * bit-exact host decoder tk_fp8e4_to_f32_ref (tk/types.h); 4 + 4 significand
- * bits, so products are exact too. */
+/* The same over fp8 e4m3 inputs, decoded with tk/types.h's bit-exact host
+ * decoders: ocp 0 = FNUZ (gfx942, tk_fp8e4_to_f32_ref), ocp 1 = OCP E4M3FN
+ * (gfx950, tk_ocp_e4m3_to_f32_ref); 4 + 4 significand bits, so products are
+ * exact too. */
 int tk_ref_matmul_fp8e4(int64_t m, int64_t n, int64_t k, const uint8_t *a, int64_t a_rs, int64_t a_ks,
-                        const uint8_t *b, int64_t b_ks, int64_t b_ns, double *sum, double *mag);
+                        const uint8_t *b, int64_t b_ks, int64_t b_ns, double *sum, double *mag, int ocp);
 /* Comparison with per-element bounds: an element passes when |got - ref| <=
  * bound (NaN never passes). */
 typedef struct tk_cmp {

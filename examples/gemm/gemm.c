@@ -46,10 +46,11 @@ static void usage(FILE *f)
           "  --grid-order l2|row-major  tile order: tk's L2/XCD order (default) or row-major,\n"
           "                         for comparing what the order is worth\n"
           "  --alpha X --beta Y     scalars (default 1, 0)\n"
-          "  --in bf16|fp8          A and B element type (fp8: e4m3 FNUZ, gfx942; layout nt only)\n"
+          "  --in bf16|fp8          A and B element type (fp8: the device's e4m3,\n"
+          "                         FNUZ on gfx942, OCP on gfx950; layout nt only)\n"
           "  --scale-a X --scale-b Y  per-tensor input scales (default 1; the fp8 dequantisation)\n"
           "  --fp8-edges            fp8 inputs: every 4th element an encoder edge case (subnormals,\n"
-          "                         +-240, -0, values rounding to 0)\n"
+          "                         +-240 (FNUZ) or +-448 (OCP), -0, values rounding to 0)\n"
           "  --bias row|col         add a bias vector per row (length M) or per column (length N)\n"
           "  --bias-type f32|bf16   bias element type (default f32)\n"
           "  --bias-len L           bias vector length (default the one required; another is refused)\n"
@@ -117,8 +118,14 @@ static void setup(gemm_data *d, const tk_gemm_problem *p, uint64_t seed, int fp8
     exit(4);
   }
   if (p->in == TK_GEMM_IN_FP8) {
-    tk_rng_fill_fp8e4(&r, d->ha, na, fp8_edges);
-    tk_rng_fill_fp8e4(&r, d->hb, nb, fp8_edges);
+    /* the bytes the device's fp8 MFMAs read (tk_gemm_fp8_encoding) */
+    tk_gemm_fp8_enc enc;
+    if (tk_gemm_fp8_encoding(&enc) != TK_GEMM_OK) {
+      fprintf(stderr, "gemm: cannot query the device for its fp8 encoding\n");
+      exit(4);
+    }
+    tk_rng_fill_fp8e4(&r, d->ha, na, fp8_edges, enc == TK_GEMM_FP8_OCP);
+    tk_rng_fill_fp8e4(&r, d->hb, nb, fp8_edges, enc == TK_GEMM_FP8_OCP);
   } else {
     tk_rng_fill_bf16(&r, d->ha, na);
     tk_rng_fill_bf16(&r, d->hb, nb);
@@ -280,8 +287,12 @@ static int run_one(const options *o)
          (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch, p->layout == TK_GEMM_NT ? "nt" : "nn",
          p->out == TK_GEMM_OUT_BF16 ? "bf16" : "f32", p->alpha, p->beta, (long long)p->lda, (long long)p->ldb,
          (long long)p->ldc);
+  tk_gemm_fp8_enc enc;
+  const int enc_ok = tk_gemm_fp8_encoding(&enc) == TK_GEMM_OK;
+  const char *fp8_name = !enc_ok ? NULL : enc == TK_GEMM_FP8_OCP ? "fp8 e4m3 (OCP)" : "fp8 e4m3 (FNUZ)";
+  const char *fp8_name_edges = enc_ok && enc == TK_GEMM_FP8_OCP ? "fp8 e4m3 (OCP) with edge cases" : "fp8 e4m3 (FNUZ) with edge cases";
   printf("inputs: %s, scale_a=%g scale_b=%g; epilogue: bias %s%s, activation %s\n",
-         p->in == TK_GEMM_IN_FP8 ? (o->fp8_edges ? "fp8 e4m3 (FNUZ) with edge cases" : "fp8 e4m3 (FNUZ)") : "bf16",
+         p->in != TK_GEMM_IN_FP8 ? "bf16" : fp8_name ? (o->fp8_edges ? fp8_name_edges : fp8_name) : "fp8 e4m3 (encoding unknown)",
          p->scale_a, p->scale_b, p->bias == TK_GEMM_BIAS_ROW ? "per row" : p->bias == TK_GEMM_BIAS_COL ? "per column" : "none",
          p->bias == TK_GEMM_BIAS_NONE ? "" : p->bias_type == TK_GEMM_BIAS_BF16 ? " (bf16)" : " (f32)",
          tk_gemm_act_name((tk_gemm_act)p->act));

@@ -1,7 +1,11 @@
-/* gemm_8wave_fp8.h: the 8-wave ping-pong GEMM for fp8 e4m3 (FNUZ) A and B,
- * built only from tk primitives: f32 accumulation through
- * v_mfma_f32_32x32x16_fp8_fp8 (CDNA3 ISA guide §7: 8 fp8 values per lane and
- * operand, 16 passes like 32x32x8 bf16, so twice the FLOPs per instruction).
+/* gemm_8wave_fp8.h: the 8-wave ping-pong GEMM for fp8 e4m3 A and B (the
+ * device's encoding: FNUZ on gfx942, OCP E4M3FN on gfx950; tk_gemm.h),
+ * built only from tk primitives: f32 accumulation through 32x32x16 fp8
+ * fragments.  gfx942: v_mfma_f32_32x32x16_fp8_fp8 (CDNA3 ISA guide §7: 8 fp8
+ * values per lane and operand, 16 passes like 32x32x8 bf16, so twice the
+ * FLOPs per instruction).  gfx950: tk_mma issues one
+ * v_mfma_f32_32x32x64_f8f6f4 (fp8 x fp8, unscaled) per 4 K fragments
+ * (tk/mma.h TK_MMA_K4_), gfx950's full fp8 rate; same source.
  *
  * The schedule of gemm_8wave.h (its header comment and docs/gemm.md have the
  * ping-pong, the buffer/staging rotation and the barrier argument), with the
@@ -19,8 +23,7 @@
  * Requirements (gemm_8wave_fp8_unsupported): B as N x K (layout nt, checked
  * for every fp8 problem by tk_gemm_problem_error), K, lda and ldb multiples
  * of 16 (16-byte rows for the group loads), every operand's span per batch
- * < 4 GiB (buffer descriptors).  gfx942 only: gfx950's fp8 MFMAs read the
- * OCP encoding (tk/types.h); tk_gemm refuses fp8 there.
+ * < 4 GiB (buffer descriptors).
  */
 #ifndef GEMM_8WAVE_FP8_H
 #define GEMM_8WAVE_FP8_H
@@ -69,7 +72,8 @@ TK_RT(w8f_piece_t, TK_K_C_F32_32x32, 32, 64);
     tk_prefetch_wait_b128(fb, pb, 0);                                                   \
   } while (0)
 
-/* compute cluster: 32 fp8 MFMAs, nothing crosses the fences, priority up */
+/* compute cluster: 32 fp8 fragment products (gfx950: 8 f8f6f4 MFMAs),
+ * nothing crosses the fences, priority up */
 #define W8F_COMPUTE()                                                                   \
   do {                                                                                  \
     TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \

@@ -10,11 +10,17 @@
 
 #include "tk_gemm.h"
 
-/* element i of an input operand: bf16, or fp8 e4m3 FNUZ decoded in software
- * (tk_fp8e4_to_f32_ref, not the kernels' hardware conversion) */
+/* element i of an input operand: bf16, or the device's fp8 e4m3 decoded in
+ * software (not the kernels' hardware path): FNUZ (tk_fp8e4_to_f32_ref) in a
+ * gfx942 device pass, OCP (tk_ocp_e4m3_to_f32_ref) in a gfx950 one */
 static __device__ inline double gemm_reference_in(const void *x, int64_t i, bool fp8)
 {
-  return fp8 ? tk_fp8e4_to_f32_ref(((const uint8_t *)x)[i]) : tk_bf16_to_f32(((const uint16_t *)x)[i]);
+  if (!fp8) return tk_bf16_to_f32(((const uint16_t *)x)[i]);
+#if TK_FP8_FNUZ
+  return tk_fp8e4_to_f32_ref(((const uint8_t *)x)[i]);
+#else
+  return tk_ocp_e4m3_to_f32_ref(((const uint8_t *)x)[i]);
+#endif
 }
 
 __global__ __launch_bounds__(256) void gemm_reference(const void *a, const void *b,

@@ -19,11 +19,18 @@
 #define S_TILE 64 /* C tile edge */
 #define S_KT 16   /* K per LDS stage */
 
-/* element i of an input operand as f32: bf16 bits, or fp8 e4m3 FNUZ through
- * the hardware conversion (v_cvt_f32_fp8, tk/types.h) */
+/* element i of an input operand as f32: bf16 bits, or the device's fp8 e4m3:
+ * FNUZ through the hardware conversion (v_cvt_f32_fp8, tk/types.h) on gfx942;
+ * OCP decoded in software on gfx950 (tksim does not emulate gfx950's fp8
+ * conversions yet, tk/types.h) */
 static __device__ inline float gemm_simple_in(const void *x, int64_t i, bool fp8)
 {
-  return fp8 ? tk_fp8e4_to_f32(((const uint8_t *)x)[i]) : tk_bf16_to_f32(((const uint16_t *)x)[i]);
+  if (!fp8) return tk_bf16_to_f32(((const uint16_t *)x)[i]);
+#if TK_FP8_FNUZ
+  return tk_fp8e4_to_f32(((const uint8_t *)x)[i]);
+#else
+  return tk_ocp_e4m3_to_f32_ref(((const uint8_t *)x)[i]);
+#endif
 }
 
 __global__ __launch_bounds__(256) void gemm_simple(const void *__restrict__ a,

@@ -1,6 +1,7 @@
 /* tk_gemm.h: the GEMM example kernels as a C library (libtk_gemm):
  *   C = act(alpha * scale_a * scale_b * A * op(B) + beta * C + bias),
- *   bf16 or fp8 e4m3 (FNUZ, gfx942) A and B, f32 accumulation, bf16 or f32 C,
+ *   bf16 or fp8 e4m3 (the device's encoding: FNUZ on gfx942, OCP on gfx950)
+ *   A and B, f32 accumulation, bf16 or f32 C,
  *   any M, N, K >= 1, leading dimensions and batch count; bias (optional) a
  *   vector over rows (length M) or columns (length N), f32 or bf16, shared by
  *   all batches; act none, ReLU, GELU (tanh or erf) or SiLU (docs/gemm.md,
@@ -42,9 +43,13 @@ typedef enum tk_gemm_out { TK_GEMM_OUT_BF16 = 0, TK_GEMM_OUT_F32 = 1 } tk_gemm_o
  * (default), or plain row-major (workgroup i -> tile row i / tiles_n, column
  * i % tiles_n), kept to show what the grid order is worth (docs/gemm.md). */
 typedef enum tk_gemm_grid_order { TK_GEMM_GRID_L2 = 0, TK_GEMM_GRID_ROW_MAJOR = 1 } tk_gemm_grid_order;
-/* A and B element type: bf16, or fp8 e4m3 FNUZ (gfx942's encoding: bias 8,
- * 0x80 NaN, no -0, max 240; tk/types.h) with per-tensor scales */
+/* A and B element type: bf16, or fp8 e4m3 with per-tensor scales.  fp8
+ * bytes are "the device's e4m3", the encoding its fp8 MFMAs read
+ * (tk_gemm_fp8_encoding says which; tk/types.h has both host references). */
 typedef enum tk_gemm_in { TK_GEMM_IN_BF16 = 0, TK_GEMM_IN_FP8 = 1 } tk_gemm_in;
+/* fp8 e4m3 encodings: FNUZ (gfx942: bias 8, 0x80 NaN, no -0, max 240) and
+ * OCP E4M3FN (gfx950: bias 7, 0x80 is -0, NaN 0x7f/0xff, max 448) */
+typedef enum tk_gemm_fp8_enc { TK_GEMM_FP8_FNUZ = 0, TK_GEMM_FP8_OCP = 1 } tk_gemm_fp8_enc;
 /* fused epilogue (tk/epilogue.h has the formulas): activation, bias vector */
 typedef enum tk_gemm_act {
   TK_GEMM_ACT_NONE = 0, TK_GEMM_ACT_RELU = 1, TK_GEMM_ACT_GELU_TANH = 2, TK_GEMM_ACT_GELU_ERF = 3, TK_GEMM_ACT_SILU = 4
@@ -99,6 +104,15 @@ TK_HDI int64_t tk_gemm_bias_need(const tk_gemm_problem *p) {
   return p->bias == TK_GEMM_BIAS_ROW ? p->m : p->bias == TK_GEMM_BIAS_COL ? p->n : 0;
 }
 
+/* The one place the fp8 encoding is chosen: the current device's (hipGetDevice)
+ * gcnArchName, gfx950 -> OCP, anything else (gfx942) -> FNUZ.  TK_GEMM_OK, or
+ * TK_GEMM_ERR_HIP if the device cannot be queried.  tk_gemm_check decodes
+ * with it; the kernels' device code is compiled per target and reads that
+ * target's encoding. */
+int tk_gemm_fp8_encoding(tk_gemm_fp8_enc *enc);
+/* "fnuz" or "ocp" */
+const char *tk_gemm_fp8_encoding_name(tk_gemm_fp8_enc enc);
+
 /* "none", "relu", "gelu" (tanh approximation), "gelu-erf", "silu" and back (1 on success) */
 const char *tk_gemm_act_name(tk_gemm_act a);
 int tk_gemm_act_parse(const char *s, tk_gemm_act *a);
@@ -114,7 +128,8 @@ tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested
 /* Launches the problem on `stream` (asynchronous, like any launch), with the
  * heuristic's tile and split for `kernel` (tk_gemm_plan).
  * a, b, c: device memory holding batch * tk_gemm_{a,b,c}_stride(p) elements
- * (A and B: uint16_t bf16 bits, or uint8_t fp8 bits for TK_GEMM_IN_FP8).
+ * (A and B: uint16_t bf16 bits, or uint8_t fp8 bits in the device's e4m3
+ * encoding for TK_GEMM_IN_FP8, tk_gemm_fp8_encoding).
  * A split-K plan allocates its workspace here, per call, and frees it after
  * synchronizing `stream`; use tk_gemm_run with your own workspace to avoid
  * that. */

@@ -90,19 +90,18 @@ int tk_gemm_act_parse(const char *s, tk_gemm_act *a)
   return 0;
 }
 
-/* fp8 here is gfx942's FNUZ e4m3; gfx950's fp8 MFMAs and conversions read
- * the OCP encoding (tk/types.h), so fp8 problems are refused there. */
-static const char *fp8_device_refusal(const tk_gemm_problem *p)
+/* gfx950's fp8 MFMAs read OCP E4M3FN, gfx942's FNUZ (tk/target.h
+ * TK_FP8_FNUZ, per device pass); the host learns the device's from its name */
+int tk_gemm_fp8_encoding(tk_gemm_fp8_enc *enc)
 {
   int dev = 0;
   hipDeviceProp_t prop;
-  if (p->in != TK_GEMM_IN_FP8 || hipGetDevice(&dev) != hipSuccess || hipGetDeviceProperties(&prop, dev) != hipSuccess)
-    return NULL;
-  if (!strncmp(prop.gcnArchName, "gfx950", 6))
-    return "fp8 inputs are e4m3 FNUZ (gfx942); this device is gfx950, whose fp8 instructions read the OCP e4m3 "
-           "encoding, not supported by this example yet";
-  return NULL;
+  if (hipGetDevice(&dev) != hipSuccess || hipGetDeviceProperties(&prop, dev) != hipSuccess) return TK_GEMM_ERR_HIP;
+  *enc = !strncmp(prop.gcnArchName, "gfx950", 6) ? TK_GEMM_FP8_OCP : TK_GEMM_FP8_FNUZ;
+  return TK_GEMM_OK;
 }
+
+const char *tk_gemm_fp8_encoding_name(tk_gemm_fp8_enc enc) { return enc == TK_GEMM_FP8_OCP ? "ocp" : "fnuz"; }
 
 const char *tk_gemm_kernel_name(tk_gemm_kernel k)
 {
@@ -130,8 +129,6 @@ int tk_gemm_kernel_parse(const char *s, size_t len, tk_gemm_kernel *k)
 
 const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p)
 {
-  const char *dev = fp8_device_refusal(p);
-  if (dev) return dev;
   switch (kernel) {
   case TK_GEMM_8WAVE: return p->in == TK_GEMM_IN_FP8 ? gemm_8wave_fp8_unsupported(p) : gemm_8wave_unsupported(p);
   case TK_GEMM_4WAVE: return gemm_4wave_unsupported(p);
@@ -251,8 +248,6 @@ const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_c
 {
   if (cfg->kernel < TK_GEMM_8WAVE || cfg->kernel > TK_GEMM_SIMPLE) return "unknown kernel (not planned?)";
   if (cfg->split_k < 1 || cfg->split_k > 65535) return "split_k must be 1..65535";
-  const char *dev = fp8_device_refusal(p);
-  if (dev) return dev;
   if (cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_FP8) {
     if (cfg->tile_m != W8F_TILE || cfg->tile_n != W8F_TILE || cfg->split_k != 1 || cfg->k_step != 2 * W8F_KH)
       return "the fp8 8wave kernel has one tile, 256x256, K step 128 and no split-K";
@@ -370,12 +365,14 @@ static int reference_cpu(const tk_gemm_problem *p, const void *ha, const void *h
   const int64_t mn = p->m * p->n;
   const int64_t b_ks = p->layout == TK_GEMM_NT ? 1 : p->ldb, b_ns = p->layout == TK_GEMM_NT ? p->ldb : 1;
   const double alpha = (double)p->alpha * p->scale_a * p->scale_b;
+  tk_gemm_fp8_enc enc = TK_GEMM_FP8_FNUZ;
+  if (p->in == TK_GEMM_IN_FP8 && tk_gemm_fp8_encoding(&enc) != TK_GEMM_OK) return TK_GEMM_ERR_HIP;
   for (int64_t z = 0; z < p->batch; ++z) {
     double *rz = ref + z * mn, *mz = mag + z * mn;
     const int64_t ao = z * tk_gemm_a_stride(p), bo = z * tk_gemm_b_stride(p);
     const int e = p->in == TK_GEMM_IN_FP8
                       ? tk_ref_matmul_fp8e4(p->m, p->n, p->k, (const uint8_t *)ha + ao, p->lda, 1,
-                                            (const uint8_t *)hb + bo, b_ks, b_ns, rz, mz)
+                                            (const uint8_t *)hb + bo, b_ks, b_ns, rz, mz, enc == TK_GEMM_FP8_OCP)
                       : tk_ref_matmul_bf16(p->m, p->n, p->k, (const uint16_t *)ha + ao, p->lda, 1,
                                            (const uint16_t *)hb + bo, b_ks, b_ns, rz, mz);
     if (e != 0) return TK_GEMM_ERR_MEMORY;

@@ -27,7 +27,11 @@
  * Shapes and types are checked with static_assert. On gfx950 the products
  * of bf16/f16 16x16x16 and 32x32x8 tiles with an even number of K fragments
  * issue one 16x16x32 / 32x32x16 MFMA per pair of K fragments (twice the
- * rate; see TK_MMA_K2_ below): the same tiles, the same kernel source.
+ * rate; see TK_MMA_K2_ below): the same tiles, the same kernel source; fp8
+ * e4m3 16x16x32 / 32x32x16 products with a multiple of 4 K fragments issue
+ * one unscaled f8f6f4 16x16x128 / 32x32x64 (fp8 A and B) per 4 fragments
+ * (TK_MMA_K4_). gfx950's fp8 is OCP E4M3FN, gfx942's FNUZ (tk/types.h): the
+ * same fp8 tile holds the device's encoding.
  */
 #ifndef TK_MMA_H
 #define TK_MMA_H
@@ -215,6 +219,38 @@ tk_f32x16 tk_mfma_scale_32x32x64_f8f6f4_(tk_i32x8 a, tk_i32x8 b, tk_f32x16 c, in
 #define TK_MFMA_FRAG_K2_(dt, shape, a0, a1, b0, b1, c, d) do { (void)(a0); (void)(a1); (void)(b0); (void)(b1); } while (0)
 #endif
 
+/* gfx950: four K fragments of an fp8 e4m3 16x16x32 / 32x32x16 product go
+ * through one f8f6f4 MFMA with fp8 A and B (16x16x128 / 32x32x64), which runs
+ * at twice the rate of the CDNA3 fp8 shapes gfx950 keeps (docs/tksim-model.md
+ * "CDNA4 parameters": product-page FP8 peak vs LLVM's gfx950 scheduling
+ * model). The same regrouping as the K pairs above: lane l holds row/column
+ * l % M and K slots KW*(l / M).. in both shapes (KW 8 -> 32, docs/hardware.md
+ * "CDNA4"), so fragment j's slot i lands in slot 8j + i of the lane's 32 and
+ * A and B agree on the true K of every slot. Scale arguments 0 make clang-22
+ * emit the unscaled v_mfma_f32_{16x16x128,32x32x64}_f8f6f4 (no scaling by
+ * definition); the scale form (scale 127 = 1.0) needs more registers: the
+ * fp8 8wave GEMM spilled 104 VGPRs with it on gfx950, none with this. */
+#if TK_HAS_MFMA_F8F6F4 && TK_DEVICE_PASS
+#define TK_MMA_K4_(dt, shape, nk)                                                  \
+  ((dt) == TK_DT_FP8E4 && ((shape) == TK_SHAPE_16x16x32 || (shape) == TK_SHAPE_32x32x16) && (nk) % 4 == 0)
+typedef long long tk_i64x4_ __attribute__((ext_vector_type(4)));
+#define TK_CAT4_I64_(x0, x1, x2, x3) \
+  __builtin_bit_cast(tk_i32x8, ((tk_i64x4_){TK_RI_(long long, x0), TK_RI_(long long, x1), TK_RI_(long long, x2), TK_RI_(long long, x3)}))
+#define TK_MFMA_FRAG_K4_(dt, shape, a0, a1, a2, a3, b0, b1, b2, b3, c, d)        \
+  do {                                                                            \
+    if ((dt) == TK_DT_FP8E4 && (shape) == TK_SHAPE_16x16x32)                     \
+      TK_RI_(tk_f32x4, d) = tk_mfma_scale_16x16x128_f8f6f4(TK_CAT4_I64_(a0, a1, a2, a3), TK_CAT4_I64_(b0, b1, b2, b3), \
+          TK_RI_(tk_f32x4, c), TK_F8F6F4_FP8, TK_F8F6F4_FP8, 0, 0);          \
+    else if ((dt) == TK_DT_FP8E4 && (shape) == TK_SHAPE_32x32x16)                \
+      TK_RI_(tk_f32x16, d) = tk_mfma_scale_32x32x64_f8f6f4(TK_CAT4_I64_(a0, a1, a2, a3), TK_CAT4_I64_(b0, b1, b2, b3), \
+          TK_RI_(tk_f32x16, c), TK_F8F6F4_FP8, TK_F8F6F4_FP8, 0, 0);         \
+  } while (0)
+#else
+#define TK_MMA_K4_(dt, shape, nk) 0
+#define TK_MFMA_FRAG_K4_(dt, shape, a0, a1, a2, a3, b0, b1, b2, b3, c, d) \
+  do { (void)(a0); (void)(a1); (void)(a2); (void)(a3); (void)(b0); (void)(b1); (void)(b2); (void)(b3); } while (0)
+#endif
+
 /* generic loop: A fragment (m,k) at ia, B fragment (k,n) at ib; fully
  * unrolled, so fragment indices are constants and tiles stay in registers
  * (a dynamically indexed tile would live in scratch memory) */
@@ -222,7 +258,16 @@ tk_f32x16 tk_mfma_scale_32x32x64_f8f6f4_(tk_i32x8 a, tk_i32x8 b, tk_f32x16 c, in
   do { _Pragma("unroll") for (int _m = 0; _m < (NM); _m++)                       \
          _Pragma("unroll") for (int _n = 0; _n < (NN); _n++) {                   \
            TK_TYPEOF((D).f[0]) _acc = (C).f[_m * (NN) + _n];                      \
-           if (TK_MMA_K2_(((int)_TA::tk_dt), ((int)_TA::tk_shape), (NK))) {      \
+           if (TK_MMA_K4_(((int)_TA::tk_dt), ((int)_TA::tk_shape), (NK))) {      \
+             _Pragma("unroll") for (int _k4 = 0; _k4 < (NK); _k4 += 4) {         \
+               int _ia[4], _ib[4];                                                \
+               _Pragma("unroll") for (int _j = 0; _j < 4; _j++) {                \
+                 const int _k = _k4 + _j; _ia[_j] = (IA); _ib[_j] = (IB); }       \
+               TK_MFMA_FRAG_K4_(((int)_TA::tk_dt), ((int)_TA::tk_shape), (A).f[_ia[0]], (A).f[_ia[1]], \
+                                (A).f[_ia[2]], (A).f[_ia[3]], (B).f[_ib[0]], (B).f[_ib[1]], \
+                                (B).f[_ib[2]], (B).f[_ib[3]], _acc, _acc);        \
+             }                                                                    \
+           } else if (TK_MMA_K2_(((int)_TA::tk_dt), ((int)_TA::tk_shape), (NK))) { \
              _Pragma("unroll") for (int _k2 = 0; _k2 < (NK); _k2 += 2) {         \
                int _ia0, _ib0, _ia1, _ib1;                                        \
                { const int _k = _k2; _ia0 = (IA); _ib0 = (IB); }                  \

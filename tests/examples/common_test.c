@@ -1,7 +1,9 @@
 /* common_test: the example programs' shared host pieces (examples/common)
  * against hand-worked values: number and shape-list parsing, the SVG tick
  * step, the CPU reference on a 2x2 case worked by hand, the comparison's
- * NaN and boundary rules, seeded inputs, and a sweep's CSV text. */
+ * NaN and boundary rules, seeded inputs, a sweep's CSV text, and the OCP
+ * e4m3 pieces (gfx950): the fast encoder against tk/types.h's exhaustive
+ * reference and hand-worked codes, the edge list, the fp8 CPU reference. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +13,8 @@
 #include "plot.h"
 #include "ref.h"
 #include "sweep.h"
+
+#include <tk/types.h>
 
 static int failures = 0;
 #define EXPECT(cond)                                           \
@@ -115,6 +119,48 @@ int main(int argc, char **argv)
   EXPECT(!strcmp(text, "m,n,kernel,ms,tflops,timing\n1,2,fast,1.000000,2000,modeled\n1,2,slow,4.000000,,emulated\n"));
   EXPECT(tk_sweep_write_csv(&sw, "/nonexistent-dir/x.csv") == -1);
   tk_sweep_free(&sw);
+
+  /* OCP e4m3 (bias 7): the binary-search encoder gives tk_f32_to_ocp_e4m3_ref's
+   * code for every float 0..500 on a 2^12-ulp grid (all tie points included:
+   * they are exact multiples of >= 2^-10) and for the negatives */
+  int enc_bad = 0;
+  for (uint32_t u = 0; u <= 0x43fa0000u; u += 0x1000u) {
+    float f;
+    memcpy(&f, &u, 4);
+    if (tk_ex_f32_to_ocp_e4m3(f) != tk_f32_to_ocp_e4m3_ref(f) || tk_ex_f32_to_ocp_e4m3(-f) != tk_f32_to_ocp_e4m3_ref(-f))
+      ++enc_bad;
+  }
+  EXPECT(enc_bad == 0);
+  /* hand-worked: -0 -> 0x80 (OCP has -0), 1 = 0x38, 448 = 0x7e (max finite),
+   * 460 -> 448, 465 -> NaN 0x7f, 2^-9 = 0x01 (smallest subnormal), 1.5*2^-9
+   * ties to the even code 0x02, 2^-6 = 0x08, -2^-11 -> -0 */
+  EXPECT(tk_ex_f32_to_ocp_e4m3(-0.0f) == 0x80 && tk_ex_f32_to_ocp_e4m3(1.0f) == 0x38);
+  EXPECT(tk_ex_f32_to_ocp_e4m3(448.0f) == 0x7e && tk_ex_f32_to_ocp_e4m3(-448.0f) == 0xfe);
+  EXPECT(tk_ex_f32_to_ocp_e4m3(460.0f) == 0x7e && tk_ex_f32_to_ocp_e4m3(465.0f) == 0x7f);
+  EXPECT(tk_ex_f32_to_ocp_e4m3(0x1p-9f) == 0x01 && tk_ex_f32_to_ocp_e4m3(0x1.8p-9f) == 0x02);
+  EXPECT(tk_ex_f32_to_ocp_e4m3(0x1p-6f) == 0x08 && tk_ex_f32_to_ocp_e4m3(-0x1p-11f) == 0x80);
+  /* the edge lists: 12 values each; OCP's include +-448 and -0 */
+  const float *ev;
+  EXPECT(tk_fp8e4_edges(&ev, 0) == 12 && ev[7] == 240.0f);
+  EXPECT(tk_fp8e4_edges(&ev, 1) == 12 && ev[7] == 448.0f && ev[8] == -448.0f && signbit(ev[0]));
+  /* fp8 CPU reference, 1x1x2: OCP [448, -0] . [2, 1] = 896 (0x7e = 448,
+   * 0x80 = -0, 0x40 = 2, 0x38 = 1); the same bytes as FNUZ: 0x7e = 224,
+   * 0x80 is NaN there, and [224, 0] . [1, 0.5] = 224 (bias 8) */
+  const uint8_t oa[2] = {0x7e, 0x80}, ob[2] = {0x40, 0x38};
+  double s1, m1;
+  EXPECT(tk_ref_matmul_fp8e4(1, 1, 2, oa, 2, 1, ob, 1, 1, &s1, &m1, 1) == 0 && s1 == 896.0 && m1 == 896.0);
+  EXPECT(tk_ref_matmul_fp8e4(1, 1, 2, oa, 2, 1, ob, 1, 1, &s1, &m1, 0) == 0 && isnan(s1));
+  const uint8_t fa[2] = {0x7e, 0x00};
+  EXPECT(tk_ref_matmul_fp8e4(1, 1, 2, fa, 2, 1, ob, 1, 1, &s1, &m1, 0) == 0 && s1 == 224.0); /* FNUZ 0x40 = 1 */
+  /* seeded OCP inputs: uniform in [-1, 1): never beyond 1 in magnitude */
+  tk_rng r8;
+  tk_rng_seed(&r8, 7);
+  uint8_t buf[4096];
+  tk_rng_fill_fp8e4(&r8, buf, sizeof buf, 1, 1);
+  int big = 0;
+  for (size_t i = 0; i < sizeof buf; ++i)
+    if (i % 4 && fabs(tk_ocp_e4m3_to_f32_ref(buf[i])) > 1.0) ++big;
+  EXPECT(big == 0 && buf[0] == 0x80 && buf[28] == 0x7e); /* edges 0 (-0) and 7 (448) */
 
   printf(failures ? "common_test: %d failures\n" : "common_test: all ok\n", failures);
   return failures ? 1 : 0;

@@ -4,6 +4,8 @@
 // tk_mfma_scale_16x16x128_f8f6f4 / _32x32x64_ with OCP fp8 E4M3 and fp4 E2M1
 // operands and E8M0 block scales, placed by the rule written out below
 // (lane l: row/column l % M, k = 32 * (l / M) + e; element e at bit bits*e).
+// Also fp8 e4m3 16x16x32 / 32x32x16 tiles through tk_mma_AB (OCP bytes; 4 K
+// fragments per f8f6f4 MFMA, 2 left on the CDNA3 fp8 shape).
 // Small integer-valued inputs and power-of-two scales: every result is exact.
 // Needs a gfx950 device (tksim --arch=gfx950); fails on any other.
 #include "../tk_test.h"
@@ -49,6 +51,26 @@ X2_KERNEL(k_bf16_32, TK_K_A_BF16_32x32x16, TK_K_B_BF16_32x32x16, TK_K_C_F32_32x3
 X2_KERNEL(k_f16_16, TK_K_A_F16_16x16x32, TK_K_B_F16_16x16x32, TK_K_C_F32_16x16, 16, 16, 64)
 X2_KERNEL(k_f16_32, TK_K_A_F16_32x32x16, TK_K_B_F16_32x32x16, TK_K_C_F32_32x32, 32, 32, 32)
 
+// fp8 e4m3 (OCP on gfx950) 16x16x32 / 32x32x16 tiles through tk_mma_AB: 4
+// K fragments become one f8f6f4 MFMA (tk/mma.h TK_MMA_K4_), 2 stay CDNA3
+// fp8 MFMAs
+#if TK_HAS_MFMA_F16_X2
+#define FP8_KERNEL(name, KA, KB, KC, M, N, K)                                    \
+  __global__ void name(const uint8_t *a, const uint8_t *b, const float *c, float *d) { \
+    TK_RT(ta_t, KA, M, K); TK_RT(tb_t, KB, K, N); TK_RT(tc_t, KC, M, N);         \
+    ta_t A; tb_t B; tc_t C, D;                                                   \
+    LOAD_OP(uint8_t, A, a, K); LOAD_OP(uint8_t, B, b, N); ACC_IO(C, c, N, TO_REG);  \
+    tk_mma_AB(D, A, B, C);                                                       \
+    ACC_IO(D, d, N, TO_MAT);                                                     \
+  }
+#else
+#define FP8_KERNEL(name, KA, KB, KC, M, N, K)                                    \
+  __global__ void name(const uint8_t *, const uint8_t *, const float *, float *) {}
+#endif
+FP8_KERNEL(k_fp8_16_k8, TK_K_A_FP8_16x16x32, TK_K_B_FP8_16x16x32, TK_K_C_F32_16x16, 16, 16, 256)
+FP8_KERNEL(k_fp8_32_k4, TK_K_A_FP8_32x32x16, TK_K_B_FP8_32x32x16, TK_K_C_F32_32x32, 32, 32, 64)
+FP8_KERNEL(k_fp8_32_k2, TK_K_A_FP8_32x32x16, TK_K_B_FP8_32x32x16, TK_K_C_F32_32x32, 32, 32, 32)
+
 // f8f6f4, one MFMA: a/b hold each lane's 8 dwords (host-packed), sa/sb each
 // lane's scale byte; d gets each lane's accumulator registers.
 __global__ void k_f8f6f4_16(const tk_i32x8 *a, const tk_i32x8 *b, const int *sa, const int *sb, float *d, int fmt) {
@@ -84,6 +106,31 @@ static void run_x2(const char *what, void (*kern)(const uint16_t *, const uint16
   for (int i = 0; i < K * N; i++) { bv[i] = small_value(tt_rand()); be[i] = bf16 ? tk_f32_to_bf16(bv[i]) : tk_f32_to_f16(bv[i]); }
   for (int i = 0; i < M * N; i++) cv[i] = (float)((int)(tt_rand() % 201) - 100);
   uint16_t *da = tt_dev(ae), *db = tt_dev(be);
+  float *dc = tt_dev(cv), *dd = tt_dev(std::vector<float>(M * N, -7777.f));
+  hipLaunchKernelGGL(kern, dim3(1), dim3(64), 0, 0, da, db, dc, dd);
+  HIPCHECK(hipGetLastError());
+  HIPCHECK(hipDeviceSynchronize());
+  std::vector<float> got = tt_host(dd, M * N);
+  int bad = 0;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double ref = cv[i * N + j];
+      for (int k = 0; k < K; k++) ref += (double)av[i * K + k] * bv[k * N + j];
+      if (got[i * N + j] != ref && bad++ < 5) printf("  %s: D[%d][%d] = %g, expected %g\n", what, i, j, got[i * N + j], ref);
+    }
+  TT_CHECK(bad == 0, "%s: %d of %d elements wrong", what, bad, M * N);
+  HIPCHECK(hipFree(da)); HIPCHECK(hipFree(db)); HIPCHECK(hipFree(dc)); HIPCHECK(hipFree(dd));
+}
+
+// fp8 tiles: small integers (exact in OCP e4m3), -0 among them (code 0x80)
+static void run_fp8(const char *what, void (*kern)(const uint8_t *, const uint8_t *, const float *, float *),
+                    int M, int N, int K) {
+  std::vector<float> av(M * K), bv(K * N), cv(M * N);
+  std::vector<uint8_t> ae(M * K), be(K * N);
+  for (int i = 0; i < M * K; i++) { av[i] = small_value(tt_rand()); ae[i] = tk_f32_to_ocp_e4m3_ref(i % 97 ? av[i] : -0.0f); av[i] = i % 97 ? av[i] : 0.0f; }
+  for (int i = 0; i < K * N; i++) { bv[i] = small_value(tt_rand()); be[i] = tk_f32_to_ocp_e4m3_ref(bv[i]); }
+  for (int i = 0; i < M * N; i++) cv[i] = (float)((int)(tt_rand() % 201) - 100);
+  uint8_t *da = tt_dev(ae), *db = tt_dev(be);
   float *dc = tt_dev(cv), *dd = tt_dev(std::vector<float>(M * N, -7777.f));
   hipLaunchKernelGGL(kern, dim3(1), dim3(64), 0, 0, da, db, dc, dd);
   HIPCHECK(hipGetLastError());
@@ -166,6 +213,9 @@ int main(void) {
   run_x2("mfma_f32_32x32x16_bf16", k_bf16_32, 1, 32, 32, 32);
   run_x2("mfma_f32_16x16x32_f16", k_f16_16, 0, 16, 16, 64);
   run_x2("mfma_f32_32x32x16_f16", k_f16_32, 0, 32, 32, 32);
+  run_fp8("tk_mma fp8 16x16x32 tiles, 8 K fragments (2 f8f6f4 16x16x128)", k_fp8_16_k8, 16, 16, 256);
+  run_fp8("tk_mma fp8 32x32x16 tiles, 4 K fragments (1 f8f6f4 32x32x64)", k_fp8_32_k4, 32, 32, 64);
+  run_fp8("tk_mma fp8 32x32x16 tiles, 2 K fragments (CDNA3 fp8 shape)", k_fp8_32_k2, 32, 32, 32);
   run_f8f6f4("mfma_scale_f32_16x16x128_f8f6f4 fp8*fp8", 16, 128, 0, 0);
   run_f8f6f4("mfma_scale_f32_16x16x128_f8f6f4 fp4*fp8", 16, 128, 4, 0);
   run_f8f6f4("mfma_scale_f32_32x32x64_f8f6f4 fp8*fp4", 32, 64, 0, 4);
