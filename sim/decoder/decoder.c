@@ -367,6 +367,12 @@ static int classify(const char *m, tks_inst *in)
       if (mem_size(t + (t[0] == 'r' ? 6 : 7), &in->mem_bytes, &in->mem_ext) < 0) return -1;
       return t[0] == 'r' ? TKS_OP_DS_READ2 : TKS_OP_DS_WRITE2;
     }
+    /* gfx950 transposing reads (semantics: docs/hardware.md "ds_read_b64_tr_b16");
+     * tr_b4 and b96_tr_b6 stay unimplemented (refused by name) */
+    if (!strcmp(t, "read_b64_tr_b16") || !strcmp(t, "read_b64_tr_b8")) {
+      in->mem_bytes = 8; in->mem_ext = 0; in->sub = (uint8_t)(t[13] == '1' ? 16 : 8);
+      return TKS_OP_DS_READ_TR;
+    }
     if (!strncmp(t, "read_", 5) && !mem_size(t + 5, &in->mem_bytes, &in->mem_ext)) return TKS_OP_DS_READ;
     if (!strncmp(t, "write_", 6) && !mem_size(t + 6, &in->mem_bytes, &in->mem_ext)) return TKS_OP_DS_WRITE;
     if (!ds_atomic(t, in)) return TKS_OP_DS_ATOMIC;
@@ -653,7 +659,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
     for (int i = 0; i < in->nsrc && i < 4; i++) in->src[i] = tmp[base + i];
     return 0;
   }
-  case TKS_OP_DS_READ: case TKS_OP_DS_READ2: case TKS_OP_DS_BPERMUTE_B32: case TKS_OP_DS_PERMUTE_B32:
+  case TKS_OP_DS_READ: case TKS_OP_DS_READ2: case TKS_OP_DS_READ_TR: case TKS_OP_DS_BPERMUTE_B32: case TKS_OP_DS_PERMUTE_B32:
   case TKS_OP_DS_SWIZZLE_B32: case TKS_OP_S_LOAD: case TKS_OP_S_BUFFER_LOAD:
     nd = 1;
     break;

@@ -404,6 +404,43 @@ static int exec_ds(tks_wave *w, const tks_inst *in)
     tks_wait_issue(w, in, TKS_D_LDS);
     return 0;
   }
+  case TKS_OP_DS_READ_TR: {
+    /* gfx950 ds_read_b64_tr_b16 / _tr_b8 (sources: docs/hardware.md): every
+     * lane reads 8 bytes (E = 4 or 8 elements) at its own address; within each
+     * 16-lane group, lane i's result element j is element i % E of what lane
+     * j * (16 / E) + i / E read. The ISA requires EXEC all ones: refuse else. */
+    if (m != ~0ull) {
+      tks_fail(w->c, "kernel %s: '%s' at PC 0x%x: transposing LDS read with EXEC 0x%016llx, not all ones "
+               "(CDNA4 ISA guide: EXEC must be all 1's for these instructions; the result is undefined)",
+               w->c->k->name, tks_text(w, in), in->pc, (unsigned long long)m);
+      w->state = TKS_WS_DONE;
+      return 0;
+    }
+    uint32_t eb = in->sub, E = 64 / eb, per = 16 / E;
+    uint8_t raw[64][8];
+    for (int l = 0; l < 64; l++) addr[l] = va ? va[l] + (uint32_t)in->offset : 0;
+    if (hooks) lds_hook(w, in, addr, 8, m, 0);
+    for (int l = 0; l < 64; l++) {
+      uint8_t *p = lds_ptr(w, in, l, addr[l], 8);
+      if (p) memcpy(raw[l], p, 8); else memset(raw[l], 0, 8);
+    }
+    uint32_t r = in->dst[0].reg;
+    for (int l = 0; l < 64; l++) {
+      int g = l & ~15, i = l & 15;
+      uint64_t v = 0;
+      for (uint32_t j = 0; j < E; j++) {
+        const uint8_t *s = raw[g + (int)(j * per) + i / (int)E];
+        uint32_t e = (uint32_t)i % E;
+        uint64_t x = eb == 16 ? (uint64_t)s[2 * e] | ((uint64_t)s[2 * e + 1] << 8) : s[e];
+        v |= x << (j * eb);
+      }
+      if (r < TKS_NVGPR) w->v[r][l] = (uint32_t)v;
+      if (r + 1 < TKS_NVGPR) w->v[r + 1][l] = (uint32_t)(v >> 32);
+    }
+    st->lds_read++;
+    tks_wait_issue(w, in, TKS_D_LDS);
+    return 0;
+  }
   case TKS_OP_DS_READ2: case TKS_OP_DS_WRITE2: {
     int wr = in->op == TKS_OP_DS_WRITE2;
     uint32_t nb = in->mem_bytes, scale = nb * (in->mem_ext == 8 ? 64 : 1);

@@ -7,6 +7,13 @@
 //   lds_x4    global_load_lds_dwordx4: 16 bytes per lane straight into LDS
 //   fp6       an f8f6f4 MFMA with fp6 operands: tksim refuses it naming the
 //             instruction (ctest matches the message)
+//   read_tr16 ds_read_b64_tr_b16 / read_tr8 ds_read_b64_tr_b8: each lane
+//             gives a scattered 8-byte LDS address; every result element is
+//             checked against the documented rule (docs/hardware.md): in each
+//             16-lane group, lane i's element j is element i % E of the 8 bytes
+//             lane j * (16 / E) + i / E addressed (E = 4 16-bit or 8 8-bit)
+//   read_tr_exec  the same read with half the lanes off: refused (the ISA
+//             requires EXEC all ones)
 // The program checks the device is a gfx950 first.
 #include "vtest.h"
 
@@ -51,6 +58,36 @@ __global__ void k_fp6(const i8v *a, f4v *d) {
   (void)a;
 #endif
   d[l] = c;
+}
+
+// LDS holds a hash of i in word i (4096 B); lane l reads 8 bytes at
+// tr_addr(l) + 16 (the offset field).
+__host__ __device__ static unsigned tr_addr(int l) { return 8u * (unsigned)((l * 37 + 11) % 400); }
+typedef short s4v __attribute__((ext_vector_type(4)));
+typedef int i2v __attribute__((ext_vector_type(2)));
+__global__ void k_read_tr(unsigned *o, int bits, int half) {
+  __shared__ unsigned w[1024];
+  const unsigned short *s = (const unsigned short *)w;
+  int l = threadIdx.x;
+  for (int i = l; i < 1024; i += 64) w[i] = (unsigned)i * 2654435761u + 12345u;
+  __syncthreads();
+  unsigned lo = 0, hi = 0;
+#if defined(__gfx950__)
+  if (!half || l < 32) {
+    const unsigned short *p = s + (tr_addr(l) + 16) / 2;
+    if (bits == 16) {
+      s4v v = __builtin_amdgcn_ds_read_tr16_b64_v4i16((__attribute__((address_space(3))) s4v *)p);
+      lo = (unsigned short)v[0] | ((unsigned)(unsigned short)v[1] << 16);
+      hi = (unsigned short)v[2] | ((unsigned)(unsigned short)v[3] << 16);
+    } else {
+      i2v v = __builtin_amdgcn_ds_read_tr8_b64_v2i32((__attribute__((address_space(3))) i2v *)p);
+      lo = (unsigned)v[0]; hi = (unsigned)v[1];
+    }
+  }
+#else
+  (void)bits; (void)half; (void)s;
+#endif
+  o[2 * l] = lo; o[2 * l + 1] = hi;
 }
 
 // global_load_lds_dwordx4 (gfx950): lane l's 16 bytes go to LDS M0 + 16*l;
@@ -186,8 +223,37 @@ int main(int argc, char **argv) {
     hipError_t e = hipDeviceSynchronize();
     printf("fp6 launch: %s\n", hipGetErrorString(e));
     return e == hipSuccess ? 1 : 0;
+  } else if (!strcmp(c, "read_tr16") || !strcmp(c, "read_tr8") || !strcmp(c, "read_tr_exec")) {
+    int bits = c[7] == '8' ? 8 : 16, half = !strcmp(c, "read_tr_exec");
+    unsigned *d_o;
+    VT_HIP(hipMalloc(&d_o, 512));
+    hipLaunchKernelGGL(k_read_tr, dim3(1), dim3(64), 0, 0, d_o, bits, half);
+    hipError_t e = hipDeviceSynchronize();
+    if (half) { printf("read_tr_exec launch: %s\n", hipGetErrorString(e)); return e == hipSuccess ? 1 : 0; }
+    VT_HIP(e);
+    std::vector<unsigned> o(128);
+    VT_HIP(hipMemcpy(o.data(), d_o, 512, hipMemcpyDeviceToHost));
+    // host LDS image and the documented rule, byte by byte
+    std::vector<unsigned char> lds(4096);
+    for (int i = 0; i < 1024; i++) {
+      unsigned v = (unsigned)i * 2654435761u + 12345u;
+      memcpy(&lds[4 * i], &v, 4);
+    }
+    int E = 64 / bits, eb = bits / 8;
+    for (int l = 0; l < 64; l++) {
+      unsigned char got[8], want[8];
+      memcpy(got, &o[2 * l], 4); memcpy(got + 4, &o[2 * l + 1], 4);
+      int g = l & ~15, i = l & 15;
+      for (int j = 0; j < E; j++) {
+        int src = g + j * (16 / E) + i / E;
+        memcpy(want + j * eb, &lds[tr_addr(src) + 16 + (unsigned)(i % E) * eb], eb);
+      }
+      for (int b = 0; b < 8; b += 2)
+        vt_check_u32(bits == 16 ? "ds_read_b64_tr_b16" : "ds_read_b64_tr_b8", l * 4 + b / 2,
+                     got[b] | got[b + 1] << 8, want[b] | want[b + 1] << 8);
+    }
   } else {
-    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|lds_x4|fp6\n");
+    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|lds_x4|fp6|read_tr16|read_tr8|read_tr_exec\n");
     return 2;
   }
   printf("%d checks, %d failures\n", vt_checks, vt_failures);
