@@ -27,6 +27,7 @@
 #include "mma.h"
 #include "softmax.h"
 #include "loads.h"
+#include "lds_tr.h"
 #include "epilogue.h"
 #include "stores.h"
 #include "sync.h"

@@ -1076,7 +1076,7 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   case TKS_OP_V_PK_MIN_F16: case TKS_OP_V_PK_ADD_U16: case TKS_OP_V_PK_SUB_U16: case TKS_OP_V_PK_ADD_I16:
   case TKS_OP_V_PK_SUB_I16: case TKS_OP_V_PK_MUL_LO_U16: case TKS_OP_V_PK_LSHLREV_B16: case TKS_OP_V_PK_LSHRREV_B16:
   case TKS_OP_V_PK_ASHRREV_I16: case TKS_OP_V_PK_MAX_I16: case TKS_OP_V_PK_MIN_I16: case TKS_OP_V_PK_MAX_U16:
-  case TKS_OP_V_PK_MIN_U16: {
+  case TKS_OP_V_PK_MIN_U16: case TKS_OP_V_PK_MAD_U16: case TKS_OP_V_PK_MAD_I16: {
     int ns = in->nsrc;
     const uint32_t *s[3] = {U(0), ns > 1 ? U(1) : NULL, ns > 2 ? U(2) : NULL};
     uint32_t *D = w->v[d0->reg];
@@ -1107,6 +1107,18 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
         case TKS_OP_V_PK_MAX_I16: r = (int16_t)v[0] > (int16_t)v[1] ? v[0] : v[1]; break;
         case TKS_OP_V_PK_MIN_I16: r = (int16_t)v[0] < (int16_t)v[1] ? v[0] : v[1]; break;
         case TKS_OP_V_PK_MAX_U16: r = v[0] > v[1] ? v[0] : v[1]; break;
+        /* a*b+c; wraps to 16 bits, or saturates with clamp */
+        case TKS_OP_V_PK_MAD_U16: {
+          uint32_t t = v[0] * v[1] + v[2];
+          r = (in->flags & TKS_F_CLAMP) && t > 0xffffu ? 0xffffu : t;
+          break;
+        }
+        case TKS_OP_V_PK_MAD_I16: {
+          int32_t t = (int32_t)(int16_t)v[0] * (int16_t)v[1] + (int16_t)v[2];
+          if (in->flags & TKS_F_CLAMP) t = t > 32767 ? 32767 : t < -32768 ? -32768 : t;
+          r = (uint32_t)t;
+          break;
+        }
         default: r = v[0] < v[1] ? v[0] : v[1]; break;
         }
         if ((in->flags & TKS_F_CLAMP) && in->op <= TKS_OP_V_PK_MIN_F16) {

@@ -15,14 +15,16 @@ enum {
   OP_MIN_U, OP_MAX_U, OP_POPC, OP_CLZ, OP_FFS, OP_BREV, OP_UDIV, OP_UREM, OP_IDIV, OP_IREM,
   OP_BFE, OP_MUL24, OP_ABS, OP_ADD64_LO, OP_ADD64_HI, OP_MUL64_LO, OP_MUL64_HI, OP_SHL64_LO,
   OP_SHL64_HI, OP_ASHR64_LO, OP_ASHR64_HI, OP_UDIV64_LO, OP_UDIV64_HI, OP_SUB64_HI, OP_SEXT8,
-  OP_SEXT16, OP_XOR_NOT, OP_SEL, NOPS
+  OP_SEXT16, OP_XOR_NOT, OP_SEL, OP_PK_MAD_U16, OP_PK_MAD_U16_SEL, OP_PK_MAD_U16_CLAMP,
+  OP_PK_MAD_I16_CLAMP, NOPS
 };
 static const char *op_name[NOPS] = {
   "add", "sub", "mul_lo", "mulhi_u32", "mulhi_i32", "shl(b&31)", "lshr(b&31)", "ashr(b&31)",
   "min_i32", "max_i32", "min_u32", "max_u32", "popc", "clz", "ffs", "brev", "udiv", "urem",
   "idiv", "irem", "bfe_u32(off,8)", "mul_u24", "abs", "add64_lo", "add64_hi", "mul64_lo",
   "mul64_hi", "shl64_lo", "shl64_hi", "ashr64_lo", "ashr64_hi", "udiv64_lo", "udiv64_hi",
-  "sub64_hi", "sext8", "sext16", "xor_not", "select" };
+  "sub64_hi", "sext8", "sext16", "xor_not", "select", "v_pk_mad_u16", "v_pk_mad_u16 op_sel",
+  "v_pk_mad_u16 clamp", "v_pk_mad_i16 clamp" };
 
 __global__ void alu(const uint32_t *a, const uint32_t *b, uint32_t *out, int n)
 {
@@ -83,6 +85,31 @@ __global__ void alu(const uint32_t *a, const uint32_t *b, uint32_t *out, int n)
   o[OP_SEXT16 * n] = (uint32_t)(int32_t)(int16_t)x;
   o[OP_XOR_NOT * n] = ~(x ^ y);
   o[OP_SEL * n] = xi < yi ? x * 3u : y + 7u;
+  // packed 16-bit multiply-add (clang-22 emits v_pk_mad_u16 for 16-bit index math)
+  uint32_t z = x ^ (y >> 3);
+  asm volatile("v_pk_mad_u16 %0, %1, %2, %3" : "=v"(r) : "v"(x), "v"(y), "v"(z));
+  o[OP_PK_MAD_U16 * n] = r;
+  asm volatile("v_pk_mad_u16 %0, %1, %2, %3 op_sel:[1,0,1] op_sel_hi:[0,1,0]" : "=v"(r) : "v"(x), "v"(y), "v"(z));
+  o[OP_PK_MAD_U16_SEL * n] = r;
+  asm volatile("v_pk_mad_u16 %0, %1, %2, %3 clamp" : "=v"(r) : "v"(x), "v"(y), "v"(z));
+  o[OP_PK_MAD_U16_CLAMP * n] = r;
+  asm volatile("v_pk_mad_i16 %0, %1, %2, %3 clamp" : "=v"(r) : "v"(x), "v"(y), "v"(z));
+  o[OP_PK_MAD_I16_CLAMP * n] = r;
+}
+
+// v_pk_mad_{u,i}16 (CDNA3 ISA guide, VOP3P): per half h, a*b+c of the halves
+// op_sel (h = 0) / op_sel_hi (h = 1) pick; 16-bit wrap, or saturation with clamp
+static uint32_t pk_mad(uint32_t x, uint32_t y, uint32_t z, int sel, int selhi, int sgn, int clamp)
+{
+  uint32_t r = 0;
+  for (int h = 0; h < 2; h++) {
+    int s = h ? selhi : sel;
+    uint32_t a = (x >> (16 * (s & 1))) & 0xffff, b = (y >> (16 * (s >> 1 & 1))) & 0xffff, c = (z >> (16 * (s >> 2 & 1))) & 0xffff;
+    int64_t t = sgn ? (int64_t)(int16_t)a * (int16_t)b + (int16_t)c : (int64_t)a * b + c;
+    if (clamp) t = sgn ? (t > 32767 ? 32767 : t < -32768 ? -32768 : t) : (t > 65535 ? 65535 : t);
+    r |= ((uint32_t)t & 0xffffu) << (16 * h);
+  }
+  return r;
 }
 
 static uint32_t ref(int op, uint32_t x, uint32_t y)
@@ -130,6 +157,10 @@ static uint32_t ref(int op, uint32_t x, uint32_t y)
   case OP_SEXT16: return (uint32_t)(int32_t)(int16_t)(x & 0xffff);
   case OP_XOR_NOT: return ~(x ^ y);
   case OP_SEL: return xi < yi ? x * 3u : y + 7u;
+  case OP_PK_MAD_U16: return pk_mad(x, y, x ^ (y >> 3), 0, 7, 0, 0);
+  case OP_PK_MAD_U16_SEL: return pk_mad(x, y, x ^ (y >> 3), 5, 2, 0, 0);
+  case OP_PK_MAD_U16_CLAMP: return pk_mad(x, y, x ^ (y >> 3), 0, 7, 0, 1);
+  case OP_PK_MAD_I16_CLAMP: return pk_mad(x, y, x ^ (y >> 3), 0, 7, 1, 1);
   }
   return 0;
 }

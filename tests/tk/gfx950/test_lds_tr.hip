@@ -1,0 +1,83 @@
+// tk_rt_load_tr (tk/lds_tr.h: ds_read_b64_tr_b16) feeding the gfx950
+// double-rate MFMAs, checked against a CPU matrix product: A (M x K) is
+// stored in LDS column-major (K rows of M, padded), B (K x N) row-major (K rows
+// of N, padded), both read with the transposing read into the 16x16x32 /
+// 32x32x16 bf16 and f16 kinds, multiplied with tk_mma_AB and compared element
+// by element (small integers: every result is exact). Several fragments along
+// M, N and K, so the per-fragment addressing is exercised too.
+// Needs a gfx950 device (tksim --arch=gfx950).
+#include <string.h>
+#include "../tk_test.h"
+#include "tk/mma.h"
+#include "tk/lds_tr.h"
+
+#if TK_HAS_DS_READ_TR
+#define TR_KERNEL(name, KA, KB, KC, M, N, K)                                       \
+  __global__ void name(const uint16_t *a, const uint16_t *b, float *d) {          \
+    enum { RA = 2 * (M) + 16, RB = 2 * (N) + 8 }; /* padded row bytes */          \
+    __shared__ __attribute__((aligned(16))) uint16_t sa[(K) * RA / 2];             \
+    __shared__ __attribute__((aligned(16))) uint16_t sb[(K) * RB / 2];             \
+    int t = threadIdx.x;                                                           \
+    for (int e = t; e < (M) * (K); e += 64) sa[(e % (K)) * (RA / 2) + e / (K)] = a[e]; \
+    for (int e = t; e < (K) * (N); e += 64) sb[(e / (N)) * (RB / 2) + e % (N)] = b[e]; \
+    __syncthreads();                                                               \
+    TK_RT(ta_t, KA, M, K); TK_RT(tb_t, KB, K, N); TK_RT(tc_t, KC, M, N);           \
+    ta_t A; tb_t B; tc_t C;                                                        \
+    tk_rt_load_tr(A, sa, RA);                                                      \
+    tk_rt_load_tr(B, sb, RB);                                                      \
+    tk_rt_zero(C);                                                                 \
+    tk_mma_AB(C, A, B, C);                                                         \
+    int l = tk_lane();                                                             \
+    for (int fr = 0; fr < (int)tc_t::tk_fr; fr++)                                  \
+      for (int fc = 0; fc < (int)tc_t::tk_fc; fc++)                                \
+        for (int i = 0; i < (int)tc_t::tk_n; i++) {                                \
+          int r = fr * (int)tc_t::tk_frows + tk_layout_c_row((int)tc_t::tk_frows, l, i); \
+          int c = fc * (int)tc_t::tk_fcols + tk_layout_c_col((int)tc_t::tk_frows, l, i); \
+          d[r * (N) + c] = ((float *)(void *)&C.f[fr * (int)tc_t::tk_fc + fc])[i];  \
+        }                                                                          \
+  }
+#else
+#define TR_KERNEL(name, KA, KB, KC, M, N, K)                                       \
+  __global__ void name(const uint16_t *, const uint16_t *, float *) {}
+#endif
+TR_KERNEL(k_bf16_16, TK_K_A_BF16_16x16x32, TK_K_B_BF16_16x16x32, TK_K_C_F32_16x16, 32, 32, 64)
+TR_KERNEL(k_bf16_32, TK_K_A_BF16_32x32x16, TK_K_B_BF16_32x32x16, TK_K_C_F32_32x32, 32, 64, 32)
+TR_KERNEL(k_f16_16, TK_K_A_F16_16x16x32, TK_K_B_F16_16x16x32, TK_K_C_F32_16x16, 16, 48, 32)
+TR_KERNEL(k_f16_32, TK_K_A_F16_32x32x16, TK_K_B_F16_32x32x16, TK_K_C_F32_32x32, 64, 32, 16)
+
+static void run(const char *what, void (*kern)(const uint16_t *, const uint16_t *, float *), int bf16, int M, int N,
+                int K) {
+  std::vector<float> av(M * K), bv(K * N);
+  std::vector<uint16_t> ae(M * K), be(K * N);
+  for (int i = 0; i < M * K; i++) { av[i] = (float)((int)(tt_rand() % 9) - 4); ae[i] = bf16 ? tk_f32_to_bf16(av[i]) : tk_f32_to_f16(av[i]); }
+  for (int i = 0; i < K * N; i++) { bv[i] = (float)((int)(tt_rand() % 9) - 4); be[i] = bf16 ? tk_f32_to_bf16(bv[i]) : tk_f32_to_f16(bv[i]); }
+  uint16_t *da = tt_dev(ae), *db = tt_dev(be);
+  float *dd = tt_dev(std::vector<float>(M * N, -7777.f));
+  hipLaunchKernelGGL(kern, dim3(1), dim3(64), 0, 0, da, db, dd);
+  HIPCHECK(hipGetLastError());
+  HIPCHECK(hipDeviceSynchronize());
+  std::vector<float> got = tt_host(dd, M * N);
+  int bad = 0;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double ref = 0;
+      for (int k = 0; k < K; k++) ref += (double)av[i * K + k] * bv[k * N + j];
+      if (got[i * N + j] != ref && bad++ < 5) printf("  %s: D[%d][%d] = %g, expected %g\n", what, i, j, got[i * N + j], ref);
+    }
+  TT_CHECK(bad == 0, "%s: %d of %d elements wrong", what, bad, M * N);
+  HIPCHECK(hipFree(da)); HIPCHECK(hipFree(db)); HIPCHECK(hipFree(dd));
+}
+
+int main() {
+  hipDeviceProp_t p;
+  HIPCHECK(hipGetDeviceProperties(&p, 0));
+  if (strncmp(p.gcnArchName, "gfx950", 6)) {
+    printf("FAIL: needs a gfx950 device (this one is %s; tksim --arch=gfx950)\n", p.gcnArchName);
+    return 1;
+  }
+  run("bf16 16x16x32 tr, 32x32x64", k_bf16_16, 1, 32, 32, 64);
+  run("bf16 32x32x16 tr, 32x64x32", k_bf16_32, 1, 32, 64, 32);
+  run("f16 16x16x32 tr, 16x48x32", k_f16_16, 0, 16, 48, 32);
+  run("f16 32x32x16 tr, 64x32x16", k_f16_32, 0, 64, 32, 16);
+  return tt_finish();
+}
