@@ -192,9 +192,9 @@ message(STATUS "tk: HIP programs under ctest run on: ${TK_RUN_ON_RESOLVED}")
 # run for gfx942). tksim refuses what it cannot run on gfx950 with the
 # instruction named, so a missing entry here shows up as a failing test.
 set(TK_GFX950_SKIP
-  # gfx950's fp8 conversions produce OCP bits; these tests check gfx942's
-  # FNUZ encoding and tksim does not emulate gfx950's conversions yet
-  tk_test_cvt_fp8 tk_test_convert tksim_isa_alu_misc
+  # checks gfx942's FNUZ fp8 conversions against FNUZ references (gfx950's
+  # OCP conversions: tksim_isa_gfx950_cvt_fp8, tk_test_convert_gfx950)
+  tksim_isa_alu_misc
   # they check the gfx942 device's properties (MI325X, 64 KiB LDS, 304 CUs;
   # occupancy from 64 KiB of LDS per CU)
   sim_rt_device_props sim_rt_occupancy

@@ -9,13 +9,16 @@
  * fp8 on gfx950 is the OCP encoding (TK_FP8_FNUZ 0: E4M3FN bias 7, E5M2 bias
  * 15; CDNA4 ISA guide): the same conversion instructions below then produce
  * and read OCP bits, so tk_*fp8*_ref (FNUZ) describe gfx942 only;
- * tk_f32_to_ocp_e4m3_ref is the host reference of the OCP format. tksim
- * refuses gfx950's fp8 conversion instructions for now (not emulated).
+ * tk_f32_to_ocp_e4m3_ref / tk_f32_to_ocp_e5m2_ref (and the decoders) are
+ * host references of the OCP formats (OCP 8-bit floating point spec: round
+ * to nearest even, out of range -> NaN for E4M3, inf for E5M2, with
+ * saturation off as tk's conversions use it; NaN -> 0x7f, assumed).
  * fp8 on gfx942 uses the FNUZ encodings (CDNA3 ISA guide, "FP8 and BF8";
  * LLVM APFloat Float8E4M3FNUZ / Float8E5M2FNUZ): exponent bias 8 (e4m3) and
  * 16 (e5m2), no infinities, no negative zero, the single NaN is 0x80.
  * Device conversions use v_cvt_pk_fp8_f32 / v_cvt_f32_fp8 (round to nearest
- * even, saturation off: out-of-range -> NaN 0x80); tk_*_ref are bit-exact host
+ * even, saturation off: out-of-range -> NaN 0x80 on gfx942; the OCP rules
+ * above on gfx950, same instructions); tk_*_ref are bit-exact host
  * references of the same rules, for tests.
  */
 #ifndef TK_TYPES_H
@@ -27,8 +30,8 @@
 
 typedef uint16_t tk_bf16;  /* bfloat16 bits */
 typedef uint16_t tk_f16;   /* IEEE half bits (use _Float16 for arithmetic) */
-typedef uint8_t tk_fp8e4;  /* fp8 e4m3 FNUZ bits */
-typedef uint8_t tk_fp8e5;  /* fp8 e5m2 FNUZ (bf8) bits */
+typedef uint8_t tk_fp8e4;  /* fp8 e4m3 bits: FNUZ on gfx942, OCP E4M3FN on gfx950 */
+typedef uint8_t tk_fp8e5;  /* fp8 e5m2 (bf8) bits: FNUZ on gfx942, OCP E5M2 on gfx950 */
 
 typedef float tk_f32x4 __attribute__((ext_vector_type(4)));
 typedef float tk_f32x16 __attribute__((ext_vector_type(16)));
@@ -160,6 +163,34 @@ TK_HDI uint8_t tk_f32_to_ocp_e4m3_ref(float f) {
     if (d < bd || (d == bd && !(c & 1))) { bd = d; best = c; }
   }
   if (a > 464.0f) return (uint8_t)(sign | 0x7f);          /* beyond 448 + half a step */
+  return (uint8_t)(sign | best);
+}
+
+/* --- fp8 OCP (gfx950) E5M2: bias 15, S.11111.00 is inf, S.11111.xx NaN,
+ * largest finite 57344; host reference (round to nearest even; at or beyond
+ * 61440 = 57344 + half a step, which rounds to 2^16: inf, like the
+ * unsaturated conversion) ------------------------------------------------- */
+TK_HDI float tk_ocp_e5m2_to_f32_ref(uint8_t v) {
+  int s = v >> 7, e = (v >> 2) & 31, m = v & 3;
+  float r;
+  if (e == 31) r = m ? __builtin_nanf("") : __builtin_inff();
+  else if (e == 0) r = (float)m * (1.0f / 65536.0f);          /* m/4 * 2^-14 */
+  else { r = 1.0f + (float)m / 4.0f; for (int i = 15; i < e; i++) r *= 2.0f; for (int i = e; i < 15; i++) r *= 0.5f; }
+  return s ? -r : r;
+}
+TK_HDI uint8_t tk_f32_to_ocp_e5m2_ref(float f) {
+  /* exhaustive nearest-even search over the 123 finite magnitudes */
+  uint8_t sign = (tk_f32_bits(f) >> 24) & 0x80;
+  float a = f < 0 ? -f : f;
+  if (a != a) return 0x7f;
+  if (a >= 61440.0f) return (uint8_t)(sign | 0x7c);
+  int best = 0;
+  float bd = a;
+  for (int c = 1; c < 124; c++) {
+    float d = tk_ocp_e5m2_to_f32_ref((uint8_t)c) - a;
+    if (d < 0) d = -d;
+    if (d < bd || (d == bd && !(c & 1))) { bd = d; best = c; }
+  }
   return (uint8_t)(sign | best);
 }
 

@@ -429,6 +429,56 @@ static uint32_t f32_to_fp8(float x, int bf8, int sat)
   return sign | code;
 }
 
+/* ---- fp8 / bf8 OCP (gfx950; OCP 8-bit floating point spec, CDNA4 ISA
+ * guide): E4M3FN bias 7, max 448, no inf, S.1111.111 NaN; E5M2 bias 15, max
+ * 57344, S.11111.00 inf, other S.11111.xx NaN; -0 exists. Conversion from f32:
+ * round to nearest even; beyond the largest finite after rounding (and inf):
+ * NaN (E4M3) / inf (E5M2), or the largest finite with clamp (saturation).
+ * NaN in -> 0x7f (assumed: the guide does not print the NaN code; the OCP
+ * spec leaves it open; tk's host reference tk_f32_to_ocp_e4m3_ref agrees). */
+static float ocp8_to_f32(uint32_t b, int bf8)
+{
+  b &= 0xff;
+  int sign = b >> 7;
+  int eb = bf8 ? 5 : 4, mb = bf8 ? 2 : 3, bias = bf8 ? 15 : 7;
+  int e = (int)((b >> mb) & ((1u << eb) - 1)), mant = (int)(b & ((1u << mb) - 1));
+  float v;
+  if (!bf8 && e == 15 && mant == 7) return NAN;
+  if (bf8 && e == 31) v = mant ? NAN : INFINITY;
+  else if (e == 0) v = ldexpf((float)mant, 1 - bias - mb);
+  else v = ldexpf(1.0f + (float)mant / (float)(1 << mb), e - bias);
+  return sign ? -v : v;
+}
+
+static uint32_t f32_to_ocp8(float x, int bf8, int sat)
+{
+  if (isnan(x)) return 0x7f;
+  int mb = bf8 ? 2 : 3, bias = bf8 ? 15 : 7;
+  float maxv = bf8 ? 57344.0f : 448.0f;
+  uint32_t sign = signbit(x) ? 0x80 : 0;
+  uint32_t big = sat ? (bf8 ? 0x7b : 0x7e) : (bf8 ? 0x7c : 0x7f); /* max finite / inf / NaN */
+  float a = fabsf(x);
+  if (isinf(x)) return sign | big;
+  int e;
+  frexpf(a, &e);
+  int lead = e - 1, minexp = 1 - bias;
+  if (lead < minexp) lead = minexp;
+  float q = ldexpf(1.0f, lead - mb);
+  float r = rintf(a / q) * q;
+  if (r > maxv) return sign | big;
+  if (r == 0) return sign;
+  int re;
+  frexpf(r, &re);
+  int rl = re - 1;
+  uint32_t code;
+  if (rl < minexp) code = (uint32_t)(r / ldexpf(1.0f, minexp - mb));
+  else code = ((uint32_t)(rl + bias) << mb) | (uint32_t)((r / ldexpf(1.0f, rl) - 1.0f) * (float)(1 << mb) + 0.5f);
+  return sign | code;
+}
+/* the target's fp8 formats: FNUZ on gfx942, OCP on gfx950 */
+static inline float f8_to_f32(uint32_t b, int bf8, int ocp) { return ocp ? ocp8_to_f32(b, bf8) : fp8_to_f32(b, bf8); }
+static inline uint32_t f32_to_f8(float x, int bf8, int sat, int ocp) { return ocp ? f32_to_ocp8(x, bf8, sat) : f32_to_fp8(x, bf8, sat); }
+
 static inline float bf16f(uint32_t x) { return tks_u2f(x << 16); }
 /* f32 -> bf16, round to nearest even; NaN stays NaN (quiet bit set) */
 static inline uint32_t f2bf_rne(uint32_t u)
@@ -526,13 +576,6 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   (void)ftz;
   const int gfx950 = w->c->k->co && w->c->k->co->arch == TKS_ARCH_GFX950;
   switch (in->op) {
-  /* gfx950's fp8/bf8 conversions use the OCP formats (CDNA4 ISA guide), not
-   * gfx942's FNUZ ones implemented below: refused rather than wrong */
-  case TKS_OP_V_CVT_PK_FP8_F32: case TKS_OP_V_CVT_PK_BF8_F32: case TKS_OP_V_CVT_SR_FP8_F32:
-  case TKS_OP_V_CVT_SR_BF8_F32: case TKS_OP_V_CVT_F32_FP8: case TKS_OP_V_CVT_F32_BF8:
-  case TKS_OP_V_CVT_PK_F32_FP8: case TKS_OP_V_CVT_PK_F32_BF8:
-    if (gfx950) return -1;
-    break;
   case TKS_OP_V_CVT_PK_BF16_F32: case TKS_OP_V_CVT_PK_F16_F32:
     if (!gfx950) return -1;
     break;
@@ -762,7 +805,7 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     uint32_t *D = w->v[d0->reg];
     int hi = (in->op_sel >> 3) & 1;
     LOOP {
-      uint32_t p = f32_to_fp8(tks_u2f(a[l]), bf8, sat) | (f32_to_fp8(tks_u2f(b[l]), bf8, sat) << 8);
+      uint32_t p = f32_to_f8(tks_u2f(a[l]), bf8, sat, gfx950) | (f32_to_f8(tks_u2f(b[l]), bf8, sat, gfx950) << 8);
       D[l] = hi ? (D[l] & 0xffffu) | (p << 16) : (D[l] & 0xffff0000u) | p;
     }
     break;
@@ -782,7 +825,7 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
         uint32_t r = b[l] & ((1u << drop) - 1);
         u = (u + r) & ~((1u << drop) - 1);
       }
-      uint32_t v = f32_to_fp8(tks_u2f(u), bf8, sat);
+      uint32_t v = f32_to_f8(tks_u2f(u), bf8, sat, gfx950);
       D[l] = (D[l] & ~(0xffu << (8 * byte))) | (v << (8 * byte));
     }
     break;
@@ -792,7 +835,7 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     const uint32_t *a = src32(w, in, 0);
     uint32_t *D = dst32(w, in);
     int byte = (in->flags & TKS_F_SDWA) ? 0 : (in->op_sel & 3);
-    LOOP D[l] = tks_f2u(fp8_to_f32(a[l] >> (8 * byte), bf8));
+    LOOP D[l] = tks_f2u(f8_to_f32(a[l] >> (8 * byte), bf8, gfx950));
     break;
   }
   case TKS_OP_V_CVT_PK_F32_FP8: case TKS_OP_V_CVT_PK_F32_BF8: {
@@ -802,8 +845,8 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     int word = (in->flags & TKS_F_SDWA) ? 0 : (in->op_sel & 1);
     LOOP {
       uint32_t x = a[l] >> (16 * word);
-      lo[l] = tks_f2u(fp8_to_f32(x, bf8));
-      hi[l] = tks_f2u(fp8_to_f32(x >> 8, bf8));
+      lo[l] = tks_f2u(f8_to_f32(x, bf8, gfx950));
+      hi[l] = tks_f2u(f8_to_f32(x >> 8, bf8, gfx950));
     }
     break;
   }

@@ -132,6 +132,26 @@ int main(void) {
   for (auto &t : ocp)
     CHECK(tk_f32_to_ocp_e4m3_ref(t.x) == t.code, "ocp e4m3 encode %a = %02x, want %02x", t.x,
           tk_f32_to_ocp_e4m3_ref(t.x), t.code);
+  // --- OCP E5M2 (gfx950's bf8): bias 15, S.11111.00 inf, S.11111.xx NaN ---
+  for (int c = 0; c < 256; c++) {
+    int e = (c >> 2) & 31, m = c & 3;
+    double want = e == 31 ? (m ? NAN : INFINITY) : (e ? ldexp(1.0 + m / 4.0, e - 15) : ldexp(m / 4.0, -14));
+    if (c & 0x80) want = -want;
+    float got = tk_ocp_e5m2_to_f32_ref((uint8_t)c);
+    if (isnan(want)) CHECK(isnan(got), "ocp e5m2 decode %02x: %g, want NaN", c, got);
+    else {
+      CHECK((double)got == want, "ocp e5m2 decode %02x: %g, want %g", c, got, want);
+      CHECK(tk_f32_to_ocp_e5m2_ref(got) == c, "ocp e5m2 encode(decode(%02x)) = %02x", c, tk_f32_to_ocp_e5m2_ref(got));
+    }
+  }
+  // ties to even; 61440 = 57344 + half a step rounds to 2^16: inf (unsaturated)
+  const struct { float x; int code; } ocp5[] = {
+    {1.0f, 0x3c}, {57344.0f, 0x7b}, {-57344.0f, 0xfb}, {61439.0f, 0x7b}, {61440.0f, 0x7c},
+    {-1e9f, 0xfc}, {INFINITY, 0x7c}, {NAN, 0x7f}, {-0.0f, 0x80}, {0x1p-16f, 0x01}, {0x1p-17f, 0x00},
+    {0x3p-17f, 0x02}, {1.125f, 0x3c}, {1.375f, 0x3e}, {0x1p-14f, 0x04}};
+  for (auto &t : ocp5)
+    CHECK(tk_f32_to_ocp_e5m2_ref(t.x) == t.code, "ocp e5m2 encode %a = %02x, want %02x", t.x,
+          tk_f32_to_ocp_e5m2_ref(t.x), t.code);
   printf("%d failed\n", g_fail);
   return g_fail ? 1 : 0;
 }

@@ -3,7 +3,10 @@
 // bit-exactly with the host references (which host_conversions checks
 // against independent double-based references), over every fp8 code and
 // many f32 values incl. NaN, +-inf, +-0, ties, subnormals and overflow.
+// The references follow the device: FNUZ on gfx942, OCP (E4M3FN / E5M2) on
+// gfx950, whose same instructions produce and read OCP bits.
 #include "tk_test.h"
+#include <string.h>
 #include "tk/types.h"
 
 #define NV 4096
@@ -30,16 +33,36 @@ __global__ void k_conv(const float *x, uint32_t *e4, uint32_t *e5, uint16_t *bf,
 
 static int same_f(float a, float b) { return (isnan(a) && isnan(b)) || tk_f32_bits(a) == tk_f32_bits(b); }
 
+// the device's fp8 formats (set in main from the device's architecture)
+static uint8_t (*enc4)(float) = tk_f32_to_fp8e4_ref, (*enc5)(float) = tk_f32_to_fp8e5_ref;
+static float (*dec4)(uint8_t) = tk_fp8e4_to_f32_ref, (*dec5)(uint8_t) = tk_fp8e5_to_f32_ref;
+static uint8_t ocp_e4(float f) { return tk_f32_to_ocp_e4m3_ref(f); }
+static uint8_t ocp_e5(float f) { return tk_f32_to_ocp_e5m2_ref(f); }
+static uint8_t fnuz_e4(float f) { return tk_f32_to_fp8e4_ref(f); }
+static uint8_t fnuz_e5(float f) { return tk_f32_to_fp8e5_ref(f); }
+static float ocp_d4(uint8_t v) { return tk_ocp_e4m3_to_f32_ref(v); }
+static float ocp_d5(uint8_t v) { return tk_ocp_e5m2_to_f32_ref(v); }
+static float fnuz_d4(uint8_t v) { return tk_fp8e4_to_f32_ref(v); }
+static float fnuz_d5(uint8_t v) { return tk_fp8e5_to_f32_ref(v); }
+
 int main(void) {
+  hipDeviceProp_t prop;
+  HIPCHECK(hipGetDeviceProperties(&prop, 0));
+  const int ocp = !strncmp(prop.gcnArchName, "gfx950", 6);
+  if (ocp) { enc4 = ocp_e4; enc5 = ocp_e5; dec4 = ocp_d4; dec5 = ocp_d5; }
+  else { enc4 = fnuz_e4; enc5 = fnuz_e5; dec4 = fnuz_d4; dec5 = fnuz_d5; }
+  printf("fp8 formats: %s (%s)\n", ocp ? "OCP" : "FNUZ", prop.gcnArchName);
   std::vector<float> x(NV);
   int n = 0;
   const float sp[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 240.0f, 248.0f, 247.0f, 256.0f, 57344.0f,
-                      61440.0f, 1e-30f, -1e-30f, 1.0f, 1.0625f, 1.1875f, 0.0009765625f, 65504.0f, 65520.0f};
+                      61440.0f, 1e-30f, -1e-30f, 1.0f, 1.0625f, 1.1875f, 0.0009765625f, 65504.0f, 65520.0f,
+                      448.0f, -448.0f, 464.0f, 464.5f, 480.0f, 61439.0f, -61440.0f, 0.001953125f, 0.0009765625f,
+                      1.52587890625e-05f, 7.62939453125e-06f, 1.1444091796875e-05f, -0.00146484375f};
   for (float v : sp) x[n++] = v;
   // fp8 code values and midpoints between neighbouring codes (ties)
   for (int v = 0; v < 128 && n + 4 < NV; v++) {
-    float a = tk_fp8e4_to_f32_ref((uint8_t)v), b = tk_fp8e4_to_f32_ref((uint8_t)(v + 1 < 128 ? v + 1 : v));
-    float c = tk_fp8e5_to_f32_ref((uint8_t)v), d = tk_fp8e5_to_f32_ref((uint8_t)(v + 1 < 128 ? v + 1 : v));
+    float a = dec4((uint8_t)v), b = dec4((uint8_t)(v + 1 < 128 ? v + 1 : v));
+    float c = dec5((uint8_t)v), d = dec5((uint8_t)(v + 1 < 128 ? v + 1 : v));
     x[n++] = a; x[n++] = -(a + b) / 2; x[n++] = (c + d) / 2; x[n++] = -c;
   }
   while (n < NV) {
@@ -59,8 +82,8 @@ int main(void) {
   std::vector<float> d4 = tt_host(dd4, 256), d5 = tt_host(dd5, 256);
   int b4 = 0, b5 = 0, bb = 0, bh = 0, bp = 0, bd = 0;
   for (int i = 0; i < NV; i++) {
-    if (e4[i] != tk_f32_to_fp8e4_ref(x[i]) && b4++ < 5) printf("  fp8e4(%a) = %02x, ref %02x\n", x[i], e4[i], tk_f32_to_fp8e4_ref(x[i]));
-    if (e5[i] != tk_f32_to_fp8e5_ref(x[i]) && b5++ < 5) printf("  fp8e5(%a) = %02x, ref %02x\n", x[i], e5[i], tk_f32_to_fp8e5_ref(x[i]));
+    if (e4[i] != enc4(x[i]) && b4++ < 5) printf("  fp8e4(%a) = %02x, ref %02x\n", x[i], e4[i], enc4(x[i]));
+    if (e5[i] != enc5(x[i]) && b5++ < 5) printf("  fp8e5(%a) = %02x, ref %02x\n", x[i], e5[i], enc5(x[i]));
     uint16_t rb = tk_f32_to_bf16(x[i]);
     int bnan = isnan(x[i]) && (bf[i] & 0x7f80) == 0x7f80 && (bf[i] & 0x7f);
     if (bf[i] != rb && !bnan && bb++ < 5) printf("  bf16(%a) = %04x, ref %04x\n", x[i], bf[i], rb);
@@ -70,12 +93,12 @@ int main(void) {
   }
   for (int t = 0; t < NV / 4; t++) {
     uint32_t ref = 0;
-    for (int j = 0; j < 4; j++) ref |= (uint32_t)tk_f32_to_fp8e4_ref(x[4 * t + j]) << (8 * j);
+    for (int j = 0; j < 4; j++) ref |= (uint32_t)enc4(x[4 * t + j]) << (8 * j);
     if (pk[t] != ref && bp++ < 5) printf("  pk4 fp8e4 #%d = %08x, ref %08x\n", t, pk[t], ref);
   }
   for (int v = 0; v < 256; v++) {
-    if (!same_f(d4[v], tk_fp8e4_to_f32_ref((uint8_t)v)) && bd++ < 5) printf("  fp8e4 %02x -> %g, ref %g\n", v, d4[v], tk_fp8e4_to_f32_ref((uint8_t)v));
-    if (!same_f(d5[v], tk_fp8e5_to_f32_ref((uint8_t)v)) && bd++ < 5) printf("  fp8e5 %02x -> %g, ref %g\n", v, d5[v], tk_fp8e5_to_f32_ref((uint8_t)v));
+    if (!same_f(d4[v], dec4((uint8_t)v)) && bd++ < 5) printf("  fp8e4 %02x -> %g, ref %g\n", v, d4[v], dec4((uint8_t)v));
+    if (!same_f(d5[v], dec5((uint8_t)v)) && bd++ < 5) printf("  fp8e5 %02x -> %g, ref %g\n", v, d5[v], dec5((uint8_t)v));
   }
   TT_CHECK(b4 == 0, "f32->fp8 e4m3: %d of %d differ", b4, NV);
   TT_CHECK(b5 == 0, "f32->fp8 e5m2: %d of %d differ", b5, NV);

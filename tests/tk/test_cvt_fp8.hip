@@ -5,7 +5,9 @@
 // fragment must equal the bit-exact host encoding (tk_f32_to_fp8e4_ref, the
 // documented v_cvt_pk_fp8_f32 rules incl. out-of-range -> NaN 0x80) of the X
 // element the B layout names: lane l, byte e of fragment (kf, fc) is
-// k = kf*FK + 8*(l/S) + e, n = fc*S + l%S.
+// k = kf*FK + 8*(l/S) + e, n = fc*S + l%S. On gfx950 the same conversion
+// produces OCP E4M3FN bits: the reference is tk_f32_to_ocp_e4m3_ref there.
+#include <string.h>
 #include "tk_test.h"
 #include "tk/register.h"
 
@@ -32,6 +34,7 @@ TK_RT(b32_t, TK_K_B_FP8_32x32x16, 64, 64);
 CVT_KERNEL(k_cvt16, acc16_t, b16_t, 32)
 CVT_KERNEL(k_cvt32, acc32_t, b32_t, 64)
 
+static int g_ocp = 0;  // the device's fp8 e4m3 is OCP (gfx950)
 static void run(const char *what, void (*k)(const float *, uint8_t *), int M, int N, int S, int FK, int nfr, int nfc) {
   std::vector<float> x((size_t)M * N);
   for (auto &v : x) v = (float)((int)(tt_rand() % 4001) - 2000) / 7.0f;  // |v| up to 286: some out of range
@@ -47,7 +50,8 @@ static void run(const char *what, void (*k)(const float *, uint8_t *), int M, in
       for (int l = 0; l < 64; l++)
         for (int e = 0; e < 8; e++) {
           const int kk = kf * FK + 8 * (l / S) + e, n = fc * S + l % S;
-          const uint8_t want = tk_f32_to_fp8e4_ref(x[(size_t)kk * N + n]);
+          const float xv = x[(size_t)kk * N + n];
+          const uint8_t want = g_ocp ? tk_f32_to_ocp_e4m3_ref(xv) : tk_f32_to_fp8e4_ref(xv);
           const uint8_t got = out[((kf * nfc + fc) * 8 + e) * 64 + l];
           if (got != want && bad++ < 5)
             printf("  %s frag (%d,%d) lane %d byte %d: got %02x want %02x (x[%d][%d] = %g)\n", what, kf, fc, l, e, got,
@@ -59,6 +63,9 @@ static void run(const char *what, void (*k)(const float *, uint8_t *), int M, in
 }
 
 int main(void) {
+  hipDeviceProp_t prop;
+  HIPCHECK(hipGetDeviceProperties(&prop, 0));
+  g_ocp = !strncmp(prop.gcnArchName, "gfx950", 6);
   run("16x16 acc -> fp8 16x16x32 B (64x32)", k_cvt16, 64, 32, 16, 32, 2, 2);
   run("32x32 acc -> fp8 32x32x16 B (64x64)", k_cvt32, 64, 64, 32, 16, 4, 2);
   return tt_finish();

@@ -14,8 +14,17 @@
 //             lane j * (16 / E) + i / E addressed (E = 4 16-bit or 8 8-bit)
 //   read_tr_exec  the same read with half the lanes off: refused (the ISA
 //             requires EXEC all ones)
+//   cvt_fp8   gfx950's fp8 conversions use the OCP formats: v_cvt_pk_fp8_f32 /
+//             _bf8_f32 (no clamp: LLVM 22 neither assembles nor prints one for
+//             them) on every f32 of the bf16 grid
+//             and its neighbours one ulp up and down (every fp8 tie, boundary
+//             and overflow), v_cvt_f32_fp8 / _bf8 (byte select) and
+//             v_cvt_pk_f32_fp8 / _bf8 (word select) on all 256 codes, against
+//             tk/types.h's OCP host references (tk_host_conversions checks
+//             those against the OCP spec's tables)
 // The program checks the device is a gfx950 first.
 #include "vtest.h"
+#include "tk/types.h"
 
 typedef float f4v __attribute__((ext_vector_type(4)));
 typedef int i8v __attribute__((ext_vector_type(8)));
@@ -88,6 +97,34 @@ __global__ void k_read_tr(unsigned *o, int bits, int half) {
   (void)bits; (void)half; (void)s;
 #endif
   o[2 * l] = lo; o[2 * l + 1] = hi;
+}
+
+// fp8 conversions: x[i] -> 2 codes (e4m3 byte 0, e5m2 byte 1) in enc[i]; codes c = i (< 256) decoded in dec[4 i + 0..3] (fp8 byte select,
+// bf8, pk fp8 word 1 lo, pk bf8 word 1 hi)
+typedef float f2v __attribute__((ext_vector_type(2)));
+__global__ void k_cvt_fp8(const float *x, unsigned *enc, float *dec, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+#if defined(__gfx950__)
+  if (i < n) {
+    float v = x[i];
+    unsigned a = (unsigned)__builtin_amdgcn_cvt_pk_fp8_f32(v, 0.0f, 0, false) & 0xff;
+    unsigned b = (unsigned)__builtin_amdgcn_cvt_pk_bf8_f32(0.0f, v, 0, true) >> 24 & 0xff;
+    enc[i] = a | b << 8;
+  }
+  if (i < 256) {
+    unsigned w = (unsigned)i << (8 * (i % 4));
+    float f = i % 4 == 0 ? __builtin_amdgcn_cvt_f32_fp8((int)w, 0) : i % 4 == 1 ? __builtin_amdgcn_cvt_f32_fp8((int)w, 1)
+            : i % 4 == 2 ? __builtin_amdgcn_cvt_f32_fp8((int)w, 2) : __builtin_amdgcn_cvt_f32_fp8((int)w, 3);
+    dec[4 * i] = f;
+    dec[4 * i + 1] = __builtin_amdgcn_cvt_f32_bf8(i, 0);
+    f2v p = __builtin_amdgcn_cvt_pk_f32_fp8((int)((unsigned)i << 16 | 0x3838u), true);
+    f2v q = __builtin_amdgcn_cvt_pk_f32_bf8((int)((unsigned)i << 24 | 0x3c3c00u), true);
+    dec[4 * i + 2] = p[0];
+    dec[4 * i + 3] = q[1];
+  }
+#else
+  (void)x; (void)enc; (void)dec; (void)n; (void)i;
+#endif
 }
 
 // global_load_lds_dwordx4 (gfx950): lane l's 16 bytes go to LDS M0 + 16*l;
@@ -252,8 +289,38 @@ int main(int argc, char **argv) {
         vt_check_u32(bits == 16 ? "ds_read_b64_tr_b16" : "ds_read_b64_tr_b8", l * 4 + b / 2,
                      got[b] | got[b + 1] << 8, want[b] | want[b + 1] << 8);
     }
+  } else if (!strcmp(c, "cvt_fp8")) {
+    std::vector<float> x;
+    for (uint32_t u = 0; u < 65536; u++)
+      for (int d = -1; d <= 1; d++) x.push_back(vt_u2f((u << 16) + (uint32_t)d));
+    int n = (int)x.size();
+    float *dx, *dd; unsigned *de;
+    VT_HIP(hipMalloc(&dx, n * 4)); VT_HIP(hipMalloc(&de, n * 4)); VT_HIP(hipMalloc(&dd, 1024 * 4));
+    VT_HIP(hipMemcpy(dx, x.data(), n * 4, hipMemcpyHostToDevice));
+    hipLaunchKernelGGL(k_cvt_fp8, dim3((n + 255) / 256), dim3(256), 0, 0, dx, de, dd, n);
+    VT_HIP(hipGetLastError());
+    VT_HIP(hipDeviceSynchronize());
+    std::vector<unsigned> e(n);
+    std::vector<float> dc(1024);
+    VT_HIP(hipMemcpy(e.data(), de, n * 4, hipMemcpyDeviceToHost));
+    VT_HIP(hipMemcpy(dc.data(), dd, 1024 * 4, hipMemcpyDeviceToHost));
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+      float v = x[i];
+      unsigned want = (unsigned)tk_f32_to_ocp_e4m3_ref(v) | (unsigned)tk_f32_to_ocp_e5m2_ref(v) << 8;
+      if (e[i] != want && bad++ < 8) printf("  cvt %a: got %04x want %04x (e4m3 low byte, e5m2 high)\n", v, e[i], want);
+      vt_checks++;
+    }
+    vt_failures += bad;
+    for (int code = 0; code < 256; code++) {
+      float w4 = tk_ocp_e4m3_to_f32_ref((uint8_t)code), w5 = tk_ocp_e5m2_to_f32_ref((uint8_t)code);
+      vt_check_f32("v_cvt_f32_fp8 (byte sel)", code, dc[4 * code], w4);
+      vt_check_f32("v_cvt_f32_bf8", code, dc[4 * code + 1], w5);
+      vt_check_f32("v_cvt_pk_f32_fp8 (word 1, lo)", code, dc[4 * code + 2], w4);
+      vt_check_f32("v_cvt_pk_f32_bf8 (word 1, hi)", code, dc[4 * code + 3], w5);
+    }
   } else {
-    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|lds_x4|fp6|read_tr16|read_tr8|read_tr_exec\n");
+    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|lds_x4|fp6|read_tr16|read_tr8|read_tr_exec|cvt_fp8\n");
     return 2;
   }
   printf("%d checks, %d failures\n", vt_checks, vt_failures);
