@@ -25,10 +25,11 @@
  * gfx950 f8f6f4 (v_mfma[_scale]_f32_{16x16x128,32x32x64}_f8f6f4): cbsz (A) and
  * blgp (B) pick the element format: 0 fp8 E4M3, 1 bf8 E5M2, 2 fp6 E2M3,
  * 3 bf6 E3M2, 4 fp4 E2M1 (OCP Microscaling Formats spec). Elements are packed
- * densely, element e of a lane at bit bits*e of its source registers; each
- * lane holds 32 consecutive k of one row (A) or column (B). fp8 and fp4 are
- * implemented; fp6/bf6 are refused as unimplemented (their packing across
- * dword boundaries is not confirmed by a source tksim can cite). The _scale
+ * densely, element e of a lane at bit bits*e of its source registers (fp6:
+ * 32 x 6 bits fill exactly the 6 registers LLVM gives the operand, so
+ * elements straddle dwords; CK's f6x32_pk_t, passed to these MFMAs as 6
+ * dwords, packs the same way: docs/hardware.md "f8f6f4 packing"); each
+ * lane holds 32 consecutive k of one row (A) or column (B). The _scale
  * forms multiply each 32-element k block by 2^(s-127), s the E8M0 byte of the
  * lane that holds the block (lane i + M*(k/32) for A row i, j + N*(k/32) for
  * B column j), byte op_sel[n] + 2*op_sel_hi[n] of scale operand n (0xff: NaN).
@@ -99,8 +100,10 @@ static int f8f6f4_fmt(int sel)
   switch (sel) {
   case 0: return E_OFP8;
   case 1: return E_OBF8;
+  case 2: return E_FP6;
+  case 3: return E_BF6;
   case 4: return E_FP4;
-  default: return -1; /* 2 fp6, 3 bf6: see the header comment */
+  default: return -1;
   }
 }
 

@@ -5,8 +5,14 @@
 //   cvt_bf16  v_cvt_pk_bf16_f32: two f32 -> bf16, round to nearest even
 //   lds160    160 KiB of dynamic LDS per workgroup: written, read back reversed
 //   lds_x4    global_load_lds_dwordx4: 16 bytes per lane straight into LDS
-//   fp6       an f8f6f4 MFMA with fp6 operands: tksim refuses it naming the
-//             instruction (ctest matches the message)
+//   fp6       v_mfma_scale_f32_16x16x128_f8f6f4 with fp6 E2M3 A and bf6 E3M2 B
+//             (cbsz 2, blgp 3) and 32x32x64 with bf6 A, fp6 B, E8M0 scales
+//             125..129: every D element against a CPU product of the values
+//             placed by the documented layout (docs/hardware.md "f8f6f4
+//             packing": lane l holds row/column l % M, k = 32 (l / M) + e,
+//             element e at bits 6e..6e+5 of its 6 registers, straddling)
+//   tr_b4     ds_read_b64_tr_b4: tksim refuses it naming the instruction
+//             (ctest matches the message)
 //   read_tr16 ds_read_b64_tr_b16 / read_tr8 ds_read_b64_tr_b8: each lane
 //             gives a scattered 8-byte LDS address; every result element is
 //             checked against the documented rule (docs/hardware.md): in each
@@ -58,16 +64,6 @@ __global__ void k_lds(unsigned *o, int n) {
   __syncthreads();
   for (int i = threadIdx.x; i < n; i += blockDim.x) o[i] = s[n - 1 - i];
 }
-__global__ void k_fp6(const i8v *a, f4v *d) {
-  int l = threadIdx.x;
-  f4v c = {0, 0, 0, 0};
-#if defined(__gfx950__)
-  c = __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(a[l], a[l], c, 2, 2, 0, 127, 0, 127);
-#else
-  (void)a;
-#endif
-  d[l] = c;
-}
 
 // LDS holds a hash of i in word i (4096 B); lane l reads 8 bytes at
 // tr_addr(l) + 16 (the offset field).
@@ -97,6 +93,36 @@ __global__ void k_read_tr(unsigned *o, int bits, int half) {
   (void)bits; (void)half; (void)s;
 #endif
   o[2 * l] = lo; o[2 * l + 1] = hi;
+}
+
+__global__ void k_fp6(const i8v *a, const i8v *b, const int *sa, const int *sb, float *d, int m32) {
+  int l = threadIdx.x;
+#if defined(__gfx950__)
+  if (!m32) {
+    f4v c = {0, 0, 0, 0};
+    c = __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(a[l], b[l], c, 2, 3, 0, sa[l], 0, sb[l]);
+    for (int i = 0; i < 4; i++) d[l * 16 + i] = c[i];
+  } else {
+    typedef float f16v __attribute__((ext_vector_type(16)));
+    f16v c;
+    for (int i = 0; i < 16; i++) c[i] = 0;
+    c = __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(a[l], b[l], c, 3, 2, 0, sa[l], 0, sb[l]);
+    for (int i = 0; i < 16; i++) d[l * 16 + i] = c[i];
+  }
+#else
+  (void)a; (void)b; (void)sa; (void)sb; (void)d; (void)m32; (void)l;
+#endif
+}
+__global__ void k_tr_b4(unsigned *o) {
+  __shared__ unsigned s[128];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+#if defined(__gfx950__)
+  i2v v = __builtin_amdgcn_ds_read_tr4_b64_v2i32((__attribute__((address_space(3))) i2v *)(s + 2 * (threadIdx.x % 32)));
+  o[threadIdx.x] = (unsigned)v[0] ^ (unsigned)v[1];
+#else
+  o[threadIdx.x] = 0;
+#endif
 }
 
 // fp8 conversions: x[i] -> 2 codes (e4m3 byte 0, e5m2 byte 1) in enc[i]; codes c = i (< 256) decoded in dec[4 i + 0..3] (fp8 byte select,
@@ -253,12 +279,62 @@ int main(int argc, char **argv) {
         vt_check_u32("global_load_lds_dwordx4", 4 * t + i, (uint32_t)o[4 * t + i], (uint32_t)g[4 * (slot ^ 5) + i]);
       }
   } else if (!strcmp(c, "fp6")) {
-    i8v *da; f4v *dd;
-    VT_HIP(hipMalloc(&da, 64 * 32)); VT_HIP(hipMalloc(&dd, 64 * 16));
-    VT_HIP(hipMemset(da, 0, 64 * 32));
-    hipLaunchKernelGGL(k_fp6, dim3(1), dim3(64), 0, 0, da, dd);
+    // OCP MX: fp6 E2M3 bias 1, bf6 E3M2 bias 3, no inf/NaN
+    auto fp6 = [](unsigned v) { int e = (v >> 3) & 3, m = v & 7; double r = e ? ldexp(1 + m / 8.0, e - 1) : m / 8.0; return v & 32 ? -r : r; };
+    auto bf6 = [](unsigned v) { int e = (v >> 2) & 7, m = v & 3; double r = e ? ldexp(1 + m / 4.0, e - 3) : ldexp(m / 4.0, -2); return v & 32 ? -r : r; };
+    for (int m32 = 0; m32 < 2; m32++) {
+      const int M = m32 ? 32 : 16, K = m32 ? 64 : 128, G = 64 / M;
+      std::vector<unsigned> ca(M * K), cb(K * M);   // codes: A[i][k], B[k][j]
+      uint32_t seed = 12345u + (uint32_t)m32;
+      for (auto &v : ca) { seed = seed * 1664525u + 1013904223u; v = seed >> 26; }
+      for (auto &v : cb) { seed = seed * 1664525u + 1013904223u; v = seed >> 26; }
+      std::vector<int> sa(64), sb(64);
+      std::vector<uint32_t> pa(64 * 8, 0), pb(64 * 8, 0);
+      for (int l = 0; l < 64; l++) {
+        sa[l] = 125 + (l * 7) % 5; sb[l] = 126 + (l * 3) % 3;
+        for (int e = 0; e < 32; e++) {
+          int k = 32 * (l / M) + e, bit = 6 * e;
+          uint64_t va = ca[(l % M) * K + k], vb = cb[k * M + l % M];
+          // element e at bits 6e..6e+5 of the lane's dwords, straddling dword boundaries
+          pa[l * 8 + bit / 32] |= (uint32_t)(va << (bit % 32)); if (bit % 32 > 26) pa[l * 8 + bit / 32 + 1] |= (uint32_t)(va >> (32 - bit % 32));
+          pb[l * 8 + bit / 32] |= (uint32_t)(vb << (bit % 32)); if (bit % 32 > 26) pb[l * 8 + bit / 32 + 1] |= (uint32_t)(vb >> (32 - bit % 32));
+        }
+      }
+      uint32_t *da, *db; int *dsa, *dsb; float *dd;
+      VT_HIP(hipMalloc(&da, 64 * 32)); VT_HIP(hipMalloc(&db, 64 * 32)); VT_HIP(hipMalloc(&dsa, 256)); VT_HIP(hipMalloc(&dsb, 256));
+      VT_HIP(hipMalloc(&dd, 64 * 16 * 4));
+      VT_HIP(hipMemcpy(da, pa.data(), 64 * 32, hipMemcpyHostToDevice)); VT_HIP(hipMemcpy(db, pb.data(), 64 * 32, hipMemcpyHostToDevice));
+      VT_HIP(hipMemcpy(dsa, sa.data(), 256, hipMemcpyHostToDevice)); VT_HIP(hipMemcpy(dsb, sb.data(), 256, hipMemcpyHostToDevice));
+      hipLaunchKernelGGL(k_fp6, dim3(1), dim3(64), 0, 0, (const i8v *)da, (const i8v *)db, dsa, dsb, dd, m32);
+      VT_HIP(hipGetLastError());
+      VT_HIP(hipDeviceSynchronize());
+      std::vector<float> d(64 * 16);
+      VT_HIP(hipMemcpy(d.data(), dd, 64 * 16 * 4, hipMemcpyDeviceToHost));
+      int bad = 0;
+      for (int l = 0; l < 64; l++)
+        for (int r = 0; r < M * M / 64; r++) {
+          int j = l % M, i = M == 32 ? 8 * (r / 4) + 4 * (l / 32) + r % 4 : 4 * (l / 16) + r;
+          double ref = 0, mag = 0;
+          for (int k = 0; k < K; k++) {
+            // the scales of A row i's / B column j's k block come from the lanes that hold them
+            double t = (m32 ? bf6(ca[i * K + k]) : fp6(ca[i * K + k])) * (m32 ? fp6(cb[k * M + j]) : bf6(cb[k * M + j])) *
+                       ldexp(1.0, sa[i + M * (k / 32)] - 127) * ldexp(1.0, sb[j + M * (k / 32)] - 127);
+            ref += t; mag += fabs(t);
+          }
+          (void)G;
+          float got = d[l * 16 + r];
+          vt_checks++;
+          if (fabs(got - ref) > 1e-6 * mag + 1e-30 && bad++ < 6)
+            printf("  %s D[%d][%d] = %.9g, want %.9g\n", m32 ? "32x32x64 bf6*fp6" : "16x16x128 fp6*bf6", i, j, got, ref);
+        }
+      vt_failures += bad;
+    }
+  } else if (!strcmp(c, "tr_b4")) {
+    unsigned *d_o;
+    VT_HIP(hipMalloc(&d_o, 256));
+    hipLaunchKernelGGL(k_tr_b4, dim3(1), dim3(64), 0, 0, d_o);
     hipError_t e = hipDeviceSynchronize();
-    printf("fp6 launch: %s\n", hipGetErrorString(e));
+    printf("tr_b4 launch: %s\n", hipGetErrorString(e));
     return e == hipSuccess ? 1 : 0;
   } else if (!strcmp(c, "read_tr16") || !strcmp(c, "read_tr8") || !strcmp(c, "read_tr_exec")) {
     int bits = c[7] == '8' ? 8 : 16, half = !strcmp(c, "read_tr_exec");
@@ -320,7 +396,7 @@ int main(int argc, char **argv) {
       vt_check_f32("v_cvt_pk_f32_bf8 (word 1, hi)", code, dc[4 * code + 3], w5);
     }
   } else {
-    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|lds_x4|fp6|read_tr16|read_tr8|read_tr_exec|cvt_fp8\n");
+    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|lds_x4|fp6|read_tr16|read_tr8|read_tr_exec|cvt_fp8|tr_b4\n");
     return 2;
   }
   printf("%d checks, %d failures\n", vt_checks, vt_failures);
