@@ -16,6 +16,14 @@
 //   inflight wave 0's ds_write_b32 still in flight at s_barrier (no s_waitcnt
 //            lgkmcnt), read by wave 1 after the barrier (race checker)
 //   loop     a loop whose exit condition never becomes true (budget)
+//   trwait   gfx950 (run with --arch=gfx950): inline-asm ds_read_b64_tr_b16
+//            used before s_waitcnt lgkmcnt (wait checker)
+//   trrace   gfx950: LDS written by wave 0, read by wave 1 with
+//            ds_read_b64_tr_b16 without s_barrier (race checker)
+// trwait/trrace check their good results against the transposing read's
+// rule (docs/hardware.md): lane 8-byte addresses 8l over a row-major 4 x 16
+// block of halfwords per 16-lane group give lane (16g + i) element j =
+// halfword 64g + 16j + i.
 // The bad variants are meaningful only under tksim (on a GPU they corrupt
 // memory or hang), so ctest registers them only with tksim.
 #include "../isa/vtest.h"
@@ -107,10 +115,62 @@ __global__ void k_loop(const volatile int *stop, int *out)
   out[threadIdx.x] = n + 1;
 }
 
+typedef short s4v_ __attribute__((ext_vector_type(4)));
+__global__ void k_trwait(unsigned short *out, int bad)
+{
+  __shared__ unsigned lds[128];
+  int t = threadIdx.x;
+  /* the output pointer in SGPRs before the read: no s_load (and its
+   * s_waitcnt lgkmcnt) between the read and the use of v */
+  uintptr_t op = (uintptr_t)out;
+  asm volatile("" : "+s"(op));
+  lds[2 * t] = (unsigned)(4 * t) * 3 + 1 | ((unsigned)(4 * t + 1) * 3 + 1) << 16;
+  lds[2 * t + 1] = (unsigned)(4 * t + 2) * 3 + 1 | ((unsigned)(4 * t + 3) * 3 + 1) << 16;
+  __syncthreads();
+  uint32_t addr = (uint32_t)(uintptr_t)&lds[2 * t];
+  unsigned long long v = 0;
+#if defined(__gfx950__)
+  if (bad) asm volatile("ds_read_b64_tr_b16 %0, %1" : "=v"(v) : "v"(addr) : "memory");
+  else asm volatile("ds_read_b64_tr_b16 %0, %1\n\ts_waitcnt lgkmcnt(0)" : "=v"(v) : "v"(addr) : "memory");
+#else
+  (void)addr; (void)bad;
+#endif
+  for (int j = 0; j < 4; j++) ((unsigned short *)op)[4 * t + j] = (unsigned short)(v >> (16 * j));
+}
+
+__global__ void k_trrace(unsigned short *out, int bad)
+{
+  __shared__ unsigned lds[128];
+  int t = threadIdx.x;
+  if (t < 64) {
+    lds[2 * t] = (unsigned)(4 * t) * 3 + 1 | ((unsigned)(4 * t + 1) * 3 + 1) << 16;
+    lds[2 * t + 1] = (unsigned)(4 * t + 2) * 3 + 1 | ((unsigned)(4 * t + 3) * 3 + 1) << 16;
+  }
+  if (!bad) __syncthreads();
+  if (t >= 64) {
+    int l = t - 64;
+#if defined(__gfx950__)
+    s4v_ v = __builtin_amdgcn_ds_read_tr16_b64_v4i16((__attribute__((address_space(3))) s4v_ *)&lds[2 * l]);
+    for (int j = 0; j < 4; j++) out[4 * l + j] = (unsigned short)v[j];
+#else
+    (void)l; (void)out;
+#endif
+  }
+}
+
+static void check_tr(const unsigned short *h)
+{
+  for (int l = 0; l < 64; l++)
+    for (int j = 0; j < 4; j++) {
+      int g = l / 16, i = l % 16, hw = 64 * g + 16 * j + i;
+      vt_check_u32("transposed halfword", 4 * l + j, h[4 * l + j], (uint32_t)(unsigned short)(hw * 3 + 1));
+    }
+}
+
 int main(int argc, char **argv)
 {
   if (argc < 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-    fprintf(stderr, "usage: %s oob|edge|wait|race|bytes|inflight|deadlock|loop good|bad\n", argv[0]);
+    fprintf(stderr, "usage: %s oob|edge|wait|race|bytes|inflight|deadlock|loop|trwait|trrace good|bad\n", argv[0]);
     return 2;
   }
   const char *c = argv[1];
@@ -134,6 +194,15 @@ int main(int argc, char **argv)
     if (e == hipSuccess) {
       auto h = out.get();
       for (int t = 0; t < 64; t++) vt_check_u64("lds neighbour + 5", t, h[t], (uint64_t)((t + 1) % 64) * 3 + 1 + 5);
+    }
+  } else if (!strcmp(c, "trwait") || !strcmp(c, "trrace")) {
+    vt_buf<unsigned short> out(256);
+    if (c[2] == 'w') k_trwait<<<1, 64>>>(out.d, bad);
+    else k_trrace<<<1, 128>>>(out.d, bad);
+    e = hipDeviceSynchronize();
+    if (e == hipSuccess) {
+      auto h = out.get();
+      check_tr(h.data());
     }
   } else if (!strcmp(c, "race")) {
     vt_buf<int> out(64);

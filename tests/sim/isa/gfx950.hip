@@ -11,6 +11,10 @@
 //             placed by the documented layout (docs/hardware.md "f8f6f4
 //             packing": lane l holds row/column l % M, k = 32 (l / M) + e,
 //             element e at bits 6e..6e+5 of its 6 registers, straddling)
+//   tr_banks  two ds_read_b64_tr_b16, lane addresses 8 B apart (conflict free)
+//             and 256 B apart (every lane on banks 0-1); ctest matches
+//             tksim --report=pc's bank figures (gfx950 model: 2 read phases of
+//             32 lanes: 0 and 2 x 31 = 62 conflict cycles), values checked here
 //   tr_b4     ds_read_b64_tr_b4: tksim refuses it naming the instruction
 //             (ctest matches the message)
 //   read_tr16 ds_read_b64_tr_b16 / read_tr8 ds_read_b64_tr_b8: each lane
@@ -112,6 +116,20 @@ __global__ void k_fp6(const i8v *a, const i8v *b, const int *sa, const int *sb, 
 #else
   (void)a; (void)b; (void)sa; (void)sb; (void)d; (void)m32; (void)l;
 #endif
+}
+__global__ void k_tr_banks(unsigned *o) {
+  __shared__ unsigned w[64 * 64];
+  int l = threadIdx.x;
+  for (int i = l; i < 64 * 64; i += 64) w[i] = (unsigned)i * 2654435761u + 12345u;
+  __syncthreads();
+  unsigned long long x = 0, y = 0;
+#if defined(__gfx950__)
+  uint32_t base = (uint32_t)(uintptr_t)w, a8 = base + 8u * (uint32_t)l, a256 = base + 256u * (uint32_t)l;
+  asm volatile("ds_read_b64_tr_b16 %0, %1\n\ts_waitcnt lgkmcnt(0)" : "=v"(x) : "v"(a8) : "memory");
+  asm volatile("ds_read_b64_tr_b16 %0, %1\n\ts_waitcnt lgkmcnt(0)" : "=v"(y) : "v"(a256) : "memory");
+#endif
+  o[4 * l] = (unsigned)x; o[4 * l + 1] = (unsigned)(x >> 32);
+  o[4 * l + 2] = (unsigned)y; o[4 * l + 3] = (unsigned)(y >> 32);
 }
 __global__ void k_tr_b4(unsigned *o) {
   __shared__ unsigned s[128];
@@ -329,6 +347,22 @@ int main(int argc, char **argv) {
         }
       vt_failures += bad;
     }
+  } else if (!strcmp(c, "tr_banks")) {
+    unsigned *d_o;
+    VT_HIP(hipMalloc(&d_o, 1024));
+    hipLaunchKernelGGL(k_tr_banks, dim3(1), dim3(64), 0, 0, d_o);
+    VT_HIP(hipGetLastError());
+    VT_HIP(hipDeviceSynchronize());
+    std::vector<unsigned> o(256);
+    VT_HIP(hipMemcpy(o.data(), d_o, 1024, hipMemcpyDeviceToHost));
+    auto hw = [](unsigned byte) { unsigned v = (byte / 4) * 2654435761u + 12345u; return (v >> (8 * (byte % 4))) & 0xffff; };
+    for (int l = 0; l < 64; l++)
+      for (int j = 0; j < 4; j++) {
+        int g = l & ~15, i = l & 15, src = g + 4 * j + i / 4;
+        unsigned got8 = (o[4 * l + j / 2] >> (16 * (j % 2))) & 0xffff, got256 = (o[4 * l + 2 + j / 2] >> (16 * (j % 2))) & 0xffff;
+        vt_check_u32("tr_b16, 8 B stride", 4 * l + j, got8, hw(8u * src + 2u * (i % 4)));
+        vt_check_u32("tr_b16, 256 B stride", 4 * l + j, got256, hw(256u * src + 2u * (i % 4)));
+      }
   } else if (!strcmp(c, "tr_b4")) {
     unsigned *d_o;
     VT_HIP(hipMalloc(&d_o, 256));
@@ -396,7 +430,7 @@ int main(int argc, char **argv) {
       vt_check_f32("v_cvt_pk_f32_bf8 (word 1, hi)", code, dc[4 * code + 3], w5);
     }
   } else {
-    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|lds_x4|fp6|read_tr16|read_tr8|read_tr_exec|cvt_fp8|tr_b4\n");
+    fprintf(stderr, "usage: gfx950 fp8_ocp|cvt_bf16|lds160|lds_x4|fp6|read_tr16|read_tr8|read_tr_exec|cvt_fp8|tr_banks|tr_b4\n");
     return 2;
   }
   printf("%d checks, %d failures\n", vt_checks, vt_failures);
