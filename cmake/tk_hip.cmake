@@ -233,3 +233,64 @@ function(tk_add_hip_test name)
     set_tests_properties(${name} PROPERTIES LABELS "gpu;${T_LABELS}" TIMEOUT 900)
   endif()
 endfunction()
+
+# The timing model that goes with each target in tests (a gfx942 code object
+# under a CDNA4 model, or the reverse, is refused by tksim).
+set(TK_TEST_MODEL_gfx942 mi325x)
+set(TK_TEST_MODEL_gfx950 mi355x)
+
+# tk_add_target_tests(NAME name COMMAND word... [LABELS l...] [TIMEOUT s]
+#                     [ARCHS a...] [PROPERTIES p v ...]): a test that runs a
+# fat HIP program (an example, a tool over one), once per target, like
+# tk_add_hip_test. In COMMAND the word TK_RUN stands for what goes before the
+# program: under tksim `tksim --arch=<a>`, one test per TK_OFFLOAD_ARCH
+# (NAME for the first, NAME_<a> with label <a> for the others; ARCHS
+# restricts, TK_GFX950_SKIP applies); on a GPU nothing (one test, the
+# device's code object). In any word @ARCH@ becomes the target and @KEY@ the
+# variable TK_TEST_KEY_<a> (e.g. @MODEL@, the target's timing model, for
+# commands that call tksim themselves).
+function(tk_add_target_tests)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "COMMAND;LABELS;ARCHS;PROPERTIES" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 600)
+  endif()
+  if(TK_RUN_ON_RESOLVED STREQUAL "sim")
+    set(_archs ${TK_OFFLOAD_ARCH})
+  else()
+    set(_archs ${TK_OFFLOAD_ARCH_FIRST}) # the GPU picks its own code object
+  endif()
+  foreach(a ${_archs})
+    if(T_ARCHS AND NOT a IN_LIST T_ARCHS)
+      continue()
+    endif()
+    if(a STREQUAL "gfx950" AND T_NAME IN_LIST TK_GFX950_SKIP)
+      continue()
+    endif()
+    set(_cmd "")
+    foreach(w ${T_COMMAND})
+      if(w STREQUAL "TK_RUN")
+        if(TK_RUN_ON_RESOLVED STREQUAL "sim")
+          list(APPEND _cmd $<TARGET_FILE:tksim> --arch=${a})
+        endif()
+        continue()
+      endif()
+      string(REPLACE "@ARCH@" "${a}" w "${w}")
+      string(REGEX MATCHALL "@[A-Z0-9]+@" _keys "${w}")
+      foreach(k ${_keys})
+        string(REPLACE "@" "" _v "${k}")
+        if(NOT DEFINED TK_TEST_${_v}_${a})
+          message(FATAL_ERROR "tk_add_target_tests(${T_NAME}): ${k} needs TK_TEST_${_v}_${a}")
+        endif()
+        string(REPLACE "${k}" "${TK_TEST_${_v}_${a}}" w "${w}")
+      endforeach()
+      list(APPEND _cmd "${w}")
+    endforeach()
+    if(a STREQUAL TK_OFFLOAD_ARCH_FIRST)
+      set(_n ${T_NAME})
+    else()
+      set(_n ${T_NAME}_${a})
+    endif()
+    add_test(NAME ${_n} COMMAND ${_cmd})
+    set_tests_properties(${_n} PROPERTIES LABELS "${T_LABELS};${a}" TIMEOUT ${T_TIMEOUT} ${T_PROPERTIES})
+  endforeach()
+endfunction()
