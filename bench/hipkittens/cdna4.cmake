@@ -1,8 +1,10 @@
 # CDNA4: HipKittens' MI355X BF16 GEMM kernels (kernels/bf16/kernel_<S>.cpp of
 # the checkout TK_HIPKITTENS_CDNA4_PATH, default ../shared/calibration/
 # hipkittens-cdna4), compiled with KITTENS_CDNA4 for gfx950 only, as
-# hk4_gemm_<S>; the same harness and shim (the shim adds hip_fp8.h). None is
-# built by default: docs/tksim-model.md "CDNA4 parameters" has the commands.
+# hk4_gemm_<S>; the same harness and shim (the shim adds hip_fp8.h). Only
+# hk4_gemm_1024 (the ctest's) is built by default; bench/validate-model
+# --fixture cdna4 builds the others it needs (docs/tksim-model.md "CDNA4
+# parameters").
 get_filename_component(_hk4_default "${PROJECT_SOURCE_DIR}/../shared/calibration/hipkittens-cdna4" ABSOLUTE)
 if(NOT DEFINED TK_HIPKITTENS_CDNA4_PATH AND EXISTS "${_hk4_default}/include/kittens.cuh")
   set(_hk4_init "${_hk4_default}")
@@ -11,6 +13,10 @@ else()
 endif()
 set(TK_HIPKITTENS_CDNA4_PATH "${_hk4_init}" CACHE PATH
     "HipKittens checkout with CDNA4 kernels (include/, kernels/bf16/kernel_<S>.cpp); empty: none")
+# the configured checkout for bench/validate-model --no-build (empty: none)
+set(TK_HIPKITTENS_CDNA4_DIR "" CACHE INTERNAL "absolute TK_HIPKITTENS_CDNA4_PATH (empty: none), for tests/bench")
+set(_hk4_stamp "${CMAKE_CURRENT_BINARY_DIR}/hipkittens-cdna4-path.txt")
+file(WRITE "${_hk4_stamp}" "")
 if(TK_HIPKITTENS_CDNA4_PATH AND "gfx950" IN_LIST TK_OFFLOAD_ARCH)
   get_filename_component(_hk4 "${TK_HIPKITTENS_CDNA4_PATH}" ABSOLUTE)
   file(GLOB _hk4_kernels "${_hk4}/kernels/bf16/kernel_*.cpp")
@@ -35,16 +41,22 @@ if(TK_HIPKITTENS_CDNA4_PATH AND "gfx950" IN_LIST TK_OFFLOAD_ARCH)
     add_executable(hk4_gemm_${s} harness.hip)
     set_source_files_properties(harness.hip PROPERTIES LANGUAGE CXX)
     add_dependencies(hk4_gemm_${s} hk4_kernel_${s})
-    # gfx950 only: HipKittens' CDNA4 code uses gfx950 instructions throughout
+    # gfx950 only: HipKittens' CDNA4 code uses gfx950 instructions throughout;
+    # its nodiscard HIP calls and memcpy of HIP vector types warn (not tk code)
     target_compile_options(hk4_gemm_${s} PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950
-                           -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result)
+                           -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result -Wno-unused-value
+                           -Wno-nontrivial-memcall)
     target_link_libraries(hk4_gemm_${s} PRIVATE tk::tk ${TK_AMDHIP64})
     target_compile_definitions(hk4_gemm_${s} PRIVATE KITTENS_CDNA4 "HK_KERNEL_FILE=\"${_gen}\"")
     target_include_directories(hk4_gemm_${s} BEFORE PRIVATE "${_hk_shim}")
     target_include_directories(hk4_gemm_${s} SYSTEM PRIVATE "${_hk4}/include")
-    set_target_properties(hk4_gemm_${s} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF
-                          EXCLUDE_FROM_ALL ON)
+    set_target_properties(hk4_gemm_${s} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+    if(NOT s STREQUAL "1024")
+      set_target_properties(hk4_gemm_${s} PROPERTIES EXCLUDE_FROM_ALL ON)
+    endif()
   endforeach()
+  file(WRITE "${_hk4_stamp}" "${_hk4}\n")
+  set(TK_HIPKITTENS_CDNA4_DIR "${_hk4}" CACHE INTERNAL "absolute TK_HIPKITTENS_CDNA4_PATH (empty: none), for tests/bench")
   # HipKittens' CDNA4 FP8 GEMM (kernels/fp8_8wave/8_wave.cu) at 8192³, timing
   # only (fp8_harness.hip), for the modeled MI355X FP8 figure
   set(_fp8_src "${_hk4}/kernels/fp8_8wave/8_wave.cu")
@@ -68,5 +80,5 @@ if(TK_HIPKITTENS_CDNA4_PATH AND "gfx950" IN_LIST TK_OFFLOAD_ARCH)
                           EXCLUDE_FROM_ALL ON)
   endif()
   list(SORT _sizes4 COMPARE NATURAL)
-  message(STATUS "bench/hipkittens: HipKittens CDNA4 at ${_hk4}: hk4_gemm_{${_sizes4}} (not built by default)")
+  message(STATUS "bench/hipkittens: HipKittens CDNA4 at ${_hk4}: hk4_gemm_{${_sizes4}} (1024 built by default)")
 endif()

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hip_check.h"
 #include "inputs.h"
 #include "sweep.h"
 #include "timing.h"
@@ -20,14 +21,7 @@
 
 #define MAX_SHAPES 64
 
-#define CHECK_HIP(x)                                                                               \
-  do {                                                                                             \
-    hipError_t e_ = (x);                                                                           \
-    if (e_ != hipSuccess) {                                                                        \
-      fprintf(stderr, "attn: %s failed: %s (%s:%d)\n", #x, hipGetErrorString(e_), __FILE__, __LINE__); \
-      exit(4);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#define CHECK_HIP(x) TK_EXAMPLE_CHECK_HIP("attn", x)
 
 static void usage(FILE *f)
 {
@@ -296,13 +290,9 @@ static int run_one(const options *o)
       teardown(&d);
       return 4;
     }
-    printf("time: %.4f ms per iteration over %lld iterations (%lld warm-up) [%s]\n", ms, (long long)o->iters,
-           (long long)o->warmup, tk_timing_label(kind));
-    if (tk_timing_is_performance(kind))
-      printf("throughput: %.2f TFLOP/s (%s; %s flops = %.4g)\n", flops(p, o->bwd) / (ms * 1e-3) / 1e12,
-             tk_timing_name(kind), o->bwd ? "10*pairs*d*b*hq" : "4*pairs*d*b*hq", flops(p, o->bwd));
-    else
-      printf("throughput: not reported (emulated without timing model; run tksim --model=mi325x for modeled figures)\n");
+    char note[64];
+    snprintf(note, sizeof note, "%s flops = %.4g", o->bwd ? "10*pairs*d*b*hq" : "4*pairs*d*b*hq", flops(p, o->bwd));
+    tk_timing_print(ms, o->iters, o->warmup, kind, flops(p, o->bwd), note);
   }
   teardown(&d);
   return rc;
@@ -347,14 +337,8 @@ static int run_sweep(const options *o)
                (long long)p.d);
       if (tk_sweep_add(&sw, key, shape, causal ? "causal" : "non-causal", ms, flops(&p, o->bwd), kind)) rc = 4;
     }
-  if (o->csv && tk_sweep_write_csv(&sw, o->csv) != 0) {
-    fprintf(stderr, "attn: cannot write %s\n", o->csv);
-    rc = rc ? rc : 2;
-  }
-  if (o->svg && tk_sweep_write_svg(&sw, o->svg) != 0) {
-    fprintf(stderr, "attn: cannot write %s\n", o->svg);
-    rc = rc ? rc : 2;
-  }
+  const int wrc = tk_sweep_write_outputs(&sw, "attn", o->csv, o->svg);
+  rc = rc ? rc : wrc;
   tk_sweep_free(&sw);
   return rc;
 }
@@ -401,12 +385,10 @@ static int parse_args(int argc, char **argv, options *o)
       else if (!strcmp(a, "--sq")) o->p.sq = x;
       else if (!strcmp(a, "--skv")) o->p.skv = x, o->skv_set = 1;
       else if (!strcmp(a, "--d")) o->p.d = x;
-      else if (!strcmp(a, "--iters")) {
-        if (x < 0) return bad("--iters must be >= 0 (0: no timing)", v);
-        o->iters = x, o->iters_set = 1;
-      } else if (!strcmp(a, "--warmup")) {
-        if (x < 0) return bad("--warmup must be >= 0", v);
-        o->warmup = x, o->warmup_set = 1;
+      else if (!strcmp(a, "--iters") || !strcmp(a, "--warmup")) {
+        const char *ce = a[2] == 'i' ? tk_cli_count(a, x, &o->iters, &o->iters_set)
+                                     : tk_cli_count(a, x, &o->warmup, &o->warmup_set);
+        if (ce) return bad(ce, v);
       } else
         o->seed = (uint64_t)x;
     } else if (!strcmp(a, "--scale")) {
@@ -436,14 +418,8 @@ static int parse_args(int argc, char **argv, options *o)
     if (o->str_set[t]) memcpy(o->p.str[t], strides[t], sizeof strides[t]);
   const char *e = tk_attn_problem_error(&o->p);
   if (e) return bad(e, NULL);
-  if ((o->csv || o->svg) && !o->sweep) return bad("--csv/--svg need --sweep", NULL);
-  if (o->sweep && o->check) return bad("--check and --sweep are exclusive", NULL);
-  if (o->inject && !o->check) return bad("--inject-error needs --check", NULL);
-  if (o->sweep && o->iters == 0) return bad("--sweep needs --iters >= 1", NULL);
-  const char *ms = getenv("TKSIM_MODEL_SAMPLE");
-  if (o->check && ms && atoi(ms) > 0)
-    return bad("--check is refused under tksim --model-sample (results of unsimulated workgroups are not computed)",
-               NULL);
+  const char *ce = tk_cli_common_error(o->check, o->sweep, o->inject, o->iters, o->csv, o->svg);
+  if (ce) return bad(ce, NULL);
   return -1;
 }
 
@@ -455,14 +431,6 @@ int main(int argc, char **argv)
   o.iters = 10, o.warmup = 2, o.seed = 1;
   const int rc = parse_args(argc, argv, &o);
   if (rc >= 0) return rc;
-  int ndev = 0;
-  if (hipGetDeviceCount(&ndev) != hipSuccess || ndev < 1) {
-    fprintf(stderr, "attn: no HIP device (run under tksim: build/bin/tksim build/bin/attn ...)\n");
-    return 4;
-  }
-  if (tk_timing_under_tksim()) {
-    if (!o.iters_set) o.iters = 1;
-    if (!o.warmup_set) o.warmup = 0;
-  }
+  if (tk_timing_start("attn", &o.iters, o.iters_set, &o.warmup, o.warmup_set)) return 4;
   return o.sweep ? run_sweep(&o) : run_one(&o);
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int tk_cli_i64(const char *s, int64_t *v)
 {
@@ -29,6 +30,25 @@ int tk_cli_bad(const char *prog, void (*usage)(FILE *), const char *msg, const c
   fprintf(stderr, "%s: %s%s%s\n", prog, msg, arg ? ": " : "", arg ? arg : "");
   if (usage) usage(stderr);
   return 2;
+}
+
+const char *tk_cli_common_error(int check, int sweep, int inject, int64_t iters, const char *csv, const char *svg)
+{
+  if ((csv || svg) && !sweep) return "--csv/--svg need --sweep";
+  if (sweep && check) return "--check and --sweep are exclusive";
+  if (inject && !check) return "--inject-error needs --check";
+  if (sweep && iters == 0) return "--sweep needs --iters >= 1";
+  const char *ms = getenv("TKSIM_MODEL_SAMPLE"); /* tksim --model-sample runs only some workgroups */
+  if (check && ms && atoi(ms) > 0)
+    return "--check is refused under tksim --model-sample (results of unsimulated workgroups are not computed)";
+  return NULL;
+}
+
+const char *tk_cli_count(const char *opt, int64_t x, int64_t *dst, int *set)
+{
+  if (x < 0) return strcmp(opt, "--iters") == 0 ? "--iters must be >= 0 (0: no timing)" : "--warmup must be >= 0";
+  *dst = x, *set = 1;
+  return NULL;
 }
 
 int tk_cli_list_next(const char **s, const char **item, size_t *len)

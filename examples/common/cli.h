@@ -24,6 +24,17 @@ int tk_cli_bad(const char *prog, void (*usage)(FILE *), const char *msg, const c
  * the comma. Returns 0 at the end of the list. */
 int tk_cli_list_next(const char **s, const char **item, size_t *len);
 
+/* The rules every example program applies to its shared options: --csv/--svg
+ * need --sweep, --check and --sweep exclude each other, --inject-error needs
+ * --check, a sweep needs --iters >= 1, and --check is refused under tksim
+ * --model-sample (TKSIM_MODEL_SAMPLE > 0: unsimulated workgroups compute
+ * nothing). Returns the message for the first one broken, or NULL. */
+const char *tk_cli_common_error(int check, int sweep, int inject, int64_t iters, const char *csv, const char *svg);
+
+/* --iters / --warmup: a count >= 0 into *dst, *set = 1. Returns NULL, or the
+ * message for a negative count (opt names which). */
+const char *tk_cli_count(const char *opt, int64_t x, int64_t *dst, int *set);
+
 /* "AxBxC[,AxBxC...]" with `dims` positive integers per shape, at most `max`
  * shapes, into out[shape * dims + d]. Returns the number of shapes, or -1 for
  * a malformed list, non-positive sizes or more than `max` shapes. */

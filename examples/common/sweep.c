@@ -113,3 +113,17 @@ void tk_sweep_free(tk_sweep *s)
   s->rows = NULL;
   s->n = s->cap = 0;
 }
+
+int tk_sweep_write_outputs(const tk_sweep *s, const char *prog, const char *csv, const char *svg)
+{
+  int rc = 0;
+  if (csv && tk_sweep_write_csv(s, csv) != 0) {
+    fprintf(stderr, "%s: cannot write %s\n", prog, csv);
+    rc = 2;
+  }
+  if (svg && tk_sweep_write_svg(s, svg) != 0) {
+    fprintf(stderr, "%s: cannot write %s\n", prog, svg);
+    rc = 2;
+  }
+  return rc;
+}

@@ -41,6 +41,10 @@ int tk_sweep_add(tk_sweep *s, const char *key, const char *shape, const char *ke
 int tk_sweep_write_csv(const tk_sweep *s, const char *path);
 /* Grouped bar chart, one group per shape and one bar per kernel. 0 or -1. */
 int tk_sweep_write_svg(const tk_sweep *s, const char *path);
+/* The --csv and --svg outputs (either may be NULL): "PROG: cannot write
+ * FILE" on stderr for each that fails. Returns 0, or 2 (the programs' exit
+ * status for an output that cannot be written) when one failed. */
+int tk_sweep_write_outputs(const tk_sweep *s, const char *prog, const char *csv, const char *svg);
 void tk_sweep_free(tk_sweep *s);
 
 #ifdef __cplusplus

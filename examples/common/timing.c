@@ -85,3 +85,28 @@ out:
   if (e1) (void)hipEventDestroy(e1);
   return rc;
 }
+
+int tk_timing_start(const char *prog, int64_t *iters, int iters_set, int64_t *warmup, int warmup_set)
+{
+  int ndev = 0;
+  if (hipGetDeviceCount(&ndev) != hipSuccess || ndev < 1) {
+    fprintf(stderr, "%s: no HIP device (run under tksim: build/bin/tksim build/bin/%s ...)\n", prog, prog);
+    return 4;
+  }
+  if (tk_timing_under_tksim()) {
+    if (!iters_set) *iters = 1;
+    if (!warmup_set) *warmup = 0;
+  }
+  return 0;
+}
+
+void tk_timing_print(double ms, int64_t iters, int64_t warmup, tk_timing kind, double flops, const char *note)
+{
+  printf("time: %.4f ms per iteration over %lld iterations (%lld warm-up) [%s]\n", ms, (long long)iters,
+         (long long)warmup, tk_timing_label(kind));
+  if (tk_timing_is_performance(kind))
+    printf("throughput: %.2f TFLOP/s (%s%s%s)\n", flops / (ms * 1e-3) / 1e12, tk_timing_name(kind), note ? "; " : "",
+           note ? note : "");
+  else
+    printf("throughput: not reported (emulated without timing model; run tksim --model=mi325x for modeled figures)\n");
+}

@@ -32,6 +32,16 @@ const char *tk_timing_label(tk_timing t);
 /* Whether a throughput may be derived from the time (not for emulated). */
 int tk_timing_is_performance(tk_timing t);
 
+/* A program's start once its arguments are parsed: 4 with "PROG: no HIP
+ * device (run under tksim ...)" on stderr when there is none, else 0; under
+ * tksim the counts not given on the command line become 1 timed launch and 0
+ * warm-ups (emulated launches are slow). */
+int tk_timing_start(const char *prog, int64_t *iters, int iters_set, int64_t *warmup, int warmup_set);
+/* Prints "time: X ms per iteration over N iterations (W warm-up) [label]"
+ * and a "throughput: ... TFLOP/s (kind[; note])" line for measured or
+ * modeled times, or says it is not reported for emulated ones. */
+void tk_timing_print(double ms, int64_t iters, int64_t warmup, tk_timing kind, double flops, const char *note);
+
 /* One launch of the work being timed; returns 0, or non-zero on failure. */
 typedef int (*tk_launch_fn)(void *ctx);
 /* `warmup` untimed launches, then `iters` launches between two hipEvents.

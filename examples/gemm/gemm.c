@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hip_check.h"
 #include "inputs.h"
 #include "sweep.h"
 #include "timing.h"
@@ -24,14 +25,7 @@
 #define MAX_SHAPES 256
 #define MAX_KERNELS 8
 
-#define CHECK_HIP(x)                                                                               \
-  do {                                                                                             \
-    hipError_t e_ = (x);                                                                           \
-    if (e_ != hipSuccess) {                                                                        \
-      fprintf(stderr, "gemm: %s failed: %s (%s:%d)\n", #x, hipGetErrorString(e_), __FILE__, __LINE__); \
-      exit(4);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#define CHECK_HIP(x) TK_EXAMPLE_CHECK_HIP("gemm", x)
 
 static void usage(FILE *f)
 {
@@ -345,12 +339,7 @@ static int run_one(const options *o)
       return 4;
     }
     const double flops = 2.0 * p->m * p->n * p->k * p->batch;
-    printf("time: %.4f ms per iteration over %lld iterations (%lld warm-up) [%s]\n", ms, (long long)o->iters,
-           (long long)o->warmup, tk_timing_label(kind));
-    if (tk_timing_is_performance(kind))
-      printf("throughput: %.2f TFLOP/s (%s)\n", flops / (ms * 1e-3) / 1e12, tk_timing_name(kind));
-    else
-      printf("throughput: not reported (emulated without timing model; run tksim --model=mi325x for modeled figures)\n");
+    tk_timing_print(ms, o->iters, o->warmup, kind, flops, NULL);
 #ifdef TK_GEMM_HIPBLASLT
     if (o->vs && compare_hipblaslt(kernel, &d, p, o, ms) != 0) rc = rc ? rc : 4;
 #endif
@@ -420,14 +409,8 @@ static int run_sweep(const options *o)
     }
   }
   /* outputs of what ran, also after a failure */
-  if (o->csv && tk_sweep_write_csv(&sw, o->csv) != 0) {
-    fprintf(stderr, "gemm: cannot write %s\n", o->csv);
-    rc = rc ? rc : 2;
-  }
-  if (o->svg && tk_sweep_write_svg(&sw, o->svg) != 0) {
-    fprintf(stderr, "gemm: cannot write %s\n", o->svg);
-    rc = rc ? rc : 2;
-  }
+  const int wrc = tk_sweep_write_outputs(&sw, "gemm", o->csv, o->svg);
+  rc = rc ? rc : wrc;
   tk_sweep_free(&sw);
   return rc;
 }
@@ -463,12 +446,10 @@ static int parse_args(int argc, char **argv, options *o)
       else if (!strcmp(a, "--lda") || !strcmp(a, "--ldb") || !strcmp(a, "--ldc")) {
         if (x < 1) return bad("leading dimension must be >= 1", v);
         *(a[4] == 'a' ? &o->p.lda : a[4] == 'b' ? &o->p.ldb : &o->p.ldc) = x;
-      } else if (!strcmp(a, "--iters")) {
-        if (x < 0) return bad("--iters must be >= 0 (0: no timing)", v);
-        o->iters = x, o->iters_set = 1;
-      } else if (!strcmp(a, "--warmup")) {
-        if (x < 0) return bad("--warmup must be >= 0", v);
-        o->warmup = x, o->warmup_set = 1;
+      } else if (!strcmp(a, "--iters") || !strcmp(a, "--warmup")) {
+        const char *ce = a[2] == 'i' ? tk_cli_count(a, x, &o->iters, &o->iters_set)
+                                     : tk_cli_count(a, x, &o->warmup, &o->warmup_set);
+        if (ce) return bad(ce, v);
       } else
         o->seed = (uint64_t)x;
     } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
@@ -557,14 +538,8 @@ static int parse_args(int argc, char **argv, options *o)
     return bad("--vs hipblaslt compares bf16 inputs without bias or activation only", NULL);
   const char *e = tk_gemm_problem_error(&o->p);
   if (e) return bad(e, NULL);
-  if ((o->csv || o->svg) && !o->sweep) return bad("--csv/--svg need --sweep", NULL);
-  if (o->sweep && o->check) return bad("--check and --sweep are exclusive", NULL);
-  if (o->inject && !o->check) return bad("--inject-error needs --check", NULL);
-  if (o->sweep && o->iters == 0) return bad("--sweep needs --iters >= 1", NULL);
-  const char *ms = getenv("TKSIM_MODEL_SAMPLE"); /* tksim --model-sample runs only some workgroups */
-  if (o->check && ms && atoi(ms) > 0)
-    return bad("--check is refused under tksim --model-sample (results of unsimulated workgroups are not computed)",
-               NULL);
+  const char *ce = tk_cli_common_error(o->check, o->sweep, o->inject, o->iters, o->csv, o->svg);
+  if (ce) return bad(ce, NULL);
   return -1; /* go on */
 }
 
@@ -582,15 +557,7 @@ int main(int argc, char **argv)
   const int rc = parse_args(argc, argv, &o);
   if (rc >= 0) return rc;
 
-  int ndev = 0;
-  if (hipGetDeviceCount(&ndev) != hipSuccess || ndev < 1) {
-    fprintf(stderr, "gemm: no HIP device (run under tksim: build/bin/tksim build/bin/gemm ...)\n");
-    return 4;
-  }
-  if (tk_timing_under_tksim()) { /* emulated launches are slow: one timed launch unless asked */
-    if (!o.iters_set) o.iters = 1;
-    if (!o.warmup_set) o.warmup = 0;
-  }
+  if (tk_timing_start("gemm", &o.iters, o.iters_set, &o.warmup, o.warmup_set)) return 4;
   if (!o.nkernels) o.kernels[o.nkernels++] = o.kernel;
   return o.sweep ? run_sweep(&o) : run_one(&o);
 }

@@ -1,11 +1,13 @@
 /* common_test: the example programs' shared host pieces (examples/common)
- * against hand-worked values: number and shape-list parsing, the SVG tick
- * step, the CPU reference on a 2x2 case worked by hand, the comparison's
- * NaN and boundary rules, seeded inputs, a sweep's CSV text, and the OCP
+ * against hand-worked values: number and shape-list parsing, the shared
+ * option rules, the SVG tick step, the CPU reference on a 2x2 case worked by
+ * hand, the comparison's NaN and boundary rules, seeded inputs, a sweep's
+ * CSV text and outputs, and the OCP
  * e4m3 pieces (gfx950): the fast encoder against tk/types.h's exhaustive
  * reference and hand-worked codes, the edge list, the fp8 CPU reference. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -53,6 +55,27 @@ int main(int argc, char **argv)
   EXPECT(tk_cli_shapes("1x2x3x4", 3, sh, 4) == -1);
   EXPECT(tk_cli_shapes("1x2x3,1x2x3,1x2x3,1x2x3,1x2x3", 3, sh, 4) == -1);
   EXPECT(tk_cli_shapes("", 3, sh, 4) == -1);
+  /* the shared option rules (cli.h), first broken one named */
+  unsetenv("TKSIM_MODEL_SAMPLE");
+  EXPECT(tk_cli_common_error(1, 0, 1, 0, NULL, NULL) == NULL);
+  EXPECT(tk_cli_common_error(0, 1, 0, 3, "a.csv", "a.svg") == NULL);
+  EXPECT(!strcmp(tk_cli_common_error(0, 0, 0, 1, NULL, "a.svg"), "--csv/--svg need --sweep"));
+  EXPECT(!strcmp(tk_cli_common_error(1, 1, 0, 1, NULL, NULL), "--check and --sweep are exclusive"));
+  EXPECT(!strcmp(tk_cli_common_error(0, 0, 1, 1, NULL, NULL), "--inject-error needs --check"));
+  EXPECT(!strcmp(tk_cli_common_error(0, 1, 0, 0, NULL, NULL), "--sweep needs --iters >= 1"));
+  setenv("TKSIM_MODEL_SAMPLE", "2", 1);
+  EXPECT(strstr(tk_cli_common_error(1, 0, 0, 1, NULL, NULL), "refused under tksim --model-sample") != NULL);
+  EXPECT(tk_cli_common_error(0, 0, 0, 1, NULL, NULL) == NULL);
+  setenv("TKSIM_MODEL_SAMPLE", "0", 1);
+  EXPECT(tk_cli_common_error(1, 0, 0, 1, NULL, NULL) == NULL);
+  unsetenv("TKSIM_MODEL_SAMPLE");
+  int64_t cnt = 9;
+  int cnt_set = 0;
+  EXPECT(!strcmp(tk_cli_count("--iters", -1, &cnt, &cnt_set), "--iters must be >= 0 (0: no timing)"));
+  EXPECT(!strcmp(tk_cli_count("--warmup", -3, &cnt, &cnt_set), "--warmup must be >= 0"));
+  EXPECT(cnt == 9 && cnt_set == 0);
+  EXPECT(tk_cli_count("--warmup", 0, &cnt, &cnt_set) == NULL && cnt == 0 && cnt_set == 1);
+
   const char *list = "8wave,4wave", *item;
   size_t len;
   EXPECT(tk_cli_list_next(&list, &item, &len) && len == 5 && !strncmp(item, "8wave", 5));
@@ -118,6 +141,10 @@ int main(int argc, char **argv)
   }
   EXPECT(!strcmp(text, "m,n,kernel,ms,tflops,timing\n1,2,fast,1.000000,2000,modeled\n1,2,slow,4.000000,,emulated\n"));
   EXPECT(tk_sweep_write_csv(&sw, "/nonexistent-dir/x.csv") == -1);
+  /* both outputs through the programs' helper: 0, or 2 when one fails */
+  EXPECT(tk_sweep_write_outputs(&sw, "common_test", path, NULL) == 0);
+  EXPECT(tk_sweep_write_outputs(&sw, "common_test", path, "/nonexistent-dir/x.svg") == 2);
+  EXPECT(tk_sweep_write_outputs(&sw, "common_test", NULL, NULL) == 0);
   tk_sweep_free(&sw);
 
   /* OCP e4m3 (bias 7): the binary-search encoder gives tk_f32_to_ocp_e4m3_ref's

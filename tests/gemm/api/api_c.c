@@ -141,14 +141,16 @@ static void run_cfg(const char *what, tk_gemm_kernel kern, const tk_gemm_config 
   free(a), free(b), free(c0), free(c);
 }
 
-/* k/8 (k = -8..7) as fp8 e4m3 FNUZ bits (bias 8, 3 mantissa bits): exact */
-static uint8_t to_fp8(int k)
+/* k/8 (k = -8..7) as the device's fp8 e4m3 bits, exact: exponent bias 8 in
+ * FNUZ (gfx942), 7 in OCP E4M3FN (gfx950), 3 mantissa bits; all these values
+ * are normal in both (tk_gemm.h, tk_gemm_fp8_encoding) */
+static uint8_t to_fp8(int k, int ocp)
 {
   if (k == 0) return 0;
   int a = k < 0 ? -k : k, e = 0;
   while ((a >> e) > 1) ++e;               /* a = 1.f * 2^e, |k/8| = 1.f * 2^(e-3) */
   const int mant = ((a << 3) >> e) & 7;   /* 3 bits after the leading 1 */
-  return (uint8_t)((k < 0 ? 0x80 : 0) | ((e - 3 + 8) << 3) | mant);
+  return (uint8_t)((k < 0 ? 0x80 : 0) | ((e - 3 + (ocp ? 7 : 8)) << 3) | mant);
 }
 
 /* The fused epilogue and fp8 inputs through the C API: C (f32) =
@@ -167,12 +169,18 @@ static void run_epi(const char *what, tk_gemm_kernel kern, int fp8, int bias_mod
   float *c0 = malloc(nc * 4), *c = malloc(nc * 4), *bias = malloc((size_t)p.bias_len * 4);
   for (size_t i = 0; i < na; ++i) ai[i] = (int)((i * 7 + 3) % 16) - 8;
   for (size_t i = 0; i < nb; ++i) bi[i] = (int)((i * 5 + 1) % 16) - 8;
+  tk_gemm_fp8_enc enc = TK_GEMM_FP8_FNUZ;
+  if (fp8 && tk_gemm_fp8_encoding(&enc) != TK_GEMM_OK) {
+    printf("FAIL: %s: tk_gemm_fp8_encoding failed\n", what);
+    ++failures;
+  }
+  const int ocp = enc == TK_GEMM_FP8_OCP;
   for (size_t i = 0; i < na; ++i) {
-    if (fp8) a[i] = to_fp8(ai[i]);
+    if (fp8) a[i] = to_fp8(ai[i], ocp);
     else ((uint16_t *)a)[i] = to_bf16((float)ai[i] / 8.0f);
   }
   for (size_t i = 0; i < nb; ++i) {
-    if (fp8) b[i] = to_fp8(bi[i]);
+    if (fp8) b[i] = to_fp8(bi[i], ocp);
     else ((uint16_t *)b)[i] = to_bf16((float)bi[i] / 8.0f);
   }
   for (size_t i = 0; i < nc; ++i) c0[i] = (float)((int)(i % 9) - 4) / 4.0f;

@@ -1,11 +1,15 @@
 // wait_mutate_prog.cpp: wait-checker mutation test on any HIP test program.
 //
-//   wait_mutate_prog [--max N] TKSIM LLVM_OBJDUMP PROGRAM [ARGS...]
+//   wait_mutate_prog [--max N] [--arch gfx942|gfx950] TKSIM LLVM_OBJDUMP PROGRAM [ARGS...]
 //
 // --max N mutates at most N s_waitcnt instructions, spread evenly over the
 // program's kernels (for large kernels: each mutant costs two program runs).
+// --arch: which code object of a fat program is mutated and run (tksim
+// --arch=...; default gfx942). gfx950 is a GFX9 target with the same
+// s_waitcnt encoding and counters (CDNA4 ISA guide); the scan's barrier rule
+// is gfx942's, carried over as tksim's gfx950 wait checker does (assumed).
 //
-// The program's gfx942 code object sits uncompressed in its offload bundle
+// The program's code object sits uncompressed in its offload bundle
 // (clang's __CLANG_OFFLOAD_BUNDLE__ layout: magic, entry count, then per entry
 // offset, size, triple length, triple). Every s_waitcnt of every kernel is
 // patched in a copy of the program, in turn, to s_nop 0 (0xBF800000, same 4
@@ -72,10 +76,10 @@ struct inst {
   uint64_t kernel_start;
 };
 
-static std::vector<inst> disassemble(const std::string &objdump, const std::string &elf)
+static std::vector<inst> disassemble(const std::string &objdump, const std::string &elf, const std::string &arch)
 {
   std::vector<inst> v;
-  std::string cmd = objdump + " -d --mcpu=gfx942 '" + elf + "' 2>/dev/null";
+  std::string cmd = objdump + " -d --mcpu=" + arch + " '" + elf + "' 2>/dev/null";
   FILE *p = popen(cmd.c_str(), "r");
   if (!p) return v;
   char line[2048];
@@ -330,11 +334,19 @@ int main(int argc, char **argv)
     argv += 2;
     argc -= 2;
   }
+  std::string arch = "gfx942";
+  if (argc > 2 && !strcmp(argv[1], "--arch")) {
+    arch = argv[2];
+    if (arch != "gfx942" && arch != "gfx950") { fprintf(stderr, "--arch must be gfx942 or gfx950\n"); return 2; }
+    argv += 2;
+    argc -= 2;
+  }
   if (argc < 4) {
-    fprintf(stderr, "usage: %s [--max N] TKSIM LLVM_OBJDUMP PROGRAM [ARGS...]\n", argv[0]);
+    fprintf(stderr, "usage: %s [--max N] [--arch gfx942|gfx950] TKSIM LLVM_OBJDUMP PROGRAM [ARGS...]\n", argv[0]);
     return 2;
   }
   std::string tksim = argv[1], objdump = argv[2], prog = argv[3];
+  const std::string arch_opt = "--arch=" + arch;
   std::vector<std::string> pargs(argv + 4, argv + argc);
   std::vector<uint8_t> image = slurp(prog);
   if (image.empty()) { fprintf(stderr, "cannot read %s\n", prog.c_str()); return 2; }
@@ -354,16 +366,19 @@ int main(int argc, char **argv)
     memcpy(&off, &image[p], 8); memcpy(&size, &image[p + 8], 8); memcpy(&tl, &image[p + 16], 8);
     std::string triple((const char *)&image[p + 24], tl);
     p += 24 + tl;
-    if (triple.find("gfx942") != std::string::npos) { elf_off = bpos + off; elf_size = size; }
+    if (triple.find(arch) != std::string::npos) { elf_off = bpos + off; elf_size = size; }
   }
-  if (!elf_size || elf_off + elf_size > image.size()) { fprintf(stderr, "no gfx942 code object in %s\n", prog.c_str()); return 2; }
+  if (!elf_size || elf_off + elf_size > image.size()) {
+    fprintf(stderr, "no %s code object in %s\n", arch.c_str(), prog.c_str());
+    return 2;
+  }
   std::vector<uint8_t> elf(image.begin() + (long)elf_off, image.begin() + (long)(elf_off + elf_size));
   std::string tmp = "/tmp/tksim_mutprog_" + std::to_string(getpid());
   spit(tmp + ".elf", elf, false);
-  std::vector<inst> code = disassemble(objdump, tmp + ".elf");
+  std::vector<inst> code = disassemble(objdump, tmp + ".elf", arch);
   unlink((tmp + ".elf").c_str());
   /* .text file offset: ELF64 section headers (bounds-checked) */
-  if (elf.size() < 0x40 || memcmp(elf.data(), "\x7f" "ELF", 4)) { fprintf(stderr, "the gfx942 bundle entry is not an ELF file\n"); return 2; }
+  if (elf.size() < 0x40 || memcmp(elf.data(), "\x7f" "ELF", 4)) { fprintf(stderr, "the %s bundle entry is not an ELF file\n", arch.c_str()); return 2; }
   uint64_t shoff; uint16_t shentsize, shnum, shstrndx;
   memcpy(&shoff, &elf[0x28], 8); memcpy(&shentsize, &elf[0x3a], 2);
   memcpy(&shnum, &elf[0x3c], 2); memcpy(&shstrndx, &elf[0x3e], 2);
@@ -397,7 +412,7 @@ int main(int argc, char **argv)
   /* baseline: passes, no report; which PCs of which kernel ran */
   std::string rep = tmp + ".report";
   setenv("TKSIM_REPORT_FILE", rep.c_str(), 1);
-  std::vector<std::string> base_cmd = { tksim, "--report=pc", prog };
+  std::vector<std::string> base_cmd = { tksim, arch_opt, "--report=pc", prog };
   base_cmd.insert(base_cmd.end(), pargs.begin(), pargs.end());
   result base = run(base_cmd, tmp + ".err");
   unsetenv("TKSIM_REPORT_FILE");
@@ -467,7 +482,8 @@ int main(int argc, char **argv)
         memcpy(&img[elf_off + code[i].addr + delta], &m.second, 4);
         std::string mp = tmp + "_mut";
         spit(mp, img, true);
-        std::vector<std::string> on = { tksim, mp }, off = { tksim, "--no-check-waits", "--no-check-races", mp };
+        std::vector<std::string> on = { tksim, arch_opt, mp },
+                                 off = { tksim, arch_opt, "--no-check-waits", "--no-check-races", mp };
         on.insert(on.end(), pargs.begin(), pargs.end());
         off.insert(off.end(), pargs.begin(), pargs.end());
         result ron = run(on, tmp + ".err"), roff = run(off, tmp + ".err");
