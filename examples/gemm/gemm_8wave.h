@@ -81,6 +81,17 @@ TK_HDI bool gemm_8wave_wide(const tk_gemm_problem *p)
          b_span * 2 <= TK_GL_MAX_BYTES;
 }
 
+/* The 8wave kernels' arguments, in their order: the kernel argument block
+ * (kernarg segment) has them at these offsets (tk_kernarg_fresh), so the
+ * epilogue reads c, p and ws from it after the main loop. */
+typedef struct {
+  const uint16_t *a, *b;
+  void *c;
+  tk_gemm_problem p;
+  float *ws;
+  int64_t kc;
+} gemm_8wave_kargs;
+
 /* The shapes' code below refers to these locals of the body: sm (LDS), sa/sb
  * (staging sets), pa/pb, fa/fb (fragments), acc, ga/gb, ra/rb, m0, n0, grp,
  * gw, gtid, nn and the shape constants gm, gn, wn, na, nb (enum). */

@@ -66,8 +66,8 @@ TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
  * gridDim.y, kc (a multiple of 64) per split; with more than one split the
  * f32 partial goes to ws and the tile's last split writes C (gemm_splitk.h). */
 static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
-    const uint16_t *__restrict__ a, const uint16_t *__restrict__ b, void *c, const tk_gemm_problem &p, float *ws,
-    int64_t kc, const bool nn)
+    const uint16_t *__restrict__ a, const uint16_t *__restrict__ b, const tk_gemm_problem &p, int64_t kc,
+    const bool nn)
 {
   TK_LDS_ALLOC(W8_ID(w8_smem), sm);
   enum {
@@ -162,14 +162,21 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   /* epilogue: TM/64 pieces of 32 x TN/4 through this wave's LDS tile; with
    * split-K the f32 partial goes to the workspace as is, and the tile's last
    * split reduces (gemm_splitk.h) */
+  /* C, the workspace and the problem again, read from the kernel's argument
+   * block only now (gemm_8wave_kargs): what the epilogue needs holds no
+   * SGPRs across the loop (otherwise spilled to VGPR lanes) */
+  const gemm_8wave_kargs *ka = (const gemm_8wave_kargs *)tk_kernarg_fresh();
+  const tk_gemm_problem &pe = ka->p;
+  void *const c = ka->c;
+  float *const ws = ka->ws;
   tk_gl gc;
   tk_epi epi;
   if (gridDim.y > 1) {
-    gemm_ws_tensor(p, ws, z, &gc);
+    gemm_ws_tensor(pe, ws, z, &gc);
     epi = tk_epi_ab(1.0f, 0.0f); /* the raw partial; the last split applies gemm_epi */
   } else {
-    gemm_c_tensor(p, c, z, &gc);
-    epi = gemm_epi(p);
+    gemm_c_tensor(pe, c, z, &gc);
+    epi = gemm_epi(pe);
   }
   const tk_rsrc rc = tk_gl_rsrc(&gc);
   const uint32_t lane = tk_lane_id();
@@ -181,20 +188,24 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
     tk_store_lds_global_epi(&gc, rc, 0, 0, m0 + gm * grp + 32 * fr, n0 + wn * gw, sm.ep[wave], lane, 64, epi);
   }
-  if (gridDim.y > 1) gemm_splitk_finish(p, ws, c, z, m0, n0, W8_TM, W8_TN, (uint32_t *)&sm);
+  if (gridDim.y > 1) gemm_splitk_finish(pe, ws, c, z, m0, n0, W8_TM, W8_TN, (uint32_t *)&sm);
 }
 
+/* the arguments as gemm_8wave_kargs lays them out (the epilogue reads c, p
+ * and ws from there) */
 __global__ __launch_bounds__(512) void W8_KERNEL(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
                                                  void *c, tk_gemm_problem p, float *ws, int64_t kc)
 {
-  W8_ID(w8_body)(a, b, c, p, ws, kc, false);
+  (void)c, (void)ws;
+  W8_ID(w8_body)(a, b, p, kc, false);
 }
 #ifdef W8_KERNEL_NN
 /* B as K x N: B is transposed on its way into LDS */
 __global__ __launch_bounds__(512) void W8_KERNEL_NN(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
                                                     void *c, tk_gemm_problem p, float *ws, int64_t kc)
 {
-  W8_ID(w8_body)(a, b, c, p, ws, kc, true);
+  (void)c, (void)ws;
+  W8_ID(w8_body)(a, b, p, kc, true);
 }
 #endif
 
