@@ -31,7 +31,7 @@ __global__ void k_ident(uint32_t *out) {
 typedef struct { int64_t x; float y; int32_t z; } kstruct;
 typedef struct { uint32_t *out; uint8_t c8; kstruct s; double d; uint16_t u; int32_t n; } kargs;
 __global__ void k_kernarg(uint32_t *out, uint8_t c8, kstruct s, double d, uint16_t u, int32_t n) {
-  (void)c8, (void)s, (void)d, (void)u;
+  (void)out, (void)c8, (void)s, (void)d, (void)u;
   uint32_t acc = 0;
   for (int32_t i = 0; i < n; ++i) acc += (uint32_t)i * threadIdx.x; // arguments read after a loop
   const kargs *ka = (const kargs *)tk_kernarg_fresh();
