@@ -69,17 +69,29 @@
 
 /* element (r, k) of one of the swizzled bf16 x 32 half-step tiles (the
  * masked K tail's staging) */
-#define W8_LDS_AT(tile, r, k) (*(uint16_t *)((char *)(tile).data + tk_lds_offset(TK_LDS_SWZ, W8_KH, 2, (r), (k))))
+#define W8_LDS_AT(tile, r, k) (*(W8_EL *)((char *)(tile).data + tk_lds_offset(TK_LDS_SWZ, W8_KH, sizeof(W8_EL), (r), (k))))
 
 /* Can the group loads move this problem's rows (16-byte rows and origins,
  * operands within a buffer descriptor)?  Otherwise the kernel stages all of
  * K through the masked tail (correct for any K, lda, ldb; slow). */
 TK_HDI bool gemm_8wave_wide(const tk_gemm_problem *p)
 {
+  const int64_t e = tk_gemm_in_elem_bytes(p), row = 16 / e; /* elements per 16 bytes */
   const int64_t b_span = p->layout == TK_GEMM_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
-  return p->lda % 8 == 0 && p->ldb % 8 == 0 && ((p->m - 1) * p->lda + p->k) * 2 <= TK_GL_MAX_BYTES &&
-         b_span * 2 <= TK_GL_MAX_BYTES;
+  return p->lda % row == 0 && p->ldb % row == 0 && ((p->m - 1) * p->lda + p->k) * e <= TK_GL_MAX_BYTES &&
+         b_span * e <= TK_GL_MAX_BYTES;
 }
+
+/* The 8wave kernels' arguments, in their order: the kernel argument block
+ * (kernarg segment) has them at these offsets (tk_kernarg_fresh), so the
+ * epilogue reads c, p and ws from it after the main loop. */
+typedef struct {
+  const void *a, *b;
+  void *c;
+  tk_gemm_problem p;
+  float *ws;
+  int64_t kc;
+} gemm_8wave_kargs;
 
 /* The shapes' code below refers to these locals of the body: sm (LDS), sa/sb
  * (staging sets), pa/pb, fa/fb (fragments), acc, ga/gb, ra/rb, m0, n0, grp,
@@ -124,9 +136,13 @@ TK_HDI bool gemm_8wave_wide(const tk_gemm_problem *p)
     TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
   } while (0)
 
-/* The tile shapes: one body (gemm_8wave_body.h), four instantiations. */
+/* The tile shapes: one body (gemm_8wave_body.h), four instantiations for
+ * bf16 here, and fp8 in gemm_8wave_fp8.h. */
 #define W8_CAT_(x, s) x##_##s
 #define W8_CAT(x, s) W8_CAT_(x, s)
+#define W8_EL uint16_t /* bf16 bits */
+#define W8_TT tk_bf16
+#define W8_KIND TK_K_A_BF16_32x32x8
 
 #define W8_KH 32 /* K per half-step (one LDS buffer); K step 64 */
 #define W8_TM 256
@@ -183,6 +199,9 @@ TK_HDI bool gemm_8wave_wide(const tk_gemm_problem *p)
 #undef W8_ID
 #undef W8_KERNEL
 #undef W8_KH
+#undef W8_EL
+#undef W8_TT
+#undef W8_KIND
 
 typedef void (*gemm_8wave_fn)(const uint16_t *, const uint16_t *, void *, tk_gemm_problem, float *, int64_t);
 /* kernels by tile shape and K step, nt and nn (NULL: no nn kernel for TN = 128) */

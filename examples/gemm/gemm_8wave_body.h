@@ -1,11 +1,17 @@
 /* gemm_8wave_body.h: the 8-wave ping-pong kernel body for one output tile
- * shape, included by gemm_8wave.h once per shape (no include guard on
- * purpose) with
+ * shape and input type, included by gemm_8wave.h once per bf16 shape and by
+ * gemm_8wave_fp8.h for fp8 (no include guard on purpose) with
  *   W8_TM, W8_TN   the workgroup's C tile (TM, TN in {128, 256})
+ *   W8_KH          K per half-step: 32 bf16 or 64 fp8 (64 bytes per row)
+ *   W8_EL, W8_TT   A/B element storage (uint16_t, uint8_t) and tk type
+ *                  (tk_bf16, tk_fp8e4)
+ *   W8_KIND        the operand fragment kind (TK_K_A_BF16_32x32x8,
+ *                  TK_K_A_FP8_32x32x16: same registers per K half-step)
  *   W8_ID(x)       x with the shape's suffix (type and function names)
  *   W8_KERNEL      the kernel's name; W8_KERNEL_NN the K x N B variant's
- *                  (defined only when TN = 256, see below)
- * so every tile shape runs the same loop (gemm_8wave.h describes it).
+ *                  (bf16 with TN = 256 only, see below)
+ * so every tile shape and both input types run the same loop (gemm_8wave.h
+ * describes it): the byte traffic per half-step is the same for both.
  *
  * Geometry: group g (waves 4g..4g+3) owns C rows g*TM/2 .. and stages those
  * A rows and Bt rows g*TN/2 .. (two (TM/2) x 32 and two (TN/2) x 32 swizzled
@@ -19,8 +25,8 @@
 #define W8_GN (W8_TN / 2) /* Bt rows per group */
 #define W8_WN (W8_TN / 4) /* C columns per wave */
 
-TK_ST(W8_ID(w8_ha), tk_bf16, W8_GM, W8_KH, TK_LDS_SWZ);
-TK_ST(W8_ID(w8_hb), tk_bf16, W8_GN, W8_KH, TK_LDS_SWZ);
+TK_ST(W8_ID(w8_ha), W8_TT, W8_GM, W8_KH, TK_LDS_SWZ);
+TK_ST(W8_ID(w8_hb), W8_TT, W8_GN, W8_KH, TK_LDS_SWZ);
 typedef struct {
   W8_ID(w8_ha) a[2]; /* A rows 0.., TM/2.. */
   W8_ID(w8_hb) b[2]; /* Bt (N x K) rows 0.., TN/2.. */
@@ -35,8 +41,10 @@ TK_LDS_CHECK(W8_ID(w8_smem));
 TK_STAGE(W8_ID(w8_sta), W8_ID(w8_ha), 256); /* one group's 256 threads */
 TK_STAGE(W8_ID(w8_stb), W8_ID(w8_hb), 256);
 TK_RT(W8_ID(w8_acc), TK_K_C_F32_32x32, W8_GM, W8_WN);
-TK_RT(W8_ID(w8_fa), TK_K_A_BF16_32x32x8, W8_GM, W8_KH);
-TK_RT(W8_ID(w8_fb), TK_K_A_BF16_32x32x8, W8_WN, W8_KH); /* Bt in the A kind */
+#define W8_RT_(name, kind, r, c) TK_RT(name, kind, r, c) /* expands W8_KIND before TK_RT pastes it */
+W8_RT_(W8_ID(w8_fa), W8_KIND, W8_GM, W8_KH);
+W8_RT_(W8_ID(w8_fb), W8_KIND, W8_WN, W8_KH); /* Bt in the A kind */
+#undef W8_RT_
 TK_PENDING_B128(W8_ID(w8_pa), W8_ID(w8_fa));
 TK_PENDING_B128(W8_ID(w8_pb), W8_ID(w8_fb));
 TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
@@ -45,7 +53,7 @@ TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
  * rows transposed out of a K x N B (nn, tk's transposing group loads: same
  * staging registers, pairs of K rows -> ds_write_b32); the transposing code
  * exists only for shapes with an nn kernel */
-#if W8_TN == 256
+#ifdef W8_KERNEL_NN
 #define W8_B_COMMIT(tile, st, n_after)                                                  \
   do {                                                                                  \
     if (nn) tk_load_commit_t(tile, st, tid_, n_after);                                  \
@@ -66,8 +74,8 @@ TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
  * gridDim.y, kc (a multiple of 64) per split; with more than one split the
  * f32 partial goes to ws and the tile's last split writes C (gemm_splitk.h). */
 static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
-    const uint16_t *__restrict__ a, const uint16_t *__restrict__ b, void *c, const tk_gemm_problem &p, float *ws,
-    int64_t kc, const bool nn)
+    const W8_EL *__restrict__ a, const W8_EL *__restrict__ b, const tk_gemm_problem &p, int64_t kc,
+    const bool nn)
 {
   TK_LDS_ALLOC(W8_ID(w8_smem), sm);
   enum {
@@ -83,12 +91,12 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   const int64_t kb = (int64_t)blockIdx.y * kc, ke = kb + kc < p.k ? kb + kc : p.k;
 
   /* this batch's A (M x K) and B (N x K, or K x N for nn) */
-  const uint16_t *az = a + z * tk_gemm_a_stride(&p), *bz = b + z * tk_gemm_b_stride(&p);
+  const W8_EL *az = a + z * tk_gemm_a_stride(&p), *bz = b + z * tk_gemm_b_stride(&p);
   tk_gl ga, gb;
   const int64_t ad[2] = {p.m, p.k}, as[2] = {p.lda, 1}, bs[2] = {p.ldb, 1};
   const int64_t bd[2] = {nn ? p.k : p.n, nn ? p.n : p.k};
-  tk_gl_make(&ga, (void *)az, 2, 2, ad, as);
-  tk_gl_make(&gb, (void *)bz, 2, 2, bd, bs);
+  tk_gl_make(&ga, (void *)az, sizeof(W8_EL), 2, ad, as);
+  tk_gl_make(&gb, (void *)bz, sizeof(W8_EL), 2, bd, bs);
   const tk_rsrc ra = tk_gl_rsrc(&ga), rb = tk_gl_rsrc(&gb);
   /* wave-uniform: 16-byte group loads need 16-byte rows (gemm_8wave_wide);
    * otherwise the whole range goes through the masked tail below */
@@ -141,12 +149,12 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     for (int e = threadIdx.x; e < W8_TM * W8_KH; e += 512) {
       const int r = e / W8_KH, kk = e % W8_KH;
       const int64_t gk = k0 + kk, gr = m0 + r;
-      W8_LDS_AT(sm.buf[0].a[r / gm], r % gm, kk) = (gr < p.m && gk < ke) ? az[gr * p.lda + gk] : (uint16_t)0;
+      W8_LDS_AT(sm.buf[0].a[r / gm], r % gm, kk) = (gr < p.m && gk < ke) ? az[gr * p.lda + gk] : (W8_EL)0;
     }
     for (int e = threadIdx.x; e < W8_TN * W8_KH; e += 512) {
       const int r = e / W8_KH, kk = e % W8_KH;
       const int64_t gk = k0 + kk, gr = n0 + r;
-      uint16_t v = 0;
+      W8_EL v = 0;
       if (gr < p.n && gk < ke) v = nn ? bz[gk * p.ldb + gr] : bz[gr * p.ldb + gk];
       W8_LDS_AT(sm.buf[0].b[r / gn], r % gn, kk) = v;
     }
@@ -162,14 +170,21 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   /* epilogue: TM/64 pieces of 32 x TN/4 through this wave's LDS tile; with
    * split-K the f32 partial goes to the workspace as is, and the tile's last
    * split reduces (gemm_splitk.h) */
+  /* C, the workspace and the problem again, read from the kernel's argument
+   * block only now (gemm_8wave_kargs): what the epilogue needs holds no
+   * SGPRs across the loop (otherwise spilled to VGPR lanes) */
+  const gemm_8wave_kargs *ka = (const gemm_8wave_kargs *)tk_kernarg_fresh();
+  const tk_gemm_problem &pe = ka->p;
+  void *const c = ka->c;
+  float *const ws = ka->ws;
   tk_gl gc;
   tk_epi epi;
   if (gridDim.y > 1) {
-    gemm_ws_tensor(p, ws, z, &gc);
+    gemm_ws_tensor(pe, ws, z, &gc);
     epi = tk_epi_ab(1.0f, 0.0f); /* the raw partial; the last split applies gemm_epi */
   } else {
-    gemm_c_tensor(p, c, z, &gc);
-    epi = gemm_epi(p);
+    gemm_c_tensor(pe, c, z, &gc);
+    epi = gemm_epi(pe);
   }
   const tk_rsrc rc = tk_gl_rsrc(&gc);
   const uint32_t lane = tk_lane_id();
@@ -181,20 +196,24 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
     tk_store_lds_global_epi(&gc, rc, 0, 0, m0 + gm * grp + 32 * fr, n0 + wn * gw, sm.ep[wave], lane, 64, epi);
   }
-  if (gridDim.y > 1) gemm_splitk_finish(p, ws, c, z, m0, n0, W8_TM, W8_TN, (uint32_t *)&sm);
+  if (gridDim.y > 1) gemm_splitk_finish(pe, ws, c, z, m0, n0, W8_TM, W8_TN, (uint32_t *)&sm);
 }
 
-__global__ __launch_bounds__(512) void W8_KERNEL(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
-                                                 void *c, tk_gemm_problem p, float *ws, int64_t kc)
+/* the arguments as gemm_8wave_kargs lays them out (the epilogue reads c, p
+ * and ws from there) */
+__global__ __launch_bounds__(512) void W8_KERNEL(const W8_EL *__restrict__ a, const W8_EL *__restrict__ b, void *c,
+                                                 tk_gemm_problem p, float *ws, int64_t kc)
 {
-  W8_ID(w8_body)(a, b, c, p, ws, kc, false);
+  (void)c, (void)ws;
+  W8_ID(w8_body)(a, b, p, kc, false);
 }
 #ifdef W8_KERNEL_NN
 /* B as K x N: B is transposed on its way into LDS */
-__global__ __launch_bounds__(512) void W8_KERNEL_NN(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b,
-                                                    void *c, tk_gemm_problem p, float *ws, int64_t kc)
+__global__ __launch_bounds__(512) void W8_KERNEL_NN(const W8_EL *__restrict__ a, const W8_EL *__restrict__ b, void *c,
+                                                    tk_gemm_problem p, float *ws, int64_t kc)
 {
-  W8_ID(w8_body)(a, b, c, p, ws, kc, true);
+  (void)c, (void)ws;
+  W8_ID(w8_body)(a, b, p, kc, true);
 }
 #endif
 

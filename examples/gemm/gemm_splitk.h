@@ -28,6 +28,7 @@
 #include <hip/hip_runtime.h>
 #include <tk/types.h>
 #include <tk/epilogue.h>
+#include <tk/sync.h>
 
 #include "tk_gemm.h"
 
@@ -102,7 +103,9 @@ static __device__ inline __attribute__((always_inline)) void gemm_splitk_finish(
       }
     }
   }
-  if (threadIdx.x == 0) atomicExch(cnt, 0u); /* zero again for the next launch */
+  /* zero again for the next launch; the lane mask recomputed here, not held
+   * in an SGPR pair across the reduction (spilled to a VGPR lane otherwise) */
+  if (tk_opaque(threadIdx.x) == 0) atomicExch(cnt, 0u);
 }
 
 #endif /* GEMM_SPLITK_H */

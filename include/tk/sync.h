@@ -2,7 +2,8 @@
  *
  * Provides compile-time-encoded s_waitcnt waits (vmcnt, lgkmcnt, expcnt),
  * workgroup barriers, the compiler's scheduling barriers with named masks,
- * wave priority, and wave/lane/SIMD/group helpers for multi-wave schedules.
+ * wave priority, register-pressure controls (tk_opaque, tk_kernarg_fresh),
+ * and wave/lane/SIMD/group helpers for multi-wave schedules.
  *
  * Hardware facts relied on:
  *  - gfx9 (CDNA3) S_WAITCNT SIMM16 layout: vmcnt is 6 bits split into [3:0]
@@ -130,6 +131,23 @@ TK_DI void tk_lds_barrier(void) {
 TK_DI uint32_t tk_opaque(uint32_t v) {
   asm volatile("" : "+v"(v));
   return v;
+}
+
+/* The kernel's argument block (its kernarg segment), through a pointer the
+ * compiler cannot relate to the arguments it has already loaded: reads
+ * through it are scalar loads (constant address space, uniform address)
+ * issued where they are written.  Clang copies by-value kernel arguments
+ * into values loaded at kernel entry, so an argument used only after a long
+ * loop would otherwise hold SGPRs across all of it; reading it through this
+ * pointer after the loop costs a few s_load instead.  Arguments sit in
+ * declaration order, each at its natural alignment (LLVM AMDGPUUsage,
+ * "Kernel Argument Layout"), i.e. where a struct of the same members in the
+ * same order has them. */
+TK_DI const void *tk_kernarg_fresh(void) {
+  const __attribute__((address_space(4))) char *p =
+      (const __attribute__((address_space(4))) char *)__builtin_amdgcn_kernarg_segment_ptr();
+  asm volatile("" : "+s"(p));
+  return (const void *)p;
 }
 
 /* ---- identity ------------------------------------------------------------ */
