@@ -84,22 +84,46 @@ typedef struct attn_fwd_args {
       tk_load_commit(sm.kv.k[c_], ks[c_], tid, n_after); /* the first waits for all K chunks */ \
   } while (0)
 
-/* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J with
- * the stage set KS/VS that holds tile J+1 and then receives tile J+3 */
-#define AF_TILE(NAME, J, KS, VS)                                                                  \
+/* fragment reads of K chunk C (tile sm.kv.k[C]) and of V^T rows 32C.. with the chunk's
+ * shift in the instructions' offset field (tk_prefetch_issue_rows: the K tiles are an
+ * array of one type), so every chunk shares the same address registers */
+#define AF_SHIFTED(ISSUE, C)                                                                      \
   do {                                                                                            \
-      const int kv0 = (J) * AF_BKV;                                                                 \
-      if ((J) + 1 < nt) AF_K_COMMIT(KS, 2 * NV + NK); /* K(j+1); V(j+1), K(j+2), V(j+2) stay in flight */ \
+    switch (C) {                                                                                  \
+      case 0: ISSUE(0); break;                                                                    \
+      case 1: ISSUE(1); break;                                                                    \
+      case 2: ISSUE(2); break;                                                                    \
+      case 3: ISSUE(3); break;                                                                    \
+    }                                                                                             \
+  } while (0)
+#define AF_KREAD_(C) tk_prefetch_issue_rows(kp_[C], sm.kv.k[0], 0, 0, AF_BKV * (C))
+#define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.v, 0, 0, 32 * (C))
+
+/* wait for the fragment reads of chunk C of NC (8 ds_read_b64 each, issued in order, KLA
+ * chunks in flight): chunk C+1's reads may stay outstanding */
+#define AF_CHUNK_WAIT(DST, PEND, C)                                                               \
+  do {                                                                                            \
+    if (AF_KLA > 1 && (C) + 1 < NC) tk_prefetch_wait(DST, PEND, AF_RPC);                          \
+    else tk_prefetch_wait(DST, PEND, 0);                                                          \
+  } while (0)
+
+/* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J with
+ * the stage set KS/VS that holds tile J+1 and then receives tile J+3; SC holds S(J), masked,
+ * with its in-lane column max in mt; SN receives S(J+1) */
+#define AF_TILE(NAME, J, KS, VS, SC, SN)                                                          \
+  do {                                                                                            \
+      const int kv0 = (J) * AF_BKV;                                                               \
+      if ((J) + 1 < nt) AF_K_COMMIT(KS, NV); /* K(j+1); V(j+1) stays in flight */                  \
       tk_lds_barrier(); /* K(j+1) and V(j) (committed last iteration) visible */                  \
-      AF_K_ISSUE(KS, kv0 + 3 * AF_BKV); /* K(j+3), unconditional: beyond skv it reads 0 */ \
-      if (kv0 + AF_BKV > a.skv) tk_rt_mask_rows(s_cur, s_cur, a.skv - kv0, -INFINITY);            \
-      if (a.causal && qw + off - kv0 < AF_BKV - 1) tk_rt_mask_lower(s_cur, s_cur, qw + off - kv0, -INFINITY); \
+      AF_K_ISSUE(KS, kv0 + 2 * AF_BKV); /* K(j+2), unconditional: beyond skv it reads 0 */ \
+      /* K(j+1)'s fragment reads start now (KLA chunks ahead), under the rescale decision */     \
+      NAME##_kpend kp_[NC];                                                                       \
+      NAME##_k_t kf_[NC];                                                                         \
+      _Pragma("unroll") for (int c_ = 0; c_ < AF_KLA && c_ < NC; ++c_) AF_SHIFTED(AF_KREAD_, c_); \
       /* online softmax with a lazy running max: m moves (and O, l are rescaled) only when a      \
        * column's tile max exceeds it by AF_RESCALE, so P <= 2^AF_RESCALE; exact, since O, l       \
        * and LSE all use the same m */                                                            \
-      float mt[1];                                                                                \
-      tk_rt_col_max(mt, s_cur);                                                                   \
-      const float ms = mt[0] * a.scale_log2;                                                      \
+      const float ms = mt * a.scale_log2;                                                         \
       if (tk_wave_any(ms > m[0] + AF_RESCALE)) {                                                  \
         const float mn = fmaxf(m[0], ms);                                                         \
         float alpha[1] = {mn == -INFINITY ? 1.0f : tk_exp2f(m[0] - mn)};                          \
@@ -112,56 +136,76 @@ typedef struct attn_fwd_args {
        * tile) one at a time, each followed by its share of P(j)'s exp2, column sum and bf16      \
        * conversion; a wave issues in order and an MFMA waits for the busy pipe, so only this     \
        * order (held by scheduling barriers) lets the VALU work run while the MFMA pipe is busy */ \
-      NAME##_s_t s_nxt_;                                                                          \
-      tk_rt_zero(s_nxt_);                                                                         \
       NAME##_p_t p;                                                                               \
       float lsum = 0.0f;                                                                          \
       {                                                                                           \
-        /* K fragments: all chunks at once (d = 128: fewer exposed waits), or chunk by chunk      \
-         * before its MFMAs (d = 64: two workgroups per CU, 256 registers) */                    \
-        NAME##_kpend kp_[NC];                                                                     \
-        NAME##_k_t kf_[NC];                                                                       \
-        if (AF_WPE == 1) {                                                                         \
-          _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_prefetch_issue(kp_[c_], sm.kv.k[c_], 0, 0); \
-          _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_prefetch_wait(kf_[c_], kp_[c_], 0); \
-        }                                                                                         \
         enum { NG = 8 * NC, EPG = 32 / NG }; /* MFMAs, P elements per lane per MFMA */            \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, r_ = (g / 4) % 2, k_ = g % 4;                                     \
-          if (AF_WPE != 1 && g % 8 == 0) {                                                         \
-            tk_prefetch_issue(kp_[c_], sm.kv.k[c_], 0, 0);                                        \
-            tk_prefetch_wait(kf_[c_], kp_[c_], 0);                                                \
+          if (g % 8 == 0) {                                                                       \
+            AF_CHUNK_WAIT(kf_[c_], kp_[c_], c_);                                                  \
+            if (c_ + AF_KLA < NC) AF_SHIFTED(AF_KREAD_, c_ + AF_KLA); \
           }                                                                                       \
           NAME##_f1_t a1, b1;                                                                     \
           NAME##_c1_t s1;                                                                         \
           a1.f[0] = kf_[c_].f[r_ * 4 + k_];                                                       \
           b1.f[0] = qf[c_].f[k_];                                                                 \
-          s1.f[0] = s_nxt_.f[r_];                                                                 \
+          if (c_ == 0 && k_ == 0) tk_rt_zero(s1);                                                 \
+          else s1.f[0] = SN.f[r_];                                                                \
           tk_mma_ABt(s1, a1, b1, s1);                                                             \
-          s_nxt_.f[r_] = s1.f[0];                                                                 \
+          SN.f[r_] = s1.f[0];                                                                     \
           TK_SCHED_BARRIER(0);                                                                    \
           _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e) {                       \
-            const float x = tk_exp2f(__builtin_fmaf(s_cur.f[e / 16][e % 16], a.scale_log2, -mu[0])); \
-            lsum += x;                                                                            \
+            const float x = tk_exp2f(__builtin_fmaf(SC.f[e / 16][e % 16], a.scale_log2, -mu[0])); \
+            lsum = tk_bits_f32(tk_opaque(tk_f32_bits(lsum + x))); /* add here, not all at the end */ \
             p.f[(e / 16) * 4 + (e % 16) / 4][e % 4] = (int16_t)tk_f32_to_bf16_finite(x);          \
           }                                                                                       \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
       }                                                                                           \
-      l[0] += lsum + tk_xor_f32(lsum, 32); /* a column's other 32 keys are in lane ^ 32 */        \
+      l[0] += lsum; /* this lane's half of the column (keys in lane ^ 32: the epilogue) */     \
+      /* O^T += V^T(j) P^T(j), one MFMA at a time, V chunk reads KLA ahead; S(j+1)'s masks and    \
+       * in-lane column max between the MFMAs, its cross-lane max (ds_bpermute) after the last    \
+       * V read was waited for */                                                                 \
       {                                                                                           \
-        NAME##_vpend vp;                                                                          \
-        NAME##_v_t vf;                                                                            \
-        _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                          \
-          tk_prefetch_issue(vp, sm.kv.v, 32 * c, 0);                                              \
-          tk_prefetch_wait(vf, vp, 0);                                                            \
-          tk_mma_AB(o[c], vf, p, o[c]); /* O^T += V^T P^T */                                      \
+        const int kn = kv0 + AF_BKV;                                                              \
+        if ((J) + 1 < nt) {                                                                       \
+          if (kn + AF_BKV > a.skv) tk_rt_mask_rows(SN, SN, a.skv - kn, -INFINITY);                \
+          if (a.causal && qw + off - kn < AF_BKV - 1) tk_rt_mask_lower(SN, SN, qw + off - kn, -INFINITY); \
         }                                                                                         \
+        NAME##_vpend vp_[NC];                                                                     \
+        NAME##_v_t vf_[NC];                                                                       \
+        _Pragma("unroll") for (int c_ = 0; c_ < AF_KLA && c_ < NC; ++c_) AF_SHIFTED(AF_VREAD_, c_); \
+        float mx = -INFINITY;                                                                     \
+        enum { NG = 8 * NC, EPG = 32 / NG };                                                      \
+        _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
+          const int c_ = g / 8, k_ = g % 8;                                                       \
+          if (k_ == 0) {                                                                          \
+            AF_CHUNK_WAIT(vf_[c_], vp_[c_], c_);                                                  \
+            if (c_ + AF_KLA < NC) AF_SHIFTED(AF_VREAD_, c_ + AF_KLA); \
+          }                                                                                       \
+          NAME##_f1_t a1;                                                                         \
+          NAME##_b1_t b1;                                                                         \
+          NAME##_c1_t o1;                                                                         \
+          a1.f[0] = vf_[c_].f[k_];                                                                \
+          b1.f[0] = p.f[k_];                                                                      \
+          o1.f[0] = o[c_].f[0];                                                                   \
+          tk_mma_AB(o1, a1, b1, o1);                                                              \
+          o[c_].f[0] = o1.f[0];                                                                   \
+          TK_SCHED_BARRIER(0);                                                                    \
+          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                         \
+            mx = fmaxf(mx, SN.f[e / 16][e % 16]);                                                 \
+          TK_SCHED_BARRIER(0);                                                                    \
+        }                                                                                         \
+        mt = fmaxf(mx, tk_xor_f32(mx, 32)); /* the column's other 32 keys are in lane ^ 32 */    \
       }                                                                                           \
       tk_barrier(); /* every wave has read V(j) and K(j+1) */                                     \
-      if ((J) + 1 < nt) tk_load_commit_t(sm.kv.v, VS, tid, 2 * NK + NV); /* V(j+1) */               \
-      tk_load_issue_t(VS, &a.v, rv, b, hk, kv0 + 3 * AF_BKV, 0, tid); /* V(j+3) */                 \
-      s_cur = s_nxt_;                                                                             \
+      {                                                                                           \
+        /* d = 64 (256 registers): the V addresses are recomputed here, not kept across the loop */ \
+        const uint32_t tv_ = AF_WPE == 1 ? (uint32_t)tid : tk_opaque((uint32_t)tid);              \
+        if ((J) + 1 < nt) tk_load_commit_t(sm.kv.v, VS, tv_, NK); /* V(j+1); K(j+2) in flight */  \
+        tk_load_issue_t(VS, &a.v, rv, b, hk, kv0 + 2 * AF_BKV, 0, tv_); /* V(j+2) */               \
+      }                                                                                           \
   } while (0)
 
 #define ATTN_FWD_KERNEL(NAME, D, WPE)                                                                \
@@ -185,14 +229,17 @@ typedef struct attn_fwd_args {
   TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AF_BKV, 32); /* P^T as B operand (K = keys) */           \
   TK_RT(NAME##_o_t, TK_K_C_F32_32x32, 32, 32);        /* 32 d-rows of O^T */                      \
   TK_RT(NAME##_f1_t, TK_K_A_BF16_32x32x8, 32, 8);     /* one fragment of K or Q */                \
-  TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* one fragment of S^T */                   \
+  TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* one fragment of S^T or O^T */            \
+  TK_RT(NAME##_b1_t, TK_K_B_BF16_32x32x8, 8, 32);     /* one fragment of P^T */                   \
   TK_PENDING(NAME##_qpend, NAME##_q_t);                                                           \
   TK_PENDING(NAME##_kpend, NAME##_k_t);                                                           \
   TK_PENDING(NAME##_vpend, NAME##_v_t);                                                           \
   __global__ __launch_bounds__(256, WPE) void NAME(attn_fwd_args a)                               \
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_smem, sm);                                                                \
-    enum { NC = (D) / 32, AF_WPE = (WPE) }; /* 32-wide d-chunks; workgroups per CU */              \
+    enum { NC = (D) / 32, AF_WPE = (WPE),  /* 32-wide d-chunks; workgroups per CU */               \
+           AF_KLA = (WPE) == 1 ? 2 : 1,    /* K / V chunks whose fragment reads are in flight */    \
+           AF_RPC = 8 };                   /* ds_read_b64 per chunk (K: 64x32, V^T: 32x64) */       \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
@@ -219,34 +266,39 @@ typedef struct attn_fwd_args {
     float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */     \
     const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                        \
     const int nt = (kv_end + AF_BKV - 1) / AF_BKV; /* key tiles (0 when causal hides all) */      \
-    NAME##_kstage ks0[NC], ks1[NC];                                                               \
-    NAME##_vstage vs0, vs1;                                                                       \
+    NAME##_kstage ks0[NC]; /* one stage set: tile j+2's loads are in flight during tile j+1 */ \
+    NAME##_vstage vs0;                                                                            \
     enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
-    NAME##_s_t s_cur;                                                                             \
-    tk_rt_zero(s_cur);                                                                            \
+    NAME##_s_t s_a, s_b; /* S(j) and S(j+1), alternating */                                       \
+    tk_rt_zero(s_a);                                                                              \
+    float mt = -INFINITY; /* column max of S(j) (raw scores) */                                   \
     /* prologue: tile 0 in LDS and S(0); tiles 1 (set 1) and 2 (set 0) in flight */               \
     if (nt > 0) {                                                                                 \
       AF_K_ISSUE(ks0, 0);                                                                         \
       tk_load_issue_t(vs0, &a.v, rv, b, hk, 0, 0, tid);                                           \
       AF_K_COMMIT(ks0, NV);                                                                       \
       tk_load_commit_t(sm.kv.v, vs0, tid, 0);                                                     \
-      AF_K_ISSUE(ks1, AF_BKV);                                                                    \
-      tk_load_issue_t(vs1, &a.v, rv, b, hk, AF_BKV, 0, tid);                                      \
-      AF_K_ISSUE(ks0, 2 * AF_BKV);                                                                \
-      tk_load_issue_t(vs0, &a.v, rv, b, hk, 2 * AF_BKV, 0, tid);                                  \
+      AF_K_ISSUE(ks0, AF_BKV);                                                                    \
+      tk_load_issue_t(vs0, &a.v, rv, b, hk, AF_BKV, 0, tid);                                      \
       tk_lds_barrier();                                                                           \
-      AF_S_PHASE(NAME, s_cur);                                                                    \
+      AF_S_PHASE(NAME, s_a);                                                                      \
       tk_barrier(); /* every wave has read K(0): K(1) may overwrite it */                         \
+      if (AF_BKV > a.skv) tk_rt_mask_rows(s_a, s_a, a.skv, -INFINITY);                            \
+      if (a.causal && qw + off < AF_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);     \
+      float mv[1];                                                                                \
+      tk_rt_col_max(mv, s_a);                                                                     \
+      mt = mv[0];                                                                                 \
     }                                                                                             \
     /* Software pipeline, per key tile j: S(j+1) = K(j+1) Q^T is issued together with the       \
      * softmax of S(j) (interleaved: the MFMAs run while the VALU works), then O += V(j) P(j).    \
      * LDS holds K(j+1) and V(j) (two barriers per tile); global loads run 2 tiles ahead in two    \
      * alternating register stage sets, so the loop is unrolled by 2. */                          \
     for (int j = 0; j < nt; j += 2) {                                                             \
-      AF_TILE(NAME, j, ks1, vs1);                                                                 \
-      if (j + 1 < nt) AF_TILE(NAME, j + 1, ks0, vs0);                                             \
+      AF_TILE(NAME, j, ks0, vs0, s_a, s_b);                                                       \
+      if (j + 1 < nt) AF_TILE(NAME, j + 1, ks0, vs0, s_b, s_a);                                   \
     }                                                                                             \
     /* epilogue: O = (O^T / l)^T, LSE = (m + log2 l) ln 2 */                                       \
+    l[0] += tk_xor_f32(l[0], 32); /* the column's other 32 keys were summed in lane ^ 32 */        \
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \

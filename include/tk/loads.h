@@ -320,29 +320,31 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * into the offset field when every row fragment's fits (imm), through a
  * switch so an unrolled loop index can pick it (cases beyond 16 bits are
  * dead, emitted as 0 for -O0); otherwise added to the address */
-#define TK__DSR_CASE(DSR, v, addr, k, step) case k: DSR(v, addr, (k) * (step) < 65536 ? (k) * (step) : 0); break;
-#define TK__DSR_ROW(DSR, v, addr, r, step, imm)                                     \
+#define TK__DSR_CASE(DSR, v, addr, k, step, o)                                     \
+  case k: DSR(v, addr, (k) * (step) + (o) < 65536 ? (k) * (step) + (o) : 0); break;
+#define TK__DSR_ROW(DSR, v, addr, r, step, imm, o)                                  \
   do {                                                                             \
     if (imm) {                                                                     \
       switch (r) {                                                                 \
-        TK__DSR_CASE(DSR, v, addr, 0, step) TK__DSR_CASE(DSR, v, addr, 1, step)    \
-        TK__DSR_CASE(DSR, v, addr, 2, step) TK__DSR_CASE(DSR, v, addr, 3, step)    \
-        TK__DSR_CASE(DSR, v, addr, 4, step) TK__DSR_CASE(DSR, v, addr, 5, step)    \
-        TK__DSR_CASE(DSR, v, addr, 6, step) TK__DSR_CASE(DSR, v, addr, 7, step)    \
+        TK__DSR_CASE(DSR, v, addr, 0, step, o) TK__DSR_CASE(DSR, v, addr, 1, step, o) \
+        TK__DSR_CASE(DSR, v, addr, 2, step, o) TK__DSR_CASE(DSR, v, addr, 3, step, o) \
+        TK__DSR_CASE(DSR, v, addr, 4, step, o) TK__DSR_CASE(DSR, v, addr, 5, step, o) \
+        TK__DSR_CASE(DSR, v, addr, 6, step, o) TK__DSR_CASE(DSR, v, addr, 7, step, o) \
       }                                                                            \
     } else {                                                                       \
-      DSR(v, (addr) + (uint32_t)(r) * (step), 0);                                  \
+      DSR(v, (addr) + (uint32_t)(r) * (step) + (uint32_t)(o), 0);                  \
     }                                                                              \
   } while (0)
 /* fragment geometry of pending type _P read from LDS tile type _T */
-#define TK__PREFETCH_GEOM(_P, _T)                                                   \
+#define TK__PREFETCH_GEOM(_P, _T) TK__PREFETCH_GEOM_O(_P, _T, 0)
+#define TK__PREFETCH_GEOM_O(_P, _T, _o)                                            \
   enum { _a = ((int)_P::tk_op) == TK_OP_A,                                         \
          _nrow = _a ? ((int)_P::tk_fr) : ((int)_P::tk_fc),  /* fragments along LDS rows */ \
          _nk = _a ? ((int)_P::tk_fc) : ((int)_P::tk_fr),    /* fragments along K */ \
          _s = _a ? ((int)_P::tk_frows) : ((int)_P::tk_fcols), /* rows per fragment */ \
          _kw = _a ? ((int)_P::tk_fcols) : ((int)_P::tk_frows), /* K per fragment */ \
          _step = _s * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes),               \
-         _imm = (_nrow - 1) * _step < 65536 };                                    \
+         _imm = (_nrow - 1) * _step + (_o) < 65536 };                             \
   static_assert(_nrow <= 8, "tk: prefetch handles up to 8 fragments along the LDS rows")
 
 /* Issue one ds_read_b64 per fragment of P's tile type from LDS tile sm.
@@ -356,12 +358,20 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * distance, which goes into the instruction's offset field; only fragments
  * that differ in K get their own address register (the swizzle permutes
  * those per row).  So a 4x4-fragment tile needs 4 address VGPRs, not 16. */
-#define tk_prefetch_issue(P, sm, r0, c0)                                           \
+#define tk_prefetch_issue(P, sm, r0, c0) tk_prefetch_issue_rows(P, sm, r0, c0, 0)
+/* The same, RS rows further down (RS: an integer constant expression, a
+ * multiple of 16, the swizzle's row period, so the shift is a constant byte
+ * distance): the shift goes into the instructions' offset field, so reads of
+ * several row blocks of one tile, or of consecutive tiles of one type in an
+ * array (rows beyond the tile continue into the next), share their address
+ * registers.  Rows r0 + RS.. must lie in LDS laid out as tile type sm. */
+#define tk_prefetch_issue_rows(P, sm, r0, c0, RS)                                  \
   do {                                                                             \
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
-    TK__PREFETCH_GEOM(_P, _T);                                                     \
+    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
+    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes)); \
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk; _k++) {                           \
@@ -370,7 +380,8 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
           (uint32_t)(c0) + _k * _kw + ((int)_P::tk_n) * (_l / _s));                \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x2 *_dst = &(P).tk_pending_[_a ? _r * ((int)_P::tk_fc) + _k : _k * ((int)_P::tk_fc) + _r]; \
-        TK__DSR_ROW(TK__DSR64, *_dst, _addr, _r, _step, _imm);                     \
+        TK__DSR_ROW(TK__DSR64, *_dst, _addr, _r, _step, _imm,                      \
+                    (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));         \
       }                                                                            \
     }                                                                              \
   } while (0)
@@ -438,7 +449,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
       if (_k == 0) (P).tk_swapped_ = TK_LDS_SWZ_HALVES ? (_o & 8u) : 0u;                                      \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
-        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm);                    \
+        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm, 0);                 \
       }                                                                            \
     }                                                                              \
   } while (0)
