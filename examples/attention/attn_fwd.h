@@ -68,6 +68,11 @@ typedef struct attn_fwd_args {
     _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) {                                           \
       tk_prefetch_issue(kp_, sm.kv.k[c_], 0, 0);                                                 \
       tk_prefetch_wait(kf_, kp_, 0);                                                              \
+      if (AF_QL) {                                                                                \
+        NAME##_qpend qp_;                                                                         \
+        tk_prefetch_issue(qp_, sm.kv.qc[c_], 32 * wave, 0);                                       \
+        tk_prefetch_wait(qf[c_], qp_, 0);                                                         \
+      }                                                                                           \
       tk_mma_ABt(S, kf_, qf[c_], S);                                                              \
     }                                                                                             \
   } while (0)
@@ -96,15 +101,48 @@ typedef struct attn_fwd_args {
       case 3: ISSUE(3); break;                                                                    \
     }                                                                                             \
   } while (0)
-#define AF_KREAD_(C) tk_prefetch_issue_rows(kp_[C], sm.kv.k[0], 0, 0, AF_BKV * (C))
+#define AF_KREAD_(C)                                                                              \
+  do {                                                                                            \
+    tk_prefetch_issue_rows(kp_[C], sm.kv.k[0], 0, 0, AF_BKV * (C));                               \
+    if (AF_QL) tk_prefetch_issue_rows(qp_[C], sm.kv.qc[0], 32 * wave, 0, AF_QLR * (C));           \
+  } while (0)
 #define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.v, 0, 0, 32 * (C))
 
-/* wait for the fragment reads of chunk C of NC (8 ds_read_b64 each, issued in order, KLA
- * chunks in flight): chunk C+1's reads may stay outstanding */
-#define AF_CHUNK_WAIT(DST, PEND, C)                                                               \
+/* fragment reads of chunk C of NC (AF_RPC ds_read_b64 each) for chunk C's MFMAs, chunk 0
+ * issued earlier: AF_KLA 2 issues chunk C+1 first and waits for chunk C only (C+1 lands
+ * under C's MFMAs); AF_KLA 1 (d = 64, 256 registers) issues chunk C and waits for it */
+#define AF_CHUNK(READ, WAIT, C, NR)                                                               \
   do {                                                                                            \
-    if (AF_KLA > 1 && (C) + 1 < NC) tk_prefetch_wait(DST, PEND, AF_RPC);                          \
-    else tk_prefetch_wait(DST, PEND, 0);                                                          \
+    if (AF_KLA == 1 && (C) > 0) AF_SHIFTED(READ, C);                                              \
+    if (AF_KLA == 2 && (C) + 1 < NC) {                                                            \
+      AF_SHIFTED(READ, (C) + 1);                                                                  \
+      WAIT(C, NR);                                                                                \
+    } else {                                                                                      \
+      WAIT(C, 0);                                                                                 \
+    }                                                                                             \
+  } while (0)
+/* K chunk C (and, with Q in LDS, Q chunk C, read after it) / V chunk C in registers, N reads
+ * (0..15, constant) may stay outstanding */
+#define AF_KWAIT_(C, N)                                                                           \
+  do {                                                                                            \
+    if (AF_QL) tk_prefetch_wait(qf[C], qp_[C], N);                                                \
+    tk_prefetch_wait(kf_[C], kp_[C], N);                                                          \
+  } while (0)
+#define AF_VWAIT_(C, N) tk_prefetch_wait(vf_[C], vp_[C], N)
+
+/* P elements of slot G (of AF_TILE's S loop): column sum (pinned here, or the compiler
+ * defers all 32 adds past the loop) and bf16 conversion of each pair into the B-operand
+ * fragment (tk_pack_bf16x2_rna: round to nearest, 3 integer ops per pair) */
+#define AF_P_FINISH(G)                                                                            \
+  do {                                                                                            \
+    _Pragma("unroll") for (int e = (G) * EPG; e < ((G) + 1) * EPG; ++e) {                         \
+      lsum = tk_bits_f32(tk_opaque(tk_f32_bits(lsum + xs[e])));                                   \
+      if (e % 2 == 1) { /* elements e-1, e: one dword of the fragment */                          \
+        tk_u32x2 w_ = __builtin_bit_cast(tk_u32x2, p.f[(e / 16) * 4 + (e % 16) / 4]);             \
+        w_[(e % 4) / 2] = tk_opaque(tk_pack_bf16x2_rna(xs[e - 1], xs[e]));                        \
+        p.f[(e / 16) * 4 + (e % 16) / 4] = __builtin_bit_cast(TK_TYPEOF(p.f[0]), w_);             \
+      }                                                                                           \
+    }                                                                                             \
   } while (0)
 
 /* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J with
@@ -118,8 +156,9 @@ typedef struct attn_fwd_args {
       AF_K_ISSUE(KS, kv0 + 2 * AF_BKV); /* K(j+2), unconditional: beyond skv it reads 0 */ \
       /* K(j+1)'s fragment reads start now (KLA chunks ahead), under the rescale decision */     \
       NAME##_kpend kp_[NC];                                                                       \
+      NAME##_qpend qp_[NC];                                                                       \
       NAME##_k_t kf_[NC];                                                                         \
-      _Pragma("unroll") for (int c_ = 0; c_ < AF_KLA && c_ < NC; ++c_) AF_SHIFTED(AF_KREAD_, c_); \
+      AF_SHIFTED(AF_KREAD_, 0);                                                                   \
       /* online softmax with a lazy running max: m moves (and O, l are rescaled) only when a      \
        * column's tile max exceeds it by AF_RESCALE, so P <= 2^AF_RESCALE; exact, since O, l       \
        * and LSE all use the same m */                                                            \
@@ -137,14 +176,13 @@ typedef struct attn_fwd_args {
        * conversion; a wave issues in order and an MFMA waits for the busy pipe, so only this     \
        * order (held by scheduling barriers) lets the VALU work run while the MFMA pipe is busy */ \
       NAME##_p_t p;                                                                               \
-      float lsum = 0.0f;                                                                          \
+      float lsum = 0.0f, xs[32];                                                                  \
       {                                                                                           \
         enum { NG = 8 * NC, EPG = 32 / NG }; /* MFMAs, P elements per lane per MFMA */            \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, r_ = (g / 4) % 2, k_ = g % 4;                                     \
           if (g % 8 == 0) {                                                                       \
-            AF_CHUNK_WAIT(kf_[c_], kp_[c_], c_);                                                  \
-            if (c_ + AF_KLA < NC) AF_SHIFTED(AF_KREAD_, c_ + AF_KLA); \
+            AF_CHUNK(AF_KREAD_, AF_KWAIT_, c_, AF_QL ? AF_RPC + 4 : AF_RPC);                      \
           }                                                                                       \
           NAME##_f1_t a1, b1;                                                                     \
           NAME##_c1_t s1;                                                                         \
@@ -155,13 +193,14 @@ typedef struct attn_fwd_args {
           tk_mma_ABt(s1, a1, b1, s1);                                                             \
           SN.f[r_] = s1.f[0];                                                                     \
           TK_SCHED_BARRIER(0);                                                                    \
-          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e) {                       \
-            const float x = tk_exp2f(__builtin_fmaf(SC.f[e / 16][e % 16], a.scale_log2, -mu[0])); \
-            lsum = tk_bits_f32(tk_opaque(tk_f32_bits(lsum + x))); /* add here, not all at the end */ \
-            p.f[(e / 16) * 4 + (e % 16) / 4][e % 4] = (int16_t)tk_f32_to_bf16_finite(x);          \
-          }                                                                                       \
+          /* exp2 of this slot's elements, sum and conversion of the previous slot's (their      \
+           * v_exp_f32 results are ready by now: no dependency stall, no hazard s_nop) */         \
+          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                         \
+            xs[e] = tk_exp2f(__builtin_fmaf(SC.f[e / 16][e % 16], a.scale_log2, -mu[0]));         \
+          if (g > 0) AF_P_FINISH(g - 1);                                                          \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
+        AF_P_FINISH(NG - 1);                                                                      \
       }                                                                                           \
       l[0] += lsum; /* this lane's half of the column (keys in lane ^ 32: the epilogue) */     \
       /* O^T += V^T(j) P^T(j), one MFMA at a time, V chunk reads KLA ahead; S(j+1)'s masks and    \
@@ -175,14 +214,13 @@ typedef struct attn_fwd_args {
         }                                                                                         \
         NAME##_vpend vp_[NC];                                                                     \
         NAME##_v_t vf_[NC];                                                                       \
-        _Pragma("unroll") for (int c_ = 0; c_ < AF_KLA && c_ < NC; ++c_) AF_SHIFTED(AF_VREAD_, c_); \
+        AF_SHIFTED(AF_VREAD_, 0);                                                                 \
         float mx = -INFINITY;                                                                     \
         enum { NG = 8 * NC, EPG = 32 / NG };                                                      \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, k_ = g % 8;                                                       \
           if (k_ == 0) {                                                                          \
-            AF_CHUNK_WAIT(vf_[c_], vp_[c_], c_);                                                  \
-            if (c_ + AF_KLA < NC) AF_SHIFTED(AF_VREAD_, c_ + AF_KLA); \
+            AF_CHUNK(AF_VREAD_, AF_VWAIT_, c_, AF_RPC);                                           \
           }                                                                                       \
           NAME##_f1_t a1;                                                                         \
           NAME##_b1_t b1;                                                                         \
@@ -212,9 +250,11 @@ typedef struct attn_fwd_args {
   TK_ST(NAME##_kst, tk_bf16, AF_BKV, 32, TK_LDS_SWZ); /* K tile, one per 32 d-columns */          \
   TK_ST(NAME##_vst, tk_bf16, D, AF_BKV, TK_LDS_SWZ);  /* V^T tile: d x keys */                   \
   TK_ST(NAME##_qst, tk_bf16, AF_BQ, D, TK_LDS_SWZ);   /* Q block */                               \
+  /* d = 128: Q stays in LDS as one tile per 32 d-columns (d = 64: a placeholder) */              \
+  TK_ST(NAME##_qcst, tk_bf16, (WPE) == 1 ? AF_BQ : 64, 32, TK_LDS_SWZ);                          \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's O rows */                     \
   typedef union {                                                                                 \
-    struct { NAME##_kst k[(D) / 32]; NAME##_vst v; } kv;                                          \
+    struct { NAME##_kst k[(D) / 32]; NAME##_vst v; NAME##_qcst qc[(WPE) == 1 ? (D) / 32 : 1]; } kv; \
     NAME##_qst q;                                                                                 \
     NAME##_ost o[4];                                                                              \
   } NAME##_smem;                                                                                  \
@@ -222,6 +262,7 @@ typedef struct attn_fwd_args {
   TK_STAGE(NAME##_kstage, NAME##_kst, 256);                                                       \
   TK_STAGE(NAME##_vstage, NAME##_vst, 256);                                                       \
   TK_STAGE(NAME##_qstage, NAME##_qst, 256);                                                       \
+  TK_STAGE(NAME##_qcstage, NAME##_qcst, 256);                                                     \
   TK_RT(NAME##_q_t, TK_K_A_BF16_32x32x8, 32, 32);     /* 32 d-columns of the wave's Q rows */     \
   TK_RT(NAME##_k_t, TK_K_A_BF16_32x32x8, AF_BKV, 32); /* 32 d-columns of the K tile */            \
   TK_RT(NAME##_v_t, TK_K_A_BF16_32x32x8, 32, AF_BKV); /* 32 d-rows of the V^T tile */             \
@@ -238,8 +279,11 @@ typedef struct attn_fwd_args {
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_smem, sm);                                                                \
     enum { NC = (D) / 32, AF_WPE = (WPE),  /* 32-wide d-chunks; workgroups per CU */               \
-           AF_KLA = (WPE) == 1 ? 2 : 1,    /* K / V chunks whose fragment reads are in flight */    \
-           AF_RPC = 8 };                   /* ds_read_b64 per chunk (K: 64x32, V^T: 32x64) */       \
+           AF_KLA = (WPE) == 1 ? 2 : 1,    /* chunk reads in flight: AF_CHUNK */                     \
+           AF_RPC = 8,                     /* ds_read_b64 per chunk (K: 64x32, V^T: 32x64) */       \
+           AF_QL = (WPE) == 1,             /* Q fragments read from LDS with K's (d = 128: the      \
+                                              registers go to the rest) or kept in registers */    \
+           AF_QLR = (WPE) == 1 ? AF_BQ : 64 }; /* rows of a Q chunk tile */                        \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
@@ -250,7 +294,10 @@ typedef struct attn_fwd_args {
     if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
     /* Q block -> LDS -> this wave's 32 rows in registers, in d-chunks */                         \
     NAME##_q_t qf[NC];                                                                            \
-    {                                                                                             \
+    if (AF_QL) {                                                                                  \
+      NAME##_qcstage qs;                                                                          \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_load(sm.kv.qc[c], qs, &a.q, rq, b, h, q0, 32 * c, tid); \
+    } else {                                                                                      \
       NAME##_qstage qs;                                                                           \
       tk_load(sm.q, qs, &a.q, rq, b, h, q0, 0, tid);                                              \
       tk_lds_barrier();                                                                           \
