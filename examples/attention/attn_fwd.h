@@ -66,7 +66,7 @@ typedef struct attn_fwd_args {
     NAME##_kpend kp_;                                                                             \
     NAME##_k_t kf_;                                                                               \
     _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) {                                           \
-      tk_prefetch_issue(kp_, sm.kv.k[c_], 0, 0);                                                 \
+      tk_prefetch_issue(kp_, sm.kv.buf[0].k[c_], 0, 0);                                          \
       tk_prefetch_wait(kf_, kp_, 0);                                                              \
       if (AF_QL) {                                                                                \
         NAME##_qpend qp_;                                                                         \
@@ -83,10 +83,10 @@ typedef struct attn_fwd_args {
   do {                                                                                            \
     _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_load_issue(ks[c_], &a.k, rk, b, hk, (r0), 32 * c_, tid); \
   } while (0)
-#define AF_K_COMMIT(ks, n_after)                                                                    \
+#define AF_K_COMMIT(ks, B, n_after)                                                                 \
   do {                                                                                            \
     _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_)                                             \
-      tk_load_commit(sm.kv.k[c_], ks[c_], tid, n_after); /* the first waits for all K chunks */ \
+      tk_load_commit(sm.kv.buf[B].k[c_], ks[c_], tid, n_after); /* the first waits for all of K */ \
   } while (0)
 
 /* fragment reads of K chunk C (tile sm.kv.k[C]) and of V^T rows 32C.. with the chunk's
@@ -103,10 +103,10 @@ typedef struct attn_fwd_args {
   } while (0)
 #define AF_KREAD_(C)                                                                              \
   do {                                                                                            \
-    tk_prefetch_issue_rows(kp_[C], sm.kv.k[0], 0, 0, AF_BKV * (C));                               \
+    tk_prefetch_issue_rows(kp_[C], sm.kv.buf[KB_].k[0], 0, 0, AF_BKV * (C));                      \
     if (AF_QL) tk_prefetch_issue_rows(qp_[C], sm.kv.qc[0], 32 * wave, 0, AF_QLR * (C));           \
   } while (0)
-#define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.v, 0, 0, 32 * (C))
+#define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.buf[VB_].v, 0, 0, 32 * (C))
 
 /* fragment reads of chunk C of NC (AF_RPC ds_read_b64 each) for chunk C's MFMAs, chunk 0
  * issued earlier: AF_KLA 2 issues chunk C+1 first and waits for chunk C only (C+1 lands
@@ -145,15 +145,17 @@ typedef struct attn_fwd_args {
     }                                                                                             \
   } while (0)
 
-/* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J with
- * the stage set KS/VS that holds tile J+1 and then receives tile J+3; SC holds S(J), masked,
- * with its in-lane column max in mt; SN receives S(J+1) */
-#define AF_TILE(NAME, J, KS, VS, SC, SN)                                                          \
+/* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J (parity
+ * PAR) with the stage set KS/VS (holding K(J+2) / V(J+1) in flight); K(t) and V(t) share LDS
+ * buffer t % 2, so K(J+1) is in buffer 1 - PAR and V(J) in buffer PAR; SC holds S(J), masked,
+ * with its column max in mt; SN receives S(J+1).  Barriers: start (K(J+1), V(J) written),
+ * mid (K(J+1) read: V(J+1) may go to its buffer, committed between O(J)'s MFMAs), end (V(J)
+ * read: K(J+2) may go to its buffer) */
+#define AF_TILE(NAME, J, PAR, KS, VS, SC, SN)                                                     \
   do {                                                                                            \
+      enum { KB_ = 1 - (PAR), VB_ = (PAR) };                                                      \
       const int kv0 = (J) * AF_BKV;                                                               \
-      if ((J) + 1 < nt) AF_K_COMMIT(KS, NV); /* K(j+1); V(j+1) stays in flight */                  \
-      tk_lds_barrier(); /* K(j+1) and V(j) (committed last iteration) visible */                  \
-      AF_K_ISSUE(KS, kv0 + 2 * AF_BKV); /* K(j+2), unconditional: beyond skv it reads 0 */ \
+      tk_lds_barrier(); /* K(j+1) and V(j) (committed last tile) visible */                       \
       /* K(j+1)'s fragment reads start now (KLA chunks ahead), under the rescale decision */     \
       NAME##_kpend kp_[NC];                                                                       \
       NAME##_qpend qp_[NC];                                                                       \
@@ -184,6 +186,9 @@ typedef struct attn_fwd_args {
           if (g % 8 == 0) {                                                                       \
             AF_CHUNK(AF_KREAD_, AF_KWAIT_, c_, AF_QL ? AF_RPC + 4 : AF_RPC);                      \
           }                                                                                       \
+          /* K(j+2)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \
+           * they read 0) */                                                                      \
+          if (g % 8 == 2) tk_load_issue(KS[c_], &a.k, rk, b, hk, kv0 + 2 * AF_BKV, 32 * c_, tid); \
           NAME##_f1_t a1, b1;                                                                     \
           NAME##_c1_t s1;                                                                         \
           a1.f[0] = kf_[c_].f[r_ * 4 + k_];                                                       \
@@ -203,18 +208,23 @@ typedef struct attn_fwd_args {
         AF_P_FINISH(NG - 1);                                                                      \
       }                                                                                           \
       l[0] += lsum; /* this lane's half of the column (keys in lane ^ 32: the epilogue) */     \
-      /* O^T += V^T(j) P^T(j), one MFMA at a time, V chunk reads KLA ahead; S(j+1)'s masks and    \
-       * in-lane column max between the MFMAs, its cross-lane max (ds_bpermute) after the last    \
-       * V read was waited for */                                                                 \
+      /* O^T += V^T(j) P^T(j), one MFMA at a time, V chunk reads KLA ahead; between the MFMAs    \
+       * S(j+1)'s masks and in-lane column max and V(j+1)'s transposing commit (unit by unit),     \
+       * S(j+1)'s cross-lane max (ds_bpermute) after the last V read was waited for */            \
+      NAME##_vpend vp_[NC];                                                                       \
+      NAME##_v_t vf_[NC];                                                                         \
+      AF_SHIFTED(AF_VREAD_, 0); /* V(j)'s buffer is not the one the barrier hands over */         \
+      tk_barrier(); /* mid: every wave has read K(j+1); its buffer takes V(j+1) */                \
+      TK_WAIT_VMCNT(NK); /* V(j+1) in registers; K(j+2) stays in flight */                        \
       {                                                                                           \
+        enum { NU_ = TK_STAGE_T_UNITS(VS) };                                                      \
+        /* d = 64 (256 registers): the V addresses are recomputed here, not kept across the loop */ \
+        const uint32_t tv_ = AF_WPE == 1 ? (uint32_t)tid : tk_opaque((uint32_t)tid);              \
         const int kn = kv0 + AF_BKV;                                                              \
         if ((J) + 1 < nt) {                                                                       \
           if (kn + AF_BKV > a.skv) tk_rt_mask_rows(SN, SN, a.skv - kn, -INFINITY);                \
           if (a.causal && qw + off - kn < AF_BKV - 1) tk_rt_mask_lower(SN, SN, qw + off - kn, -INFINITY); \
         }                                                                                         \
-        NAME##_vpend vp_[NC];                                                                     \
-        NAME##_v_t vf_[NC];                                                                       \
-        AF_SHIFTED(AF_VREAD_, 0);                                                                 \
         float mx = -INFINITY;                                                                     \
         enum { NG = 8 * NC, EPG = 32 / NG };                                                      \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
@@ -233,17 +243,17 @@ typedef struct attn_fwd_args {
           TK_SCHED_BARRIER(0);                                                                    \
           _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                         \
             mx = fmaxf(mx, SN.f[e / 16][e % 16]);                                                 \
+          _Pragma("unroll") for (int u_ = 0; u_ < NU_; ++u_)                                      \
+            if (g == (u_ + 1) * NG / (NU_ + 2) && (J) + 1 < nt)                                   \
+              tk_load_commit_t_part(sm.kv.buf[KB_].v, VS, tv_, u_, 1); /* V(j+1) */               \
+          if (g == (NU_ + 1) * NG / (NU_ + 2))                                                    \
+            tk_load_issue_t(VS, &a.v, rv, b, hk, kv0 + 2 * AF_BKV, 0, tv_); /* V(j+2) */         \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
         mt = fmaxf(mx, tk_xor_f32(mx, 32)); /* the column's other 32 keys are in lane ^ 32 */    \
       }                                                                                           \
-      tk_barrier(); /* every wave has read V(j) and K(j+1) */                                     \
-      {                                                                                           \
-        /* d = 64 (256 registers): the V addresses are recomputed here, not kept across the loop */ \
-        const uint32_t tv_ = AF_WPE == 1 ? (uint32_t)tid : tk_opaque((uint32_t)tid);              \
-        if ((J) + 1 < nt) tk_load_commit_t(sm.kv.v, VS, tv_, NK); /* V(j+1); K(j+2) in flight */  \
-        tk_load_issue_t(VS, &a.v, rv, b, hk, kv0 + 2 * AF_BKV, 0, tv_); /* V(j+2) */               \
-      }                                                                                           \
+      tk_barrier(); /* end: every wave has read V(j); its buffer takes K(j+2) */                  \
+      if ((J) + 2 < nt) AF_K_COMMIT(KS, VB_, NV); /* K(j+2); V(j+2) stays in flight */            \
   } while (0)
 
 #define ATTN_FWD_KERNEL(NAME, D, WPE)                                                                \
@@ -253,8 +263,9 @@ typedef struct attn_fwd_args {
   /* d = 128: Q stays in LDS as one tile per 32 d-columns (d = 64: a placeholder) */              \
   TK_ST(NAME##_qcst, tk_bf16, (WPE) == 1 ? AF_BQ : 64, 32, TK_LDS_SWZ);                          \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's O rows */                     \
+  typedef union { NAME##_kst k[(D) / 32]; NAME##_vst v; } NAME##_kvb; /* K(t) or V^T(t) */      \
   typedef union {                                                                                 \
-    struct { NAME##_kst k[(D) / 32]; NAME##_vst v; NAME##_qcst qc[(WPE) == 1 ? (D) / 32 : 1]; } kv; \
+    struct { NAME##_kvb buf[2]; NAME##_qcst qc[(WPE) == 1 ? (D) / 32 : 1]; } kv;                \
     NAME##_qst q;                                                                                 \
     NAME##_ost o[4];                                                                              \
   } NAME##_smem;                                                                                  \
@@ -313,7 +324,7 @@ typedef struct attn_fwd_args {
     float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */     \
     const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                        \
     const int nt = (kv_end + AF_BKV - 1) / AF_BKV; /* key tiles (0 when causal hides all) */      \
-    NAME##_kstage ks0[NC]; /* one stage set: tile j+2's loads are in flight during tile j+1 */ \
+    NAME##_kstage ks0[NC]; /* one stage set: K(j+2), V(j+1) in flight during tile j */          \
     NAME##_vstage vs0;                                                                            \
     enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
     NAME##_s_t s_a, s_b; /* S(j) and S(j+1), alternating */                                       \
@@ -323,13 +334,14 @@ typedef struct attn_fwd_args {
     if (nt > 0) {                                                                                 \
       AF_K_ISSUE(ks0, 0);                                                                         \
       tk_load_issue_t(vs0, &a.v, rv, b, hk, 0, 0, tid);                                           \
-      AF_K_COMMIT(ks0, NV);                                                                       \
-      tk_load_commit_t(sm.kv.v, vs0, tid, 0);                                                     \
+      AF_K_COMMIT(ks0, 0, NV); /* K(0) -> buffer 0 */                                             \
       AF_K_ISSUE(ks0, AF_BKV);                                                                    \
-      tk_load_issue_t(vs0, &a.v, rv, b, hk, AF_BKV, 0, tid);                                      \
       tk_lds_barrier();                                                                           \
       AF_S_PHASE(NAME, s_a);                                                                      \
-      tk_barrier(); /* every wave has read K(0): K(1) may overwrite it */                         \
+      tk_barrier(); /* every wave has read K(0): V(0) may overwrite it */                         \
+      tk_load_commit_t(sm.kv.buf[0].v, vs0, tid, NK); /* V(0) -> buffer 0; K(1) in flight */     \
+      tk_load_issue_t(vs0, &a.v, rv, b, hk, AF_BKV, 0, tid);                                      \
+      AF_K_COMMIT(ks0, 1, NV); /* K(1) -> buffer 1; V(1) in flight */                             \
       if (AF_BKV > a.skv) tk_rt_mask_rows(s_a, s_a, a.skv, -INFINITY);                            \
       if (a.causal && qw + off < AF_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);     \
       float mv[1];                                                                                \
@@ -341,8 +353,8 @@ typedef struct attn_fwd_args {
      * LDS holds K(j+1) and V(j) (two barriers per tile); global loads run 2 tiles ahead in two    \
      * alternating register stage sets, so the loop is unrolled by 2. */                          \
     for (int j = 0; j < nt; j += 2) {                                                             \
-      AF_TILE(NAME, j, ks0, vs0, s_a, s_b);                                                       \
-      if (j + 1 < nt) AF_TILE(NAME, j + 1, ks0, vs0, s_b, s_a);                                   \
+      AF_TILE(NAME, j, 0, ks0, vs0, s_a, s_b);                                                    \
+      if (j + 1 < nt) AF_TILE(NAME, j + 1, 1, ks0, vs0, s_b, s_a);                                \
     }                                                                                             \
     /* epilogue: O = (O^T / l)^T, LSE = (m + log2 l) ln 2 */                                       \
     l[0] += tk_xor_f32(l[0], 32); /* the column's other 32 keys were summed in lane ^ 32 */        \

@@ -203,13 +203,23 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
 /* registers -> LDS tile (N x K), transposed: one wait, 8 ds_write_b32 per unit */
 #define tk_load_commit_t(sm, S, tid, n_after)                                      \
   do {                                                                             \
+    TK_WAIT_VMCNT(n_after);                                                        \
+    tk_load_commit_t_part(sm, S, tid, 0, TK_STAGE_T_UNITS(S));                     \
+  } while (0)
+/* Units per thread of a transposing stage (TK_STAGE_NLOADS(S) / 2). */
+#define TK_STAGE_T_UNITS(S) (TK_STAGE_NLOADS(S) / 2)
+/* Units u0 .. u0+nu-1 of this thread's transposing commit, without a wait:
+ * the caller has waited for the stage's loads (TK_WAIT_VMCNT).  Spreading a
+ * commit over several places lets its VALU work fill the issue slots between
+ * MFMAs; all parts together write what tk_load_commit_t writes. */
+#define tk_load_commit_t_part(sm, S, tid, u0, nu)                                  \
+  do {                                                                             \
     typedef TK_TYPEOF(S) _S;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_S::tk_rows) == ((int)_T::tk_rows) && ((int)_S::tk_cols) == ((int)_T::tk_cols) && \
                   ((int)_T::tk_elem_bytes) == 2, "tk: stage and LDS tile have different shapes"); \
     TK__STAGE_T_CHECK(_S);                                                         \
-    TK_WAIT_VMCNT(n_after);                                                        \
-    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per) / 2; _i++) {         \
+    _Pragma("unroll") for (int _i = (u0); _i < (u0) + (nu) && _i < ((int)_S::tk_per) / 2; _i++) { \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
       const uint32_t _p = _j % (((int)_S::tk_cols) / 2), _n = (_j / (((int)_S::tk_cols) / 2)) * 8u; \
       tk_u32x4 _x0 = (S).v[2 * _i], _x1 = (S).v[2 * _i + 1];                       \
