@@ -200,6 +200,15 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
     }                                                                              \
   } while (0)
 
+/* the 16-bit halves h (0 low, 1 high) of a and b as one dword, a's in the low
+ * half: one v_perm_b32 (CDNA3 ISA guide VOP3 V_PERM_B32: byte selectors 0-3
+ * pick the second source's bytes, 4-7 the first's) instead of two ops */
+#if TK_DEVICE_PASS
+#define TK__PACK_HALVES(a, b, h) __builtin_amdgcn_perm((b), (a), (h) ? 0x07060302u : 0x05040100u)
+#else
+#define TK__PACK_HALVES(a, b, h) \
+  ((h) ? (((a) >> 16) | ((b) & 0xffff0000u)) : (((a) & 0xffffu) | ((b) << 16)))
+#endif
 /* registers -> LDS tile (N x K), transposed: one wait, 8 ds_write_b32 per unit */
 #define tk_load_commit_t(sm, S, tid, n_after)                                      \
   do {                                                                             \
@@ -228,8 +237,7 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
       /* element e of row 2p in the low half, of row 2p+1 in the high half */      \
       uint32_t _v[8];                                                              \
       _Pragma("unroll") for (int _e = 0; _e < 8; _e++)                             \
-        _v[_e] = ((_e & 1) ? (_w0[_e / 2] >> 16) : (_w0[_e / 2] & 0xffffu)) |      \
-                 ((_e & 1) ? (_w1[_e / 2] & 0xffff0000u) : (_w1[_e / 2] << 16));   \
+        _v[_e] = TK__PACK_HALVES(_w0[_e / 2], _w1[_e / 2], _e & 1);                \
       /* lanes of one 32-lane write phase cover _g column chunks whose rows start \
        * 8 rows apart, i.e. on the same banks: each chunk writes its 8 rows in   \
        * the order e ^ (chunk % _g), so the phase's rows start in _g different   \
