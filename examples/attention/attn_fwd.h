@@ -23,17 +23,20 @@
  * pipeline in which S^T(j+1)'s MFMAs are issued one at a time, each followed
  * by one or two elements of P(j)'s exp2 / sum / bf16 conversion (scheduling
  * barriers keep the order: a wave issues in order and an MFMA waits for the
- * busy pipe), then O^T += V^T(j) P^T(j); K and V global loads two tiles
- * ahead in two register stage sets.
+ * busy pipe), then O^T += V^T(j) P^T(j) one MFMA at a time with S(j+1)'s
+ * masks / column max and V(j+1)'s transposing commit between them; fragment
+ * reads one 32-wide d-chunk ahead; K and V global loads one tile ahead (one
+ * register stage set), issued between MFMAs.
  * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
  * aligned like FlashAttention-2: key j is visible to query i when
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
  * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t) ->
  * 16-byte global stores (tk_store_lds_global); LSE (natural log) per query
  * from lanes 0..31.
- * LDS (d = 128): K as four 64x32 tiles (16 KiB) + V^T tile 16 KiB, aliased
- * with the Q tile (32 KiB, read once into registers) and the 4 per-wave
- * output tiles.
+ * LDS: two buffers, each K(t) as 32-column tiles or V^T(t) (K(t), V(t) in
+ * buffer t % 2), 2 x 16 KiB at d = 128; d = 128 also keeps Q there as four
+ * 128x32 tiles (32 KiB; read with each K chunk), d = 64 reads Q once into
+ * registers; the 4 per-wave output tiles alias the buffers.
  */
 #ifndef ATTN_FWD_H
 #define ATTN_FWD_H
