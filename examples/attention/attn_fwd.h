@@ -23,17 +23,20 @@
  * pipeline in which S^T(j+1)'s MFMAs are issued one at a time, each followed
  * by one or two elements of P(j)'s exp2 / sum / bf16 conversion (scheduling
  * barriers keep the order: a wave issues in order and an MFMA waits for the
- * busy pipe), then O^T += V^T(j) P^T(j); K and V global loads two tiles
- * ahead in two register stage sets.
+ * busy pipe), then O^T += V^T(j) P^T(j) one MFMA at a time with S(j+1)'s
+ * masks / column max and V(j+1)'s transposing commit between them; fragment
+ * reads one 32-wide d-chunk ahead; K and V global loads one tile ahead (one
+ * register stage set), issued between MFMAs.
  * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
  * aligned like FlashAttention-2: key j is visible to query i when
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
  * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t) ->
  * 16-byte global stores (tk_store_lds_global); LSE (natural log) per query
  * from lanes 0..31.
- * LDS (d = 128): K as four 64x32 tiles (16 KiB) + V^T tile 16 KiB, aliased
- * with the Q tile (32 KiB, read once into registers) and the 4 per-wave
- * output tiles.
+ * LDS: two buffers, each K(t) as 32-column tiles or V^T(t) (K(t), V(t) in
+ * buffer t % 2), 2 x 16 KiB at d = 128; d = 128 also keeps Q there as four
+ * 128x32 tiles (32 KiB; read with each K chunk), d = 64 reads Q once into
+ * registers; the 4 per-wave output tiles alias the buffers.
  */
 #ifndef ATTN_FWD_H
 #define ATTN_FWD_H
@@ -66,8 +69,13 @@ typedef struct attn_fwd_args {
     NAME##_kpend kp_;                                                                             \
     NAME##_k_t kf_;                                                                               \
     _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) {                                           \
-      tk_prefetch_issue(kp_, sm.kv.k[c_], 0, 0);                                                 \
+      tk_prefetch_issue(kp_, sm.kv.buf[0].k[c_], 0, 0);                                          \
       tk_prefetch_wait(kf_, kp_, 0);                                                              \
+      if (AF_QL) {                                                                                \
+        NAME##_qpend qp_;                                                                         \
+        tk_prefetch_issue(qp_, sm.kv.qc[c_], 32 * wave, 0);                                       \
+        tk_prefetch_wait(qf[c_], qp_, 0);                                                         \
+      }                                                                                           \
       tk_mma_ABt(S, kf_, qf[c_], S);                                                              \
     }                                                                                             \
   } while (0)
@@ -78,28 +86,88 @@ typedef struct attn_fwd_args {
   do {                                                                                            \
     _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_load_issue(ks[c_], &a.k, rk, b, hk, (r0), 32 * c_, tid); \
   } while (0)
-#define AF_K_COMMIT(ks, n_after)                                                                    \
+#define AF_K_COMMIT(ks, B, n_after)                                                                 \
   do {                                                                                            \
     _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_)                                             \
-      tk_load_commit(sm.kv.k[c_], ks[c_], tid, n_after); /* the first waits for all K chunks */ \
+      tk_load_commit(sm.kv.buf[B].k[c_], ks[c_], tid, n_after); /* the first waits for all of K */ \
   } while (0)
 
-/* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J with
- * the stage set KS/VS that holds tile J+1 and then receives tile J+3 */
-#define AF_TILE(NAME, J, KS, VS)                                                                  \
+/* fragment reads of K chunk C (tile sm.kv.k[C]) and of V^T rows 32C.. with the chunk's
+ * shift in the instructions' offset field (tk_prefetch_issue_rows: the K tiles are an
+ * array of one type), so every chunk shares the same address registers */
+#define AF_SHIFTED(ISSUE, C)                                                                      \
   do {                                                                                            \
-      const int kv0 = (J) * AF_BKV;                                                                 \
-      if ((J) + 1 < nt) AF_K_COMMIT(KS, 2 * NV + NK); /* K(j+1); V(j+1), K(j+2), V(j+2) stay in flight */ \
-      tk_lds_barrier(); /* K(j+1) and V(j) (committed last iteration) visible */                  \
-      AF_K_ISSUE(KS, kv0 + 3 * AF_BKV); /* K(j+3), unconditional: beyond skv it reads 0 */ \
-      if (kv0 + AF_BKV > a.skv) tk_rt_mask_rows(s_cur, s_cur, a.skv - kv0, -INFINITY);            \
-      if (a.causal && qw + off - kv0 < AF_BKV - 1) tk_rt_mask_lower(s_cur, s_cur, qw + off - kv0, -INFINITY); \
+    switch (C) {                                                                                  \
+      case 0: ISSUE(0); break;                                                                    \
+      case 1: ISSUE(1); break;                                                                    \
+      case 2: ISSUE(2); break;                                                                    \
+      case 3: ISSUE(3); break;                                                                    \
+    }                                                                                             \
+  } while (0)
+#define AF_KREAD_(C)                                                                              \
+  do {                                                                                            \
+    tk_prefetch_issue_rows(kp_[C], sm.kv.buf[KB_].k[0], 0, 0, AF_BKV * (C));                      \
+    if (AF_QL) tk_prefetch_issue_rows(qp_[C], sm.kv.qc[0], 32 * wave, 0, AF_QLR * (C));           \
+  } while (0)
+#define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.buf[VB_].v, 0, 0, 32 * (C))
+
+/* fragment reads of chunk C of NC (AF_RPC ds_read_b64 each) for chunk C's MFMAs, chunk 0
+ * issued earlier: AF_KLA 2 issues chunk C+1 first and waits for chunk C only (C+1 lands
+ * under C's MFMAs); AF_KLA 1 (d = 64, 256 registers) issues chunk C and waits for it */
+#define AF_CHUNK(READ, WAIT, C, NR)                                                               \
+  do {                                                                                            \
+    if (AF_KLA == 1 && (C) > 0) AF_SHIFTED(READ, C);                                              \
+    if (AF_KLA == 2 && (C) + 1 < NC) {                                                            \
+      AF_SHIFTED(READ, (C) + 1);                                                                  \
+      WAIT(C, NR);                                                                                \
+    } else {                                                                                      \
+      WAIT(C, 0);                                                                                 \
+    }                                                                                             \
+  } while (0)
+/* K chunk C (and, with Q in LDS, Q chunk C, read after it) / V chunk C in registers, N reads
+ * (0..15, constant) may stay outstanding */
+#define AF_KWAIT_(C, N)                                                                           \
+  do {                                                                                            \
+    if (AF_QL) tk_prefetch_wait(qf[C], qp_[C], N);                                                \
+    tk_prefetch_wait(kf_[C], kp_[C], N);                                                          \
+  } while (0)
+#define AF_VWAIT_(C, N) tk_prefetch_wait(vf_[C], vp_[C], N)
+
+/* P elements of slot G (of AF_TILE's S loop): column sum (pinned here, or the compiler
+ * defers all 32 adds past the loop) and bf16 conversion of each pair into the B-operand
+ * fragment (tk_pack_bf16x2_rna: round to nearest, 3 integer ops per pair) */
+#define AF_P_FINISH(G)                                                                            \
+  do {                                                                                            \
+    _Pragma("unroll") for (int e = (G) * EPG; e < ((G) + 1) * EPG; ++e) {                         \
+      lsum = tk_bits_f32(tk_opaque(tk_f32_bits(lsum + xs[e])));                                   \
+      if (e % 2 == 1) { /* elements e-1, e: one dword of the fragment */                          \
+        tk_u32x2 w_ = __builtin_bit_cast(tk_u32x2, p.f[(e / 16) * 4 + (e % 16) / 4]);             \
+        w_[(e % 4) / 2] = tk_opaque(tk_pack_bf16x2_rna(xs[e - 1], xs[e]));                        \
+        p.f[(e / 16) * 4 + (e % 16) / 4] = __builtin_bit_cast(TK_TYPEOF(p.f[0]), w_);             \
+      }                                                                                           \
+    }                                                                                             \
+  } while (0)
+
+/* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J (parity
+ * PAR) with the stage set KS/VS (holding K(J+2) / V(J+1) in flight); K(t) and V(t) share LDS
+ * buffer t % 2, so K(J+1) is in buffer 1 - PAR and V(J) in buffer PAR; SC holds S(J), masked,
+ * with its column max in mt; SN receives S(J+1).  Barriers: start (K(J+1), V(J) written),
+ * mid (K(J+1) read: V(J+1) may go to its buffer, committed between O(J)'s MFMAs), end (V(J)
+ * read: K(J+2) may go to its buffer) */
+#define AF_TILE(NAME, J, PAR, KS, VS, SC, SN)                                                     \
+  do {                                                                                            \
+      enum { KB_ = 1 - (PAR), VB_ = (PAR) };                                                      \
+      const int kv0 = (J) * AF_BKV;                                                               \
+      tk_lds_barrier(); /* K(j+1) and V(j) (committed last tile) visible */                       \
+      /* K(j+1)'s fragment reads start now (KLA chunks ahead), under the rescale decision */     \
+      NAME##_kpend kp_[NC];                                                                       \
+      NAME##_qpend qp_[NC];                                                                       \
+      NAME##_k_t kf_[NC];                                                                         \
+      AF_SHIFTED(AF_KREAD_, 0);                                                                   \
       /* online softmax with a lazy running max: m moves (and O, l are rescaled) only when a      \
        * column's tile max exceeds it by AF_RESCALE, so P <= 2^AF_RESCALE; exact, since O, l       \
        * and LSE all use the same m */                                                            \
-      float mt[1];                                                                                \
-      tk_rt_col_max(mt, s_cur);                                                                   \
-      const float ms = mt[0] * a.scale_log2;                                                      \
+      const float ms = mt * a.scale_log2;                                                         \
       if (tk_wave_any(ms > m[0] + AF_RESCALE)) {                                                  \
         const float mn = fmaxf(m[0], ms);                                                         \
         float alpha[1] = {mn == -INFINITY ? 1.0f : tk_exp2f(m[0] - mn)};                          \
@@ -112,65 +180,95 @@ typedef struct attn_fwd_args {
        * tile) one at a time, each followed by its share of P(j)'s exp2, column sum and bf16      \
        * conversion; a wave issues in order and an MFMA waits for the busy pipe, so only this     \
        * order (held by scheduling barriers) lets the VALU work run while the MFMA pipe is busy */ \
-      NAME##_s_t s_nxt_;                                                                          \
-      tk_rt_zero(s_nxt_);                                                                         \
       NAME##_p_t p;                                                                               \
-      float lsum = 0.0f;                                                                          \
+      float lsum = 0.0f, xs[32];                                                                  \
       {                                                                                           \
-        /* K fragments: all chunks at once (d = 128: fewer exposed waits), or chunk by chunk      \
-         * before its MFMAs (d = 64: two workgroups per CU, 256 registers) */                    \
-        NAME##_kpend kp_[NC];                                                                     \
-        NAME##_k_t kf_[NC];                                                                       \
-        if (AF_WPE == 1) {                                                                         \
-          _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_prefetch_issue(kp_[c_], sm.kv.k[c_], 0, 0); \
-          _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_prefetch_wait(kf_[c_], kp_[c_], 0); \
-        }                                                                                         \
         enum { NG = 8 * NC, EPG = 32 / NG }; /* MFMAs, P elements per lane per MFMA */            \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, r_ = (g / 4) % 2, k_ = g % 4;                                     \
-          if (AF_WPE != 1 && g % 8 == 0) {                                                         \
-            tk_prefetch_issue(kp_[c_], sm.kv.k[c_], 0, 0);                                        \
-            tk_prefetch_wait(kf_[c_], kp_[c_], 0);                                                \
+          if (g % 8 == 0) {                                                                       \
+            AF_CHUNK(AF_KREAD_, AF_KWAIT_, c_, AF_QL ? AF_RPC + 4 : AF_RPC);                      \
           }                                                                                       \
+          /* K(j+2)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \
+           * they read 0) */                                                                      \
+          if (g % 8 == 2) tk_load_issue(KS[c_], &a.k, rk, b, hk, kv0 + 2 * AF_BKV, 32 * c_, tid); \
           NAME##_f1_t a1, b1;                                                                     \
           NAME##_c1_t s1;                                                                         \
           a1.f[0] = kf_[c_].f[r_ * 4 + k_];                                                       \
           b1.f[0] = qf[c_].f[k_];                                                                 \
-          s1.f[0] = s_nxt_.f[r_];                                                                 \
+          if (c_ == 0 && k_ == 0) tk_rt_zero(s1);                                                 \
+          else s1.f[0] = SN.f[r_];                                                                \
           tk_mma_ABt(s1, a1, b1, s1);                                                             \
-          s_nxt_.f[r_] = s1.f[0];                                                                 \
+          SN.f[r_] = s1.f[0];                                                                     \
           TK_SCHED_BARRIER(0);                                                                    \
-          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e) {                       \
-            const float x = tk_exp2f(__builtin_fmaf(s_cur.f[e / 16][e % 16], a.scale_log2, -mu[0])); \
-            lsum += x;                                                                            \
-            p.f[(e / 16) * 4 + (e % 16) / 4][e % 4] = (int16_t)tk_f32_to_bf16_finite(x);          \
-          }                                                                                       \
+          /* exp2 of this slot's elements, sum and conversion of the previous slot's (their      \
+           * v_exp_f32 results are ready by now: no dependency stall, no hazard s_nop) */         \
+          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                         \
+            xs[e] = tk_exp2f(__builtin_fmaf(SC.f[e / 16][e % 16], a.scale_log2, -mu[0]));         \
+          if (g > 0) AF_P_FINISH(g - 1);                                                          \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
+        AF_P_FINISH(NG - 1);                                                                      \
       }                                                                                           \
-      l[0] += lsum + tk_xor_f32(lsum, 32); /* a column's other 32 keys are in lane ^ 32 */        \
+      l[0] += lsum; /* this lane's half of the column (keys in lane ^ 32: the epilogue) */     \
+      /* O^T += V^T(j) P^T(j), one MFMA at a time, V chunk reads KLA ahead; between the MFMAs    \
+       * S(j+1)'s masks and in-lane column max and V(j+1)'s transposing commit (unit by unit),     \
+       * S(j+1)'s cross-lane max (ds_bpermute) after the last V read was waited for */            \
+      NAME##_vpend vp_[NC];                                                                       \
+      NAME##_v_t vf_[NC];                                                                         \
+      AF_SHIFTED(AF_VREAD_, 0); /* V(j)'s buffer is not the one the barrier hands over */         \
+      tk_barrier(); /* mid: every wave has read K(j+1); its buffer takes V(j+1) */                \
+      TK_WAIT_VMCNT(NK); /* V(j+1) in registers; K(j+2) stays in flight */                        \
       {                                                                                           \
-        NAME##_vpend vp;                                                                          \
-        NAME##_v_t vf;                                                                            \
-        _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                          \
-          tk_prefetch_issue(vp, sm.kv.v, 32 * c, 0);                                              \
-          tk_prefetch_wait(vf, vp, 0);                                                            \
-          tk_mma_AB(o[c], vf, p, o[c]); /* O^T += V^T P^T */                                      \
+        enum { NU_ = TK_STAGE_T_UNITS(VS) };                                                      \
+        /* d = 64 (256 registers): the V addresses are recomputed here, not kept across the loop */ \
+        const uint32_t tv_ = AF_WPE == 1 ? (uint32_t)tid : tk_opaque((uint32_t)tid);              \
+        const int kn = kv0 + AF_BKV;                                                              \
+        if ((J) + 1 < nt) {                                                                       \
+          if (kn + AF_BKV > a.skv) tk_rt_mask_rows(SN, SN, a.skv - kn, -INFINITY);                \
+          if (a.causal && qw + off - kn < AF_BKV - 1) tk_rt_mask_lower(SN, SN, qw + off - kn, -INFINITY); \
         }                                                                                         \
+        float mx = -INFINITY;                                                                     \
+        enum { NG = 8 * NC, EPG = 32 / NG };                                                      \
+        _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
+          const int c_ = g / 8, k_ = g % 8;                                                       \
+          if (k_ == 0) {                                                                          \
+            AF_CHUNK(AF_VREAD_, AF_VWAIT_, c_, AF_RPC);                                           \
+          }                                                                                       \
+          NAME##_f1_t a1;                                                                         \
+          NAME##_b1_t b1;                                                                         \
+          NAME##_c1_t o1;                                                                         \
+          a1.f[0] = vf_[c_].f[k_];                                                                \
+          b1.f[0] = p.f[k_];                                                                      \
+          o1.f[0] = o[c_].f[0];                                                                   \
+          tk_mma_AB(o1, a1, b1, o1);                                                              \
+          o[c_].f[0] = o1.f[0];                                                                   \
+          TK_SCHED_BARRIER(0);                                                                    \
+          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                         \
+            mx = fmaxf(mx, SN.f[e / 16][e % 16]);                                                 \
+          _Pragma("unroll") for (int u_ = 0; u_ < NU_; ++u_)                                      \
+            if (g == (u_ + 1) * NG / (NU_ + 2) && (J) + 1 < nt)                                   \
+              tk_load_commit_t_part(sm.kv.buf[KB_].v, VS, tv_, u_, 1); /* V(j+1) */               \
+          if (g == (NU_ + 1) * NG / (NU_ + 2))                                                    \
+            tk_load_issue_t(VS, &a.v, rv, b, hk, kv0 + 2 * AF_BKV, 0, tv_); /* V(j+2) */         \
+          TK_SCHED_BARRIER(0);                                                                    \
+        }                                                                                         \
+        mt = fmaxf(mx, tk_xor_f32(mx, 32)); /* the column's other 32 keys are in lane ^ 32 */    \
       }                                                                                           \
-      tk_barrier(); /* every wave has read V(j) and K(j+1) */                                     \
-      if ((J) + 1 < nt) tk_load_commit_t(sm.kv.v, VS, tid, 2 * NK + NV); /* V(j+1) */               \
-      tk_load_issue_t(VS, &a.v, rv, b, hk, kv0 + 3 * AF_BKV, 0, tid); /* V(j+3) */                 \
-      s_cur = s_nxt_;                                                                             \
+      tk_barrier(); /* end: every wave has read V(j); its buffer takes K(j+2) */                  \
+      if ((J) + 2 < nt) AF_K_COMMIT(KS, VB_, NV); /* K(j+2); V(j+2) stays in flight */            \
   } while (0)
 
 #define ATTN_FWD_KERNEL(NAME, D, WPE)                                                                \
   TK_ST(NAME##_kst, tk_bf16, AF_BKV, 32, TK_LDS_SWZ); /* K tile, one per 32 d-columns */          \
   TK_ST(NAME##_vst, tk_bf16, D, AF_BKV, TK_LDS_SWZ);  /* V^T tile: d x keys */                   \
   TK_ST(NAME##_qst, tk_bf16, AF_BQ, D, TK_LDS_SWZ);   /* Q block */                               \
+  /* d = 128: Q stays in LDS as one tile per 32 d-columns (d = 64: a placeholder) */              \
+  TK_ST(NAME##_qcst, tk_bf16, (WPE) == 1 ? AF_BQ : 64, 32, TK_LDS_SWZ);                          \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's O rows */                     \
+  typedef union { NAME##_kst k[(D) / 32]; NAME##_vst v; } NAME##_kvb; /* K(t) or V^T(t) */      \
   typedef union {                                                                                 \
-    struct { NAME##_kst k[(D) / 32]; NAME##_vst v; } kv;                                          \
+    struct { NAME##_kvb buf[2]; NAME##_qcst qc[(WPE) == 1 ? (D) / 32 : 1]; } kv;                \
     NAME##_qst q;                                                                                 \
     NAME##_ost o[4];                                                                              \
   } NAME##_smem;                                                                                  \
@@ -178,6 +276,7 @@ typedef struct attn_fwd_args {
   TK_STAGE(NAME##_kstage, NAME##_kst, 256);                                                       \
   TK_STAGE(NAME##_vstage, NAME##_vst, 256);                                                       \
   TK_STAGE(NAME##_qstage, NAME##_qst, 256);                                                       \
+  TK_STAGE(NAME##_qcstage, NAME##_qcst, 256);                                                     \
   TK_RT(NAME##_q_t, TK_K_A_BF16_32x32x8, 32, 32);     /* 32 d-columns of the wave's Q rows */     \
   TK_RT(NAME##_k_t, TK_K_A_BF16_32x32x8, AF_BKV, 32); /* 32 d-columns of the K tile */            \
   TK_RT(NAME##_v_t, TK_K_A_BF16_32x32x8, 32, AF_BKV); /* 32 d-rows of the V^T tile */             \
@@ -185,14 +284,20 @@ typedef struct attn_fwd_args {
   TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AF_BKV, 32); /* P^T as B operand (K = keys) */           \
   TK_RT(NAME##_o_t, TK_K_C_F32_32x32, 32, 32);        /* 32 d-rows of O^T */                      \
   TK_RT(NAME##_f1_t, TK_K_A_BF16_32x32x8, 32, 8);     /* one fragment of K or Q */                \
-  TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* one fragment of S^T */                   \
+  TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* one fragment of S^T or O^T */            \
+  TK_RT(NAME##_b1_t, TK_K_B_BF16_32x32x8, 8, 32);     /* one fragment of P^T */                   \
   TK_PENDING(NAME##_qpend, NAME##_q_t);                                                           \
   TK_PENDING(NAME##_kpend, NAME##_k_t);                                                           \
   TK_PENDING(NAME##_vpend, NAME##_v_t);                                                           \
   __global__ __launch_bounds__(256, WPE) void NAME(attn_fwd_args a)                               \
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_smem, sm);                                                                \
-    enum { NC = (D) / 32, AF_WPE = (WPE) }; /* 32-wide d-chunks; workgroups per CU */              \
+    enum { NC = (D) / 32, AF_WPE = (WPE),  /* 32-wide d-chunks; workgroups per CU */               \
+           AF_KLA = (WPE) == 1 ? 2 : 1,    /* chunk reads in flight: AF_CHUNK */                     \
+           AF_RPC = 8,                     /* ds_read_b64 per chunk (K: 64x32, V^T: 32x64) */       \
+           AF_QL = (WPE) == 1,             /* Q fragments read from LDS with K's (d = 128: the      \
+                                              registers go to the rest) or kept in registers */    \
+           AF_QLR = (WPE) == 1 ? AF_BQ : 64 }; /* rows of a Q chunk tile */                        \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
@@ -203,7 +308,10 @@ typedef struct attn_fwd_args {
     if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
     /* Q block -> LDS -> this wave's 32 rows in registers, in d-chunks */                         \
     NAME##_q_t qf[NC];                                                                            \
-    {                                                                                             \
+    if (AF_QL) {                                                                                  \
+      NAME##_qcstage qs;                                                                          \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_load(sm.kv.qc[c], qs, &a.q, rq, b, h, q0, 32 * c, tid); \
+    } else {                                                                                      \
       NAME##_qstage qs;                                                                           \
       tk_load(sm.q, qs, &a.q, rq, b, h, q0, 0, tid);                                              \
       tk_lds_barrier();                                                                           \
@@ -219,34 +327,40 @@ typedef struct attn_fwd_args {
     float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */     \
     const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                        \
     const int nt = (kv_end + AF_BKV - 1) / AF_BKV; /* key tiles (0 when causal hides all) */      \
-    NAME##_kstage ks0[NC], ks1[NC];                                                               \
-    NAME##_vstage vs0, vs1;                                                                       \
+    NAME##_kstage ks0[NC]; /* one stage set: K(j+2), V(j+1) in flight during tile j */          \
+    NAME##_vstage vs0;                                                                            \
     enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
-    NAME##_s_t s_cur;                                                                             \
-    tk_rt_zero(s_cur);                                                                            \
+    NAME##_s_t s_a, s_b; /* S(j) and S(j+1), alternating */                                       \
+    tk_rt_zero(s_a);                                                                              \
+    float mt = -INFINITY; /* column max of S(j) (raw scores) */                                   \
     /* prologue: tile 0 in LDS and S(0); tiles 1 (set 1) and 2 (set 0) in flight */               \
     if (nt > 0) {                                                                                 \
       AF_K_ISSUE(ks0, 0);                                                                         \
       tk_load_issue_t(vs0, &a.v, rv, b, hk, 0, 0, tid);                                           \
-      AF_K_COMMIT(ks0, NV);                                                                       \
-      tk_load_commit_t(sm.kv.v, vs0, tid, 0);                                                     \
-      AF_K_ISSUE(ks1, AF_BKV);                                                                    \
-      tk_load_issue_t(vs1, &a.v, rv, b, hk, AF_BKV, 0, tid);                                      \
-      AF_K_ISSUE(ks0, 2 * AF_BKV);                                                                \
-      tk_load_issue_t(vs0, &a.v, rv, b, hk, 2 * AF_BKV, 0, tid);                                  \
+      AF_K_COMMIT(ks0, 0, NV); /* K(0) -> buffer 0 */                                             \
+      AF_K_ISSUE(ks0, AF_BKV);                                                                    \
       tk_lds_barrier();                                                                           \
-      AF_S_PHASE(NAME, s_cur);                                                                    \
-      tk_barrier(); /* every wave has read K(0): K(1) may overwrite it */                         \
+      AF_S_PHASE(NAME, s_a);                                                                      \
+      tk_barrier(); /* every wave has read K(0): V(0) may overwrite it */                         \
+      tk_load_commit_t(sm.kv.buf[0].v, vs0, tid, NK); /* V(0) -> buffer 0; K(1) in flight */     \
+      tk_load_issue_t(vs0, &a.v, rv, b, hk, AF_BKV, 0, tid);                                      \
+      AF_K_COMMIT(ks0, 1, NV); /* K(1) -> buffer 1; V(1) in flight */                             \
+      if (AF_BKV > a.skv) tk_rt_mask_rows(s_a, s_a, a.skv, -INFINITY);                            \
+      if (a.causal && qw + off < AF_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);     \
+      float mv[1];                                                                                \
+      tk_rt_col_max(mv, s_a);                                                                     \
+      mt = mv[0];                                                                                 \
     }                                                                                             \
     /* Software pipeline, per key tile j: S(j+1) = K(j+1) Q^T is issued together with the       \
      * softmax of S(j) (interleaved: the MFMAs run while the VALU works), then O += V(j) P(j).    \
      * LDS holds K(j+1) and V(j) (two barriers per tile); global loads run 2 tiles ahead in two    \
      * alternating register stage sets, so the loop is unrolled by 2. */                          \
     for (int j = 0; j < nt; j += 2) {                                                             \
-      AF_TILE(NAME, j, ks1, vs1);                                                                 \
-      if (j + 1 < nt) AF_TILE(NAME, j + 1, ks0, vs0);                                             \
+      AF_TILE(NAME, j, 0, ks0, vs0, s_a, s_b);                                                    \
+      if (j + 1 < nt) AF_TILE(NAME, j + 1, 1, ks0, vs0, s_b, s_a);                                \
     }                                                                                             \
     /* epilogue: O = (O^T / l)^T, LSE = (m + log2 l) ln 2 */                                       \
+    l[0] += tk_xor_f32(l[0], 32); /* the column's other 32 keys were summed in lane ^ 32 */        \
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \

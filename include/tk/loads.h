@@ -200,16 +200,35 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
     }                                                                              \
   } while (0)
 
+/* the 16-bit halves h (0 low, 1 high) of a and b as one dword, a's in the low
+ * half: one v_perm_b32 (CDNA3 ISA guide VOP3 V_PERM_B32: byte selectors 0-3
+ * pick the second source's bytes, 4-7 the first's) instead of two ops */
+#if TK_DEVICE_PASS
+#define TK__PACK_HALVES(a, b, h) __builtin_amdgcn_perm((b), (a), (h) ? 0x07060302u : 0x05040100u)
+#else
+#define TK__PACK_HALVES(a, b, h) \
+  ((h) ? (((a) >> 16) | ((b) & 0xffff0000u)) : (((a) & 0xffffu) | ((b) << 16)))
+#endif
 /* registers -> LDS tile (N x K), transposed: one wait, 8 ds_write_b32 per unit */
 #define tk_load_commit_t(sm, S, tid, n_after)                                      \
+  do {                                                                             \
+    TK_WAIT_VMCNT(n_after);                                                        \
+    tk_load_commit_t_part(sm, S, tid, 0, TK_STAGE_T_UNITS(S));                     \
+  } while (0)
+/* Units per thread of a transposing stage (TK_STAGE_NLOADS(S) / 2). */
+#define TK_STAGE_T_UNITS(S) (TK_STAGE_NLOADS(S) / 2)
+/* Units u0 .. u0+nu-1 of this thread's transposing commit, without a wait:
+ * the caller has waited for the stage's loads (TK_WAIT_VMCNT).  Spreading a
+ * commit over several places lets its VALU work fill the issue slots between
+ * MFMAs; all parts together write what tk_load_commit_t writes. */
+#define tk_load_commit_t_part(sm, S, tid, u0, nu)                                  \
   do {                                                                             \
     typedef TK_TYPEOF(S) _S;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_S::tk_rows) == ((int)_T::tk_rows) && ((int)_S::tk_cols) == ((int)_T::tk_cols) && \
                   ((int)_T::tk_elem_bytes) == 2, "tk: stage and LDS tile have different shapes"); \
     TK__STAGE_T_CHECK(_S);                                                         \
-    TK_WAIT_VMCNT(n_after);                                                        \
-    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per) / 2; _i++) {         \
+    _Pragma("unroll") for (int _i = (u0); _i < (u0) + (nu) && _i < ((int)_S::tk_per) / 2; _i++) { \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
       const uint32_t _p = _j % (((int)_S::tk_cols) / 2), _n = (_j / (((int)_S::tk_cols) / 2)) * 8u; \
       tk_u32x4 _x0 = (S).v[2 * _i], _x1 = (S).v[2 * _i + 1];                       \
@@ -218,8 +237,7 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
       /* element e of row 2p in the low half, of row 2p+1 in the high half */      \
       uint32_t _v[8];                                                              \
       _Pragma("unroll") for (int _e = 0; _e < 8; _e++)                             \
-        _v[_e] = ((_e & 1) ? (_w0[_e / 2] >> 16) : (_w0[_e / 2] & 0xffffu)) |      \
-                 ((_e & 1) ? (_w1[_e / 2] & 0xffff0000u) : (_w1[_e / 2] << 16));   \
+        _v[_e] = TK__PACK_HALVES(_w0[_e / 2], _w1[_e / 2], _e & 1);                \
       /* lanes of one 32-lane write phase cover _g column chunks whose rows start \
        * 8 rows apart, i.e. on the same banks: each chunk writes its 8 rows in   \
        * the order e ^ (chunk % _g), so the phase's rows start in _g different   \
@@ -320,29 +338,31 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * into the offset field when every row fragment's fits (imm), through a
  * switch so an unrolled loop index can pick it (cases beyond 16 bits are
  * dead, emitted as 0 for -O0); otherwise added to the address */
-#define TK__DSR_CASE(DSR, v, addr, k, step) case k: DSR(v, addr, (k) * (step) < 65536 ? (k) * (step) : 0); break;
-#define TK__DSR_ROW(DSR, v, addr, r, step, imm)                                     \
+#define TK__DSR_CASE(DSR, v, addr, k, step, o)                                     \
+  case k: DSR(v, addr, (k) * (step) + (o) < 65536 ? (k) * (step) + (o) : 0); break;
+#define TK__DSR_ROW(DSR, v, addr, r, step, imm, o)                                  \
   do {                                                                             \
     if (imm) {                                                                     \
       switch (r) {                                                                 \
-        TK__DSR_CASE(DSR, v, addr, 0, step) TK__DSR_CASE(DSR, v, addr, 1, step)    \
-        TK__DSR_CASE(DSR, v, addr, 2, step) TK__DSR_CASE(DSR, v, addr, 3, step)    \
-        TK__DSR_CASE(DSR, v, addr, 4, step) TK__DSR_CASE(DSR, v, addr, 5, step)    \
-        TK__DSR_CASE(DSR, v, addr, 6, step) TK__DSR_CASE(DSR, v, addr, 7, step)    \
+        TK__DSR_CASE(DSR, v, addr, 0, step, o) TK__DSR_CASE(DSR, v, addr, 1, step, o) \
+        TK__DSR_CASE(DSR, v, addr, 2, step, o) TK__DSR_CASE(DSR, v, addr, 3, step, o) \
+        TK__DSR_CASE(DSR, v, addr, 4, step, o) TK__DSR_CASE(DSR, v, addr, 5, step, o) \
+        TK__DSR_CASE(DSR, v, addr, 6, step, o) TK__DSR_CASE(DSR, v, addr, 7, step, o) \
       }                                                                            \
     } else {                                                                       \
-      DSR(v, (addr) + (uint32_t)(r) * (step), 0);                                  \
+      DSR(v, (addr) + (uint32_t)(r) * (step) + (uint32_t)(o), 0);                  \
     }                                                                              \
   } while (0)
 /* fragment geometry of pending type _P read from LDS tile type _T */
-#define TK__PREFETCH_GEOM(_P, _T)                                                   \
+#define TK__PREFETCH_GEOM(_P, _T) TK__PREFETCH_GEOM_O(_P, _T, 0)
+#define TK__PREFETCH_GEOM_O(_P, _T, _o)                                            \
   enum { _a = ((int)_P::tk_op) == TK_OP_A,                                         \
          _nrow = _a ? ((int)_P::tk_fr) : ((int)_P::tk_fc),  /* fragments along LDS rows */ \
          _nk = _a ? ((int)_P::tk_fc) : ((int)_P::tk_fr),    /* fragments along K */ \
          _s = _a ? ((int)_P::tk_frows) : ((int)_P::tk_fcols), /* rows per fragment */ \
          _kw = _a ? ((int)_P::tk_fcols) : ((int)_P::tk_frows), /* K per fragment */ \
          _step = _s * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes),               \
-         _imm = (_nrow - 1) * _step < 65536 };                                    \
+         _imm = (_nrow - 1) * _step + (_o) < 65536 };                             \
   static_assert(_nrow <= 8, "tk: prefetch handles up to 8 fragments along the LDS rows")
 
 /* Issue one ds_read_b64 per fragment of P's tile type from LDS tile sm.
@@ -356,12 +376,20 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * distance, which goes into the instruction's offset field; only fragments
  * that differ in K get their own address register (the swizzle permutes
  * those per row).  So a 4x4-fragment tile needs 4 address VGPRs, not 16. */
-#define tk_prefetch_issue(P, sm, r0, c0)                                           \
+#define tk_prefetch_issue(P, sm, r0, c0) tk_prefetch_issue_rows(P, sm, r0, c0, 0)
+/* The same, RS rows further down (RS: an integer constant expression, a
+ * multiple of 16, the swizzle's row period, so the shift is a constant byte
+ * distance): the shift goes into the instructions' offset field, so reads of
+ * several row blocks of one tile, or of consecutive tiles of one type in an
+ * array (rows beyond the tile continue into the next), share their address
+ * registers.  Rows r0 + RS.. must lie in LDS laid out as tile type sm. */
+#define tk_prefetch_issue_rows(P, sm, r0, c0, RS)                                  \
   do {                                                                             \
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
-    TK__PREFETCH_GEOM(_P, _T);                                                     \
+    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
+    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes)); \
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk; _k++) {                           \
@@ -370,7 +398,8 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
           (uint32_t)(c0) + _k * _kw + ((int)_P::tk_n) * (_l / _s));                \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x2 *_dst = &(P).tk_pending_[_a ? _r * ((int)_P::tk_fc) + _k : _k * ((int)_P::tk_fc) + _r]; \
-        TK__DSR_ROW(TK__DSR64, *_dst, _addr, _r, _step, _imm);                     \
+        TK__DSR_ROW(TK__DSR64, *_dst, _addr, _r, _step, _imm,                      \
+                    (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));         \
       }                                                                            \
     }                                                                              \
   } while (0)
@@ -438,7 +467,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
       if (_k == 0) (P).tk_swapped_ = TK_LDS_SWZ_HALVES ? (_o & 8u) : 0u;                                      \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
-        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm);                    \
+        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm, 0);                 \
       }                                                                            \
     }                                                                              \
   } while (0)

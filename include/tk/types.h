@@ -74,6 +74,13 @@ TK_HDI tk_bf16 tk_f32_to_bf16_finite(float f) {
   uint32_t u = tk_f32_bits(f);
   return (tk_bf16)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
+/* Two finite f32 (below 0x1.fefp127 in magnitude) as two bf16 in one dword,
+ * lo in bits 15..0, rounded to nearest with ties away from zero: one integer
+ * add per value and one merge (3 ops per pair, RNE needs 5).  The error bound
+ * is RNE's (half an ulp); only exact ties round differently. */
+TK_HDI uint32_t tk_pack_bf16x2_rna(float lo, float hi) {
+  return ((tk_f32_bits(lo) + 0x8000u) >> 16) | ((tk_f32_bits(hi) + 0x8000u) & 0xffff0000u);
+}
 /* two bf16 in one dword: lo in bits 15..0 (lower k / lower column first) */
 TK_HDI uint32_t tk_pack_bf16x2(float lo, float hi) {
   return (uint32_t)tk_f32_to_bf16(lo) | ((uint32_t)tk_f32_to_bf16(hi) << 16);

@@ -5,7 +5,8 @@
 // the CPU transpose: tile (n, k) = tensor (k0 + k, n0 + n), 0 where k0 + k
 // is past K.  Windows cover the interior, the K edge (rows past K read 0),
 // and the N edge in whole 8-column chunks.  Two batches are in flight before
-// the first commit, as in a kernel that overlaps them with MFMAs.
+// the first commit, as in a kernel that overlaps them with MFMAs; the second
+// commit goes unit by unit (tk_load_commit_t_part).
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,9 @@ __global__ void k_trans(tk_gl g, uint16_t *out_swz, uint16_t *out_lin) {
   tk_load_issue_t(pa, &g, rs, 0, 0, k0, n0, tid);
   tk_load_issue_t(pb, &g, rs, 0, 0, k0, n0, tid);
   tk_load_commit_t(sa, pa, tid, TK_STAGE_NLOADS(pb));  // pb's loads may still fly
-  tk_load_commit_t(sb, pb, tid, 0);
+  // the linear tile's commit in parts, last unit first (tk_load_commit_t_part)
+  TK_WAIT_VMCNT(0);
+  for (int u = TK_STAGE_T_UNITS(pb) - 1; u >= 0; u--) tk_load_commit_t_part(sb, pb, tid, u, 1);
   tk_lds_barrier();
   const size_t tile = (size_t)blockIdx.y * gridDim.x + blockIdx.x;
   for (uint32_t e = tid; e < TN * TK; e += NT) {

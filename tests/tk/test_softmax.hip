@@ -8,6 +8,7 @@
 #include "tk_test.h"
 #include "tk/softmax.h"
 #include "tk/stores.h"
+#include <math.h>
 #include <string.h>
 
 #define NOUT 10 /* full-tile results per kernel */
@@ -122,6 +123,22 @@ __global__ __launch_bounds__(64) void k_cvt_finite(const float *x, uint16_t *b_o
       b_out[k * 32 + n] = (uint16_t)B.f[fr][i];
     }
 }
+// pack_bf16x2_rna on the device: out[i] = pack(x[2i], x[2i+1])
+__global__ __launch_bounds__(64) void k_pack_rna(const float *x, uint32_t *out, int n) {
+  for (int i = tk_lane(); i < n; i += 64) out[i] = tk_pack_bf16x2_rna(x[2 * i], x[2 * i + 1]);
+}
+// reference: the nearer of the two bf16 neighbours (truncation t and t + 1 ulp
+// away from zero) in double; ties to the one of larger magnitude
+static uint16_t ref_bf16_rna(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  const uint32_t t = u & 0xffff0000u, t1 = t + 0x10000u;
+  float ft, ft1;
+  memcpy(&ft, &t, 4);
+  memcpy(&ft1, &t1, 4);
+  const double dt = fabs((double)f - (double)ft), dt1 = fabs((double)ft1 - (double)f);
+  return (uint16_t)((dt1 <= dt ? t1 : t) >> 16);
+}
 // wave_any: predicate true on lane `who` only (-1: none); out[lane] = result
 __global__ __launch_bounds__(64) void k_any(int who, int *out) {
   out[tk_lane()] = tk_wave_any((int)tk_lane() == who);
@@ -145,6 +162,23 @@ int main(void) {
     for (size_t i = 0; i < x.size(); i++)
       if (b[i] != tk_f32_to_bf16(x[i]) && bad++ < 3) printf("  cvt_finite %zu: %04x vs %04x\n", i, b[i], tk_f32_to_bf16(x[i]));
     TT_CHECK(bad == 0, "tk_rt_cvt_c_to_b_bf16_finite: %d wrong", bad);
+    uint32_t *dp = tt_dev(std::vector<uint32_t>(64 * 16, 0));
+    hipLaunchKernelGGL(k_pack_rna, dim3(1), dim3(64), 0, 0, dx, dp, 64 * 16);
+    HIPCHECK(hipDeviceSynchronize());
+    std::vector<uint32_t> pk = tt_host(dp, 64 * 16);
+    bad = 0;
+    int ties = 0;
+    for (size_t i = 0; i < pk.size(); i++) {
+      if (!(fabsf(x[2 * i]) < 3e38f && fabsf(x[2 * i + 1]) < 3e38f)) continue; /* finite inputs only */
+      const uint32_t want = ref_bf16_rna(x[2 * i]) | ((uint32_t)ref_bf16_rna(x[2 * i + 1]) << 16);
+      if (pk[i] != want && bad++ < 3) printf("  pack_rna %zu: %08x vs %08x\n", i, pk[i], want);
+      for (int h = 0; h < 2; h++) {
+        uint32_t u;
+        memcpy(&u, &x[2 * i + h], 4);
+        ties += (u & 0xffffu) == 0x8000u;
+      }
+    }
+    TT_CHECK(bad == 0 && ties > 0, "tk_pack_bf16x2_rna: %d wrong (%d ties among the inputs)", bad, ties);
     for (int who : {-1, 0, 17, 40, 63}) {
       int *dout = tt_dev(std::vector<int>(64, -7));
       hipLaunchKernelGGL(k_any, dim3(1), dim3(64), 0, 0, who, dout);
