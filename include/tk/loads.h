@@ -19,7 +19,8 @@
  * 2. Direct-to-LDS loads (tk_load_lds_direct): buffer_load_dword ... lds,
  *    4 bytes per lane straight into LDS at M0 + lane*4 (no VGPR staging; the
  *    global address of each lane is permuted so any LDS layout works).  For
- *    comparison with 1 (four times the instructions).
+ *    comparison with 1 (four times the instructions).  On gfx950,
+ *    tk_load_lds_direct_x4 moves 16 bytes per lane (buffer_load_dwordx4 ... lds).
  * 3. ds_read_b64 prefetch of MFMA operand fragments (8 bytes per lane for every
  *    A/B kind of register.h):
  *      TK_PENDING(pend_t, reg_tile_t);
@@ -290,6 +291,38 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
       tk_llvm_raw_buffer_load_lds((rsrc),                                          \
           (__attribute__((address_space(3))) void *)((char *)(sm).data + _wbase),  \
           4, (int32_t)(_go == TK_OOB_OFFSET ? _go : _go + _byte % ((int)_T::tk_elem_bytes)), 0, 0, 0); \
+    }                                                                              \
+  } while (0)
+
+/* The same with 16 bytes per lane (gfx950's buffer_load_dwordx4 ... lds:
+ * lane l's 16 bytes land at M0 + 16*l, CDNA4 ISA guide; LLVM 22 accepts size
+ * 16 in llvm.amdgcn.raw.buffer.load.lds on gfx950 only): a quarter of the
+ * instructions of tk_load_lds_direct.  Each lane moves one whole 16-byte chunk,
+ * so the layout must keep chunks whole: linear, or gfx950's swizzle (which
+ * permutes 16-byte chunks and never exchanges their halves, shared.h). */
+#define tk_load_lds_direct_x4(sm, NT, gl, rsrc, b, h, r0, c0, tid)                 \
+  do {                                                                             \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    enum { _bytes = ((int)_T::tk_rows) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes), \
+           _rb = ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) };                  \
+    static_assert(TK_HAS_GLOBAL_LOAD_LDS_X4,                                       \
+                  "tk: tk_load_lds_direct_x4 needs 16-byte direct LDS loads (gfx950); this pass targets a device without them (gfx942: use tk_load_lds_direct)"); \
+    static_assert(((int)_T::tk_layout) == TK_LDS_LINEAR || !TK_LDS_SWZ_HALVES,      \
+                  "tk: 16-byte direct loads need a layout that keeps 16-byte chunks whole"); \
+    static_assert(_bytes % ((NT) * 16) == 0 && (NT) % 64 == 0,                     \
+                  "tk: 16-byte direct loads need whole waves and a tile of a multiple of NT*16 bytes"); \
+    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));                \
+    const uint32_t _wave0 = (uint32_t)__builtin_amdgcn_readfirstlane((int)((uint32_t)(tid) / 64u)) * 1024u; \
+    _Pragma("unroll") for (int _i = 0; _i < _bytes / ((NT) * 16); _i++) {          \
+      const uint32_t _wbase = _wave0 + (uint32_t)_i * (NT) * 16u; /* wave-uniform */ \
+      const uint32_t _p = _wbase + ((uint32_t)(tid) % 64u) * 16u;                  \
+      const uint32_t _r = _p / _rb;                                                \
+      const uint32_t _u = (_p % _rb) / 8u; /* even: the chunk's first 8-byte unit */ \
+      const uint32_t _uu = ((int)_T::tk_layout) == TK_LDS_LINEAR ? _u : (_u ^ tk_lds_swz_f(_rb, _r)); \
+      const uint32_t _go = tk_gview_off(&_gv, _r, _uu * 8u / ((int)_T::tk_elem_bytes)); \
+      tk_llvm_raw_buffer_load_lds((rsrc),                                          \
+          (__attribute__((address_space(3))) void *)((char *)(sm).data + _wbase),  \
+          16, (int32_t)_go, 0, 0, 0);                                              \
     }                                                                              \
   } while (0)
 

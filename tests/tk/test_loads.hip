@@ -2,7 +2,8 @@
 //  - group loads (issue/commit) of bf16 and f32 tiles, swizzled and linear,
 //    at tile positions inside and across the tensor's edges (out-of-tensor
 //    elements must read 0), two batches in flight before the first commit;
-//  - direct-to-LDS loads (buffer_load_dword ... lds) of the same tiles;
+//  - direct-to-LDS loads (buffer_load_dword ... lds) of the same tiles, and
+//    on gfx950 the 16-byte form (buffer_load_dwordx4 ... lds), both layouts;
 //  - ds_read_b64 prefetch of A and B operand tiles: every fragment element is
 //    compared with the tensor element the MFMA layout (register.h's layout
 //    functions, ISA guide §7) says it must hold.
@@ -10,6 +11,7 @@
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "tk/loads.h"
 
 #define NT 256
@@ -67,6 +69,29 @@ __global__ void k_direct_bf16(tk_gl g, uint16_t *out) {
   const size_t tile = (size_t)blockIdx.y * gridDim.x + blockIdx.x;
   for (uint32_t e = tid; e < TR * TC; e += NT)
     out[tile * TR * TC + e] = *(const uint16_t *)((const char *)s.data + tk_st_offset(st_bf16_swz, e / TC, e % TC));
+}
+
+// 16-byte direct-to-LDS loads (gfx950 only; on gfx942 the kernel is empty
+// and the host skips the check): same tiles, swizzled and linear.
+__global__ void k_direct_x4_bf16(tk_gl g, uint16_t *out_swz, uint16_t *out_lin) {
+#if TK_HAS_GLOBAL_LOAD_LDS_X4
+  __shared__ st_bf16_swz sa;
+  __shared__ st_bf16_lin sb;
+  const tk_rsrc rs = tk_gl_rsrc(&g);
+  const uint32_t tid = threadIdx.x;
+  const int64_t r0 = (int64_t)blockIdx.y * TR, c0 = (int64_t)blockIdx.x * TC;
+  tk_load_lds_direct_x4(sa, NT, &g, rs, 0, 0, r0, c0, tid);
+  tk_load_lds_direct_x4(sb, NT, &g, rs, 0, 0, r0, c0, tid);
+  TK_WAIT_VMCNT(0);
+  tk_barrier();
+  const size_t tile = (size_t)blockIdx.y * gridDim.x + blockIdx.x;
+  for (uint32_t e = tid; e < TR * TC; e += NT) {
+    out_swz[tile * TR * TC + e] = *(const uint16_t *)((const char *)sa.data + tk_st_offset(st_bf16_swz, e / TC, e % TC));
+    out_lin[tile * TR * TC + e] = *(const uint16_t *)((const char *)sb.data + tk_st_offset(st_bf16_lin, e / TC, e % TC));
+  }
+#else
+  (void)g; (void)out_swz; (void)out_lin;
+#endif
 }
 
 // prefetch: A tile 64x64 (32x32x8 bf16 kind) and B tile 64(K)x32(N) in the
@@ -161,6 +186,28 @@ int main(void) {
           EXPECT(h2[i] == want, "group lin tile (%d,%d) elem (%d,%d): %u want %u", ty, tx, r, c, h2[i], want);
           EXPECT(h3[i] == want, "direct tile (%d,%d) elem (%d,%d): %u want %u", ty, tx, r, c, h3[i], want);
         }
+  // 16-byte direct loads, where the device has them (gfx950)
+  hipDeviceProp_t prop;
+  HIPCHECK(hipGetDeviceProperties(&prop, 0));
+  const int has_x4 = strncmp(prop.gcnArchName, "gfx950", 6) == 0;
+  if (has_x4) {
+    HIPCHECK(hipMemset(o1, 0xff, ntile * 2));
+    HIPCHECK(hipMemset(o2, 0xff, ntile * 2));
+    hipLaunchKernelGGL(k_direct_x4_bf16, dim3(gx, gy), dim3(NT), 0, 0, g, o1, o2);
+    HIPCHECK(hipDeviceSynchronize());
+    HIPCHECK(hipMemcpy(h1, o1, ntile * 2, hipMemcpyDeviceToHost));
+    HIPCHECK(hipMemcpy(h2, o2, ntile * 2, hipMemcpyDeviceToHost));
+    for (int ty = 0; ty < gy; ty++)
+      for (int tx = 0; tx < gx; tx++)
+        for (int r = 0; r < TR; r++)
+          for (int c = 0; c < TC; c++) {
+            int64_t gr = (int64_t)ty * TR + r, gc = (int64_t)tx * TC + c;
+            uint16_t want = (gr < R && gc < C) ? h[gr * C + gc] : 0;
+            size_t i = ((size_t)(ty * gx + tx) * TR + r) * TC + c;
+            EXPECT(h1[i] == want, "direct x4 swz tile (%d,%d) elem (%d,%d): %u want %u", ty, tx, r, c, h1[i], want);
+            EXPECT(h2[i] == want, "direct x4 lin tile (%d,%d) elem (%d,%d): %u want %u", ty, tx, r, c, h2[i], want);
+          }
+  }
   // f32 group loads, 64x32 tiles
   const int fx = (int)((C + 31) / 32), fy = gy;
   float *of, *hof = (float *)malloc((size_t)fx * fy * TR * 32 * 4);
@@ -204,7 +251,7 @@ int main(void) {
         EXPECT(hpc[(f * 4 + i) * 64 + l] == h[(32 + n) * C + k], "prefetch_rows B frag %d lane %d i %d", f, l, i);
       }
   if (bad) { fprintf(stderr, "test_loads: %d mismatches\n", bad); return 1; }
-  printf("test_loads: group bf16 swz/linear + direct: %d tiles of %dx%d, f32 %d tiles, prefetch A/B and row-shifted B: all match\n",
-         gx * gy, TR, TC, fx * fy);
+  printf("test_loads: group bf16 swz/linear + direct%s: %d tiles of %dx%d, f32 %d tiles, prefetch A/B and row-shifted B: all match\n",
+         has_x4 ? " + direct x4 swz/linear" : " (no 16-byte direct loads on this target)", gx * gy, TR, TC, fx * fy);
   return 0;
 }
