@@ -139,8 +139,8 @@ typedef struct attn_fwd_args {
 #define AF_P_FINISH(G)                                                                            \
   do {                                                                                            \
     _Pragma("unroll") for (int e = (G) * EPG; e < ((G) + 1) * EPG; ++e) {                         \
-      lsum = tk_bits_f32(tk_opaque(tk_f32_bits(lsum + xs[e])));                                   \
-      if (e % 2 == 1) { /* elements e-1, e: one dword of the fragment */                          \
+      if (e % 2 == 1) { /* elements e-1, e: one packed add, one dword of the fragment */           \
+        lsum2 = tk_opaque_f32x2(lsum2 + (tk_f32x2){xs[e - 1], xs[e]});                            \
         tk_u32x2 w_ = __builtin_bit_cast(tk_u32x2, p.f[(e / 16) * 4 + (e % 16) / 4]);             \
         w_[(e % 4) / 2] = tk_opaque(tk_pack_bf16x2_rna(xs[e - 1], xs[e]));                        \
         p.f[(e / 16) * 4 + (e % 16) / 4] = __builtin_bit_cast(TK_TYPEOF(p.f[0]), w_);             \
@@ -181,17 +181,28 @@ typedef struct attn_fwd_args {
        * conversion; a wave issues in order and an MFMA waits for the busy pipe, so only this     \
        * order (held by scheduling barriers) lets the VALU work run while the MFMA pipe is busy */ \
       NAME##_p_t p;                                                                               \
-      float lsum = 0.0f, xs[32];                                                                  \
+      float xs[32];                                                                               \
+      tk_f32x2 lsum2 = {0.0f, 0.0f}, t2 = {0.0f, 0.0f};                                           \
+      const tk_f32x2 sc2 = {a.scale_log2, a.scale_log2}, mu2 = {mu[0], mu[0]};                    \
       {                                                                                           \
         enum { NG = 8 * NC, EPG = 32 / NG }; /* MFMAs, P elements per lane per MFMA */            \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, r_ = (g / 4) % 2, k_ = g % 4;                                     \
+          /* exp2 of this slot's elements before its MFMA (the MFMA issues while the VALU is busy  \
+           * with the quarter-rate v_exp_f32), the scaling of each pair in one packed FMA; at a     \
+           * chunk start before the chunk's read wait */                                          \
+          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e) {                       \
+            if (e % 2 == 0)                                                                       \
+              t2 = (tk_f32x2){SC.f[e / 16][e % 16], SC.f[e / 16][e % 16 + 1]} * sc2 - mu2;        \
+            xs[e] = tk_exp2f(t2[e % 2]);                                                          \
+          }                                                                                       \
           if (g % 8 == 0) {                                                                       \
             AF_CHUNK(AF_KREAD_, AF_KWAIT_, c_, AF_QL ? AF_RPC + 4 : AF_RPC);                      \
           }                                                                                       \
           /* K(j+2)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \
            * they read 0) */                                                                      \
           if (g % 8 == 2) tk_load_issue(KS[c_], &a.k, rk, b, hk, kv0 + 2 * AF_BKV, 32 * c_, tid); \
+          TK_SCHED_BARRIER(0);                                                                    \
           NAME##_f1_t a1, b1;                                                                     \
           NAME##_c1_t s1;                                                                         \
           a1.f[0] = kf_[c_].f[r_ * 4 + k_];                                                       \
@@ -201,16 +212,14 @@ typedef struct attn_fwd_args {
           tk_mma_ABt(s1, a1, b1, s1);                                                             \
           SN.f[r_] = s1.f[0];                                                                     \
           TK_SCHED_BARRIER(0);                                                                    \
-          /* exp2 of this slot's elements, sum and conversion of the previous slot's (their      \
-           * v_exp_f32 results are ready by now: no dependency stall, no hazard s_nop) */         \
-          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                         \
-            xs[e] = tk_exp2f(__builtin_fmaf(SC.f[e / 16][e % 16], a.scale_log2, -mu[0]));         \
+          /* sum and conversion of the previous slot's elements (their v_exp_f32 results are       \
+           * ready by now: no dependency stall, no hazard s_nop) */                               \
           if (g > 0) AF_P_FINISH(g - 1);                                                          \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
         AF_P_FINISH(NG - 1);                                                                      \
       }                                                                                           \
-      l[0] += lsum; /* this lane's half of the column (keys in lane ^ 32: the epilogue) */     \
+      l[0] += lsum2[0] + lsum2[1]; /* this lane's half of the column (keys in lane ^ 32: the epilogue) */ \
       /* O^T += V^T(j) P^T(j), one MFMA at a time, V chunk reads KLA ahead; between the MFMAs    \
        * S(j+1)'s masks and in-lane column max and V(j+1)'s transposing commit (unit by unit),     \
        * S(j+1)'s cross-lane max (ds_bpermute) after the last V read was waited for */            \
@@ -228,8 +237,9 @@ typedef struct attn_fwd_args {
           if (kn + AF_BKV > a.skv) tk_rt_mask_rows(SN, SN, a.skv - kn, -INFINITY);                \
           if (a.causal && qw + off - kn < AF_BKV - 1) tk_rt_mask_lower(SN, SN, qw + off - kn, -INFINITY); \
         }                                                                                         \
-        float mx = -INFINITY;                                                                     \
+        float mx = -INFINITY, mo = -INFINITY;                                                     \
         enum { NG = 8 * NC, EPG = 32 / NG };                                                      \
+        static_assert(8 * NU_ + 1 < NG, "attn_fwd: the O phase has too few MFMAs for the V commit"); \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, k_ = g % 8;                                                       \
           if (k_ == 0) {                                                                          \
@@ -244,19 +254,32 @@ typedef struct attn_fwd_args {
           tk_mma_AB(o1, a1, b1, o1);                                                              \
           o[c_].f[0] = o1.f[0];                                                                   \
           TK_SCHED_BARRIER(0);                                                                    \
-          _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                         \
-            mx = fmaxf(mx, SN.f[e / 16][e % 16]);                                                 \
+          /* S(j+1)'s in-lane column max in the first quarter, its cross-lane step (ds_bpermute)  \
+           * right after; the result is used after the end barrier, its LDS latency long hidden */ \
+          if (g < NG / 4)                                                                         \
+            _Pragma("unroll") for (int e = g * 4 * EPG; e < (g + 1) * 4 * EPG; ++e)               \
+              mx = fmaxf(mx, SN.f[e / 16][e % 16]);                                               \
+          if (g == NG / 4) mo = tk_xor_f32(mx, 32); /* the column's other 32 keys: lane ^ 32 */  \
+          if (g == NG - 1) mt = fmaxf(mx, mo);                                                    \
+          /* K(j+2)'s stage put in LDS order (the register part of its commit), one chunk tile      \
+           * per MFMA; only the ds_writes wait for the end barrier */                             \
+          _Pragma("unroll") for (int c2_ = 0; c2_ < NC; ++c2_)                                     \
+            if (g == NG - 2 - NC + c2_) tk_load_commit_prep(sm.kv.buf[VB_].k[c2_], KS[c2_], tid, NV); \
+          /* V(j+1)'s transposing commit one ds_write per MFMA (slots 1 .. 8 NU_), each unit's    \
+           * V(j+2) loads right after that unit is written */                                    \
+          /* (on the last tile too: V(nt) goes to the free buffer and is never read; the          \
+           * epilogue's LDS barrier orders these writes before its own) */                        \
+          if (g >= 1 && g <= 8 * NU_)                                                             \
+            tk_load_commit_t_rows(sm.kv.buf[KB_].v, VS, tv_, (g - 1) / 8, (g - 1) % 8, 1);        \
           _Pragma("unroll") for (int u_ = 0; u_ < NU_; ++u_)                                      \
-            if (g == (u_ + 1) * NG / (NU_ + 2) && (J) + 1 < nt)                                   \
-              tk_load_commit_t_part(sm.kv.buf[KB_].v, VS, tv_, u_, 1); /* V(j+1) */               \
-          if (g == (NU_ + 1) * NG / (NU_ + 2))                                                    \
-            tk_load_issue_t(VS, &a.v, rv, b, hk, kv0 + 2 * AF_BKV, 0, tv_); /* V(j+2) */         \
+            if (g == 8 * u_ + 9)                                                                  \
+              tk_load_issue_t_part(VS, &a.v, rv, b, hk, kv0 + 2 * AF_BKV, 0, tv_, u_, 1); /* V(j+2) */ \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
-        mt = fmaxf(mx, tk_xor_f32(mx, 32)); /* the column's other 32 keys are in lane ^ 32 */    \
       }                                                                                           \
       tk_barrier(); /* end: every wave has read V(j); its buffer takes K(j+2) */                  \
-      if ((J) + 2 < nt) AF_K_COMMIT(KS, VB_, NV); /* K(j+2); V(j+2) stays in flight */            \
+      if ((J) + 2 < nt) /* K(j+2) (prepared above); V(j+2) stays in flight */                      \
+        _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_load_commit_prepped(sm.kv.buf[VB_].k[c_], KS[c_], tid); \
   } while (0)
 
 #define ATTN_FWD_KERNEL(NAME, D, WPE)                                                                \
@@ -362,6 +385,7 @@ typedef struct attn_fwd_args {
     /* epilogue: O = (O^T / l)^T, LSE = (m + log2 l) ln 2 */                                       \
     l[0] += tk_xor_f32(l[0], 32); /* the column's other 32 keys were summed in lane ^ 32 */        \
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
+    tk_lds_barrier(); /* the last tile's V commit (every wave's writes done) before sm.o */       \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
       tk_store_acc_lds_t(sm.o[wave], o[c], 0, 32 * c);                                            \

@@ -141,6 +141,18 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
  * 16-byte slot with its halves exchanged when the layout says so. */
 #define tk_load_commit(sm, S, tid, n_after)                                        \
   do {                                                                             \
+    tk_load_commit_prep(sm, S, tid, n_after);                                      \
+    tk_load_commit_prepped(sm, S, tid);                                            \
+  } while (0)
+
+/* tk_load_commit in two steps, so the register work can run before the LDS
+ * tile is free (e.g. before the barrier that frees it):
+ * prep: the s_waitcnt vmcnt(n_after), then the stage's chunks put in sm's
+ * order in place (halves exchanged where the swizzle says; nothing for linear
+ * layouts or gfx950's swizzle), no LDS access;
+ * prepped: the ds_write_b128s of a prepped stage, nothing else. */
+#define tk_load_commit_prep(sm, S, tid, n_after)                                   \
+  do {                                                                             \
     typedef TK_TYPEOF(S) _S;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_S::tk_rows) == ((int)_T::tk_rows) && ((int)_S::tk_cols) == ((int)_T::tk_cols) &&      \
@@ -148,15 +160,24 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
                   "tk: stage and LDS tile have different shapes");                 \
     TK_WAIT_VMCNT(n_after);                                                        \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++) {                    \
-      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);              \
-      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
-                                        _j / ((int)_S::tk_cpr), (_j % ((int)_S::tk_cpr)) * ((int)_S::tk_epc)); \
-      tk_u32x4 _x = (S).v[_i];                                                     \
-      asm volatile("" : "+v"(_x)); /* no use of the loads above the wait */         \
-      if (TK_LDS_SWZ_HALVES && (_o & 8u)) _x = _x.zwxy;                                                   \
-      *(tk_u32x4 *)((char *)(sm).data + (_o & ~15u)) = _x;                         \
+      asm volatile("" : "+v"((S).v[_i])); /* no use of the loads above the wait */ \
+      if (TK_LDS_SWZ_HALVES && (tk_load__slot(_T, _S, tid, _i) & 8u)) (S).v[_i] = (S).v[_i].zwxy; \
+      asm volatile("" : "+v"((S).v[_i])); /* the exchange happens here, not where it is written */ \
     }                                                                              \
   } while (0)
+#define tk_load_commit_prepped(sm, S, tid)                                         \
+  do {                                                                             \
+    typedef TK_TYPEOF(S) _S;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++)                      \
+      *(tk_u32x4 *)((char *)(sm).data + (tk_load__slot(_T, _S, tid, _i) & ~15u)) = (S).v[_i]; \
+  } while (0)
+/* LDS byte offset of chunk _i of thread tid, LDS tile type _T, stage type _S
+ * (bit 3 set: the chunk's halves are exchanged) */
+#define tk_load__slot(_T, _S, tid, _i)                                             \
+  tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
+                ((uint32_t)(tid) + (uint32_t)(_i) * ((int)_S::tk_nt)) / ((int)_S::tk_cpr), \
+                (((uint32_t)(tid) + (uint32_t)(_i) * ((int)_S::tk_nt)) % ((int)_S::tk_cpr)) * ((int)_S::tk_epc))
 
 /* Both halves at once (no overlap): issue, wait for this batch, write LDS. */
 #define tk_load(sm, S, gl, rsrc, b, h, r0, c0, tid)                                \
@@ -189,11 +210,16 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
  * registers of a TK_STAGE for the N x K tile: 2 buffer_load_dwordx4 per
  * unit, no wait */
 #define tk_load_issue_t(S, gl, rsrc, b, h, r0, c0, tid)                            \
+  tk_load_issue_t_part(S, gl, rsrc, b, h, r0, c0, tid, 0, TK_STAGE_T_UNITS(S))
+/* Units u0 .. u0+nu-1 of tk_load_issue_t (2 loads each): a unit's loads may go
+ * out as soon as that unit is committed (tk_load_commit_t_rows), before the
+ * rest of the stage is. */
+#define tk_load_issue_t_part(S, gl, rsrc, b, h, r0, c0, tid, u0, nu)              \
   do {                                                                             \
     typedef TK_TYPEOF(S) _S;                                                       \
     TK__STAGE_T_CHECK(_S);                                                         \
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));                \
-    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per) / 2; _i++) {         \
+    _Pragma("unroll") for (int _i = (u0); _i < (u0) + (nu) && _i < ((int)_S::tk_per) / 2; _i++) { \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
       const uint32_t _p = _j % (((int)_S::tk_cols) / 2), _n = (_j / (((int)_S::tk_cols) / 2)) * 8u; \
       (S).v[2 * _i] = tk_buffer_load_b128((rsrc), tk_gview_off(&_gv, 2u * _p, _n)); \
@@ -224,16 +250,29 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
  * MFMAs; all parts together write what tk_load_commit_t writes. */
 #define tk_load_commit_t_part(sm, S, tid, u0, nu)                                  \
   do {                                                                             \
+    _Pragma("unroll") for (int _u = (u0); _u < (u0) + (nu) && _u < TK_STAGE_T_UNITS(S); _u++) \
+      tk_load_commit_t_rows(sm, S, tid, _u, 0, 8);                                 \
+  } while (0)
+/* The finest grain: writes e0 .. e0+ne-1 (of 8: one ds_write_b32 each) of unit
+ * u of this thread's transposing commit, without a wait, so a commit can go
+ * one or two writes per MFMA; all writes of all units together write what
+ * tk_load_commit_t writes (in any order).  Write e of a unit stores the pair
+ * of rows (2p, 2p+1) of column _n + (e ^ _sw), see below. */
+#define tk_load_commit_t_rows(sm, S, tid, u, e0, ne)                               \
+  do {                                                                             \
     typedef TK_TYPEOF(S) _S;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_S::tk_rows) == ((int)_T::tk_rows) && ((int)_S::tk_cols) == ((int)_T::tk_cols) && \
                   ((int)_T::tk_elem_bytes) == 2, "tk: stage and LDS tile have different shapes"); \
     TK__STAGE_T_CHECK(_S);                                                         \
-    _Pragma("unroll") for (int _i = (u0); _i < (u0) + (nu) && _i < ((int)_S::tk_per) / 2; _i++) { \
+    const int _i = (u);                                                            \
+    if (_i < ((int)_S::tk_per) / 2) {                                              \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
       const uint32_t _p = _j % (((int)_S::tk_cols) / 2), _n = (_j / (((int)_S::tk_cols) / 2)) * 8u; \
-      tk_u32x4 _x0 = (S).v[2 * _i], _x1 = (S).v[2 * _i + 1];                       \
-      asm volatile("" : "+v"(_x0), "+v"(_x1)); /* no use of the loads above the wait */ \
+      /* no use of the loads above the wait; the stage registers themselves are \
+       * pinned, so calls for parts of one unit need no copies of them */       \
+      asm volatile("" : "+v"((S).v[2 * _i]), "+v"((S).v[2 * _i + 1]));           \
+      const tk_u32x4 _x0 = (S).v[2 * _i], _x1 = (S).v[2 * _i + 1];                 \
       const uint32_t _w0[4] = {_x0.x, _x0.y, _x0.z, _x0.w}, _w1[4] = {_x1.x, _x1.y, _x1.z, _x1.w}; \
       /* element e of row 2p in the low half, of row 2p+1 in the high half */      \
       uint32_t _v[8];                                                              \
@@ -242,7 +281,8 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
       /* lanes of one 32-lane write phase cover _g column chunks whose rows start \
        * 8 rows apart, i.e. on the same banks: each chunk writes its 8 rows in   \
        * the order e ^ (chunk % _g), so the phase's rows start in _g different   \
-       * bank windows (a swap network of selects, no dynamic indexing) */         \
+       * bank windows (a swap network of selects, no dynamic indexing; the       \
+       * values a call does not write are dead code) */                          \
       enum { _g = ((int)_S::tk_cols) < 64 ? 64 / ((int)_S::tk_cols) : 1 };         \
       const uint32_t _sw = (_j / (((int)_S::tk_cols) / 2)) % (uint32_t)_g;         \
       _Pragma("unroll") for (int _bit = 1; _bit < _g && _bit < 8; _bit <<= 1)      \
@@ -252,7 +292,7 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
             _v[_e] = (_sw & (uint32_t)_bit) ? _b : _a;                             \
             _v[_e | _bit] = (_sw & (uint32_t)_bit) ? _a : _b;                      \
           }                                                                        \
-      _Pragma("unroll") for (int _e = 0; _e < 8; _e++) {                           \
+      _Pragma("unroll") for (int _e = (e0); _e < (e0) + (ne) && _e < 8; _e++) {    \
         *(uint32_t *)((char *)(sm).data + tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), 2, \
                                                       _n + ((uint32_t)_e ^ _sw), 2u * _p)) = _v[_e]; \
       }                                                                            \

@@ -33,6 +33,7 @@
 
 #include <stdint.h>
 #include "target.h"
+#include "types.h"
 
 /* ---- s_waitcnt immediate encoding (host- and device-usable constants) ---- */
 
@@ -129,6 +130,12 @@ TK_DI void tk_lds_barrier(void) {
  * written instead of being hoisted out of a loop into registers that stay
  * live across all of it.  A few VALU ops per use buy back the registers. */
 TK_DI uint32_t tk_opaque(uint32_t v) {
+  asm volatile("" : "+v"(v));
+  return v;
+}
+/* The same for a register pair (e.g. a packed running sum pinned to its
+ * place in a schedule). */
+TK_DI tk_f32x2 tk_opaque_f32x2(tk_f32x2 v) {
   asm volatile("" : "+v"(v));
   return v;
 }

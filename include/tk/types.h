@@ -33,6 +33,9 @@ typedef uint16_t tk_f16;   /* IEEE half bits (use _Float16 for arithmetic) */
 typedef uint8_t tk_fp8e4;  /* fp8 e4m3 bits: FNUZ on gfx942, OCP E4M3FN on gfx950 */
 typedef uint8_t tk_fp8e5;  /* fp8 e5m2 (bf8) bits: FNUZ on gfx942, OCP E5M2 on gfx950 */
 
+/* two f32 in a register pair: arithmetic on it is one packed VALU op
+ * (v_pk_fma_f32 / v_pk_add_f32 / v_pk_mul_f32, gfx90a and later) */
+typedef float tk_f32x2 __attribute__((ext_vector_type(2)));
 typedef float tk_f32x4 __attribute__((ext_vector_type(4)));
 typedef float tk_f32x16 __attribute__((ext_vector_type(16)));
 typedef int32_t tk_i32x4 __attribute__((ext_vector_type(4)));
@@ -79,7 +82,13 @@ TK_HDI tk_bf16 tk_f32_to_bf16_finite(float f) {
  * add per value and one merge (3 ops per pair, RNE needs 5).  The error bound
  * is RNE's (half an ulp); only exact ties round differently. */
 TK_HDI uint32_t tk_pack_bf16x2_rna(float lo, float hi) {
+#if TK_DEVICE_PASS
+  /* the merge as one v_perm_b32 (bytes 3,2 of each sum; CDNA3 ISA guide VOP3
+   * V_PERM_B32): the compiler's own choice is a shift and an and_or */
+  return __builtin_amdgcn_perm(tk_f32_bits(hi) + 0x8000u, tk_f32_bits(lo) + 0x8000u, 0x07060302u);
+#else
   return ((tk_f32_bits(lo) + 0x8000u) >> 16) | ((tk_f32_bits(hi) + 0x8000u) & 0xffff0000u);
+#endif
 }
 /* two bf16 in one dword: lo in bits 15..0 (lower k / lower column first) */
 TK_HDI uint32_t tk_pack_bf16x2(float lo, float hi) {

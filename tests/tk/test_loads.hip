@@ -36,7 +36,11 @@ __global__ void k_group_bf16(tk_gl g, uint16_t *out_swz, uint16_t *out_lin) {
   stage_bf16_lin pb;
   tk_load_issue(pa, &g, rs, 0, 0, r0, c0, tid);
   tk_load_issue(pb, &g, rs, 0, 0, r0, c0, tid);
-  tk_load_commit(sa, pa, tid, TK_STAGE_NLOADS(pb));  // pb's loads may still fly
+  // the swizzled tile's commit in its two steps (tk_load_commit_prep / _prepped), a
+  // barrier between them as a kernel that frees the tile there would have
+  tk_load_commit_prep(sa, pa, tid, TK_STAGE_NLOADS(pb));  // pb's loads may still fly
+  tk_barrier();
+  tk_load_commit_prepped(sa, pa, tid);
   tk_load_commit(sb, pb, tid, 0);
   tk_lds_barrier();
   const size_t tile = (size_t)blockIdx.y * gridDim.x + blockIdx.x;

@@ -6,7 +6,9 @@
 // is past K.  Windows cover the interior, the K edge (rows past K read 0),
 // and the N edge in whole 8-column chunks.  Two batches are in flight before
 // the first commit, as in a kernel that overlaps them with MFMAs; the second
-// commit goes unit by unit (tk_load_commit_t_part).
+// commit goes unit by unit (tk_load_commit_t_part); a third tile is issued unit by
+// unit (tk_load_issue_t_part) and committed one write at a time in a scrambled
+// order (tk_load_commit_t_rows).
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +24,8 @@ TK_STAGE(stage_swz, st_swz, NT);
 TK_STAGE(stage_lin, st_lin, NT);
 
 // block (bx, by): window at K row by*TK, N column bx*TN
-__global__ void k_trans(tk_gl g, uint16_t *out_swz, uint16_t *out_lin) {
-  __shared__ st_swz sa;
+__global__ void k_trans(tk_gl g, uint16_t *out_swz, uint16_t *out_lin, uint16_t *out_rows) {
+  __shared__ st_swz sa, sc;
   __shared__ st_lin sb;
   const tk_rsrc rs = tk_gl_rsrc(&g);
   const uint32_t tid = threadIdx.x;
@@ -36,12 +38,19 @@ __global__ void k_trans(tk_gl g, uint16_t *out_swz, uint16_t *out_lin) {
   // the linear tile's commit in parts, last unit first (tk_load_commit_t_part)
   TK_WAIT_VMCNT(0);
   for (int u = TK_STAGE_T_UNITS(pb) - 1; u >= 0; u--) tk_load_commit_t_part(sb, pb, tid, u, 1);
+  // the third tile: units issued last first, writes committed in the order 5,2,7,4,1,6,3,0
+  stage_swz pc;
+  for (int u = TK_STAGE_T_UNITS(pc) - 1; u >= 0; u--) tk_load_issue_t_part(pc, &g, rs, 0, 0, k0, n0, tid, u, 1);
+  TK_WAIT_VMCNT(0);
+  for (int q = 0; q < 8; q++)
+    for (int u = 0; u < TK_STAGE_T_UNITS(pc); u++) tk_load_commit_t_rows(sc, pc, tid, u, (5 + 5 * q) % 8, 1);
   tk_lds_barrier();
   const size_t tile = (size_t)blockIdx.y * gridDim.x + blockIdx.x;
   for (uint32_t e = tid; e < TN * TK; e += NT) {
     const uint32_t n = e / TK, k = e % TK;
     out_swz[tile * TN * TK + e] = *(const uint16_t *)((const char *)sa.data + tk_st_offset(st_swz, n, k));
     out_lin[tile * TN * TK + e] = *(const uint16_t *)((const char *)sb.data + tk_st_offset(st_lin, n, k));
+    out_rows[tile * TN * TK + e] = *(const uint16_t *)((const char *)sc.data + tk_st_offset(st_swz, n, k));
   }
 }
 
@@ -62,13 +71,15 @@ int main(void) {
   if (tk_gl_make(&g, d, 2, 2, dims, strides) != TK_OK) { printf("tk_gl_make failed\n"); return 1; }
   const int gx = (int)((N + TN - 1) / TN), gy = (int)((K + TK - 1) / TK) + 1;  // + one window past K
   const size_t tiles = (size_t)gx * gy, n = tiles * TN * TK;
-  uint16_t *os, *ol;
+  uint16_t *os, *ol, *orw;
   HIPCHECK(hipMalloc(&os, n * 2));
   HIPCHECK(hipMalloc(&ol, n * 2));
-  hipLaunchKernelGGL(k_trans, dim3(gx, gy), dim3(NT), 0, 0, g, os, ol);
+  HIPCHECK(hipMalloc(&orw, n * 2));
+  hipLaunchKernelGGL(k_trans, dim3(gx, gy), dim3(NT), 0, 0, g, os, ol, orw);
   HIPCHECK(hipGetLastError());
   HIPCHECK(hipDeviceSynchronize());
-  std::vector<uint16_t> hs(n), hl(n);
+  std::vector<uint16_t> hs(n), hl(n), hr(n);
+  HIPCHECK(hipMemcpy(hr.data(), orw, n * 2, hipMemcpyDeviceToHost));
   HIPCHECK(hipMemcpy(hs.data(), os, n * 2, hipMemcpyDeviceToHost));
   HIPCHECK(hipMemcpy(hl.data(), ol, n * 2, hipMemcpyDeviceToHost));
   for (int by = 0; by < gy; by++)
@@ -79,10 +90,10 @@ int main(void) {
           const uint16_t want = (gk < K && gn < N) ? h[(size_t)(gk * LD + gn)] : 0;
           const size_t i = ((size_t)by * gx + bx) * TN * TK + (size_t)nn * TK + kk;
           checked++;
-          if (hs[i] != want || hl[i] != want) {
+          if (hs[i] != want || hl[i] != want || hr[i] != want) {
             if (bad++ < 8)
-              printf("FAIL window (%d,%d) tile (n %d, k %d): swz %04x lin %04x want %04x\n", by, bx, nn, kk, hs[i],
-                     hl[i], want);
+              printf("FAIL window (%d,%d) tile (n %d, k %d): swz %04x lin %04x rows %04x want %04x\n", by, bx, nn, kk,
+                     hs[i], hl[i], hr[i], want);
           }
         }
   printf("test_loads_t: %d elements of %d windows (K %lld x N %lld, ld %lld) transposed into 128x32 tiles: %s\n",

@@ -43,10 +43,13 @@ __global__ void k_kernarg(uint32_t *out, uint8_t c8, kstruct s, double d, uint16
   o[4] = (uint32_t)ka->s.z;
   o[5] = (uint32_t)(ka->d * 4.0);
   o[6] = ka->u;
-  o[7] = acc;
+  // tk_opaque / tk_opaque_f32x2 return their argument (identity through the asm barrier)
+  const tk_f32x2 v2 = tk_opaque_f32x2((tk_f32x2){(float)threadIdx.x, 3.0f});
+  o[7] = tk_opaque(acc) + (uint32_t)v2[0] + (uint32_t)v2[1];
 }
 
-/* tk_kernarg_fresh: the arguments' values come back field by field */
+/* tk_kernarg_fresh: the arguments' values come back field by field (and the
+ * tk_opaque identities in the last one) */
 static int check_kernarg(void) {
   const int nt = 64, n = nt * 8;
   uint32_t *d, h[64 * 8];
@@ -64,7 +67,7 @@ static int check_kernarg(void) {
     uint32_t yb;
     memcpy(&yb, &y, 4);
     const uint64_t x = (uint64_t)-0x123456789abll;
-    const uint32_t want[8] = {0xa5, (uint32_t)x, (uint32_t)(x >> 32), yb, (uint32_t)-7, 41, 0xbeef, 10 * t};
+    const uint32_t want[8] = {0xa5, (uint32_t)x, (uint32_t)(x >> 32), yb, (uint32_t)-7, 41, 0xbeef, 10 * t + t + 3};
     for (int i = 0; i < 8; i++)
       if (h[t * 8 + i] != want[i] && bad++ < 10)
         fprintf(stderr, "kernarg thread %u field %d: got %#x want %#x\n", t, i, h[t * 8 + i], want[i]);
