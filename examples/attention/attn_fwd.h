@@ -69,13 +69,8 @@ typedef struct attn_fwd_args {
     NAME##_kpend kp_;                                                                             \
     NAME##_k_t kf_;                                                                               \
     _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) {                                           \
-      tk_prefetch_issue(kp_, sm.kv.buf[0].k[c_], 0, 0);                                          \
+      tk_prefetch_issue(kp_, sm.kv.k[0][c_], 0, 0);                                              \
       tk_prefetch_wait(kf_, kp_, 0);                                                              \
-      if (AF_QL) {                                                                                \
-        NAME##_qpend qp_;                                                                         \
-        tk_prefetch_issue(qp_, sm.kv.qc[c_], 32 * wave, 0);                                       \
-        tk_prefetch_wait(qf[c_], qp_, 0);                                                         \
-      }                                                                                           \
       tk_mma_ABt(S, kf_, qf[c_], S);                                                              \
     }                                                                                             \
   } while (0)
@@ -89,7 +84,7 @@ typedef struct attn_fwd_args {
 #define AF_K_COMMIT(ks, B, n_after)                                                                 \
   do {                                                                                            \
     _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_)                                             \
-      tk_load_commit(sm.kv.buf[B].k[c_], ks[c_], tid, n_after); /* the first waits for all of K */ \
+      tk_load_commit(sm.kv.k[B][c_], ks[c_], tid, n_after);     /* the first waits for all of K */ \
   } while (0)
 
 /* fragment reads of K chunk C (tile sm.kv.k[C]) and of V^T rows 32C.. with the chunk's
@@ -106,10 +101,9 @@ typedef struct attn_fwd_args {
   } while (0)
 #define AF_KREAD_(C)                                                                              \
   do {                                                                                            \
-    tk_prefetch_issue_rows(kp_[C], sm.kv.buf[KB_].k[0], 0, 0, AF_BKV * (C));                      \
-    if (AF_QL) tk_prefetch_issue_rows(qp_[C], sm.kv.qc[0], 32 * wave, 0, AF_QLR * (C));           \
+    tk_prefetch_issue_rows(kp_[C], sm.kv.k[KB_][0], 0, 0, AF_BKV * (C));                          \
   } while (0)
-#define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.buf[VB_].v, 0, 0, 32 * (C))
+#define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.v[VB_], 0, 0, 32 * (C))
 
 /* fragment reads of chunk C of NC (AF_RPC ds_read_b64 each) for chunk C's MFMAs, chunk 0
  * issued earlier: AF_KLA 2 issues chunk C+1 first and waits for chunk C only (C+1 lands
@@ -128,7 +122,6 @@ typedef struct attn_fwd_args {
  * (0..15, constant) may stay outstanding */
 #define AF_KWAIT_(C, N)                                                                           \
   do {                                                                                            \
-    if (AF_QL) tk_prefetch_wait(qf[C], qp_[C], N);                                                \
     tk_prefetch_wait(kf_[C], kp_[C], N);                                                          \
   } while (0)
 #define AF_VWAIT_(C, N) tk_prefetch_wait(vf_[C], vp_[C], N)
@@ -161,7 +154,6 @@ typedef struct attn_fwd_args {
       tk_lds_barrier(); /* K(j+1) and V(j) (committed last tile) visible */                       \
       /* K(j+1)'s fragment reads start now (KLA chunks ahead), under the rescale decision */     \
       NAME##_kpend kp_[NC];                                                                       \
-      NAME##_qpend qp_[NC];                                                                       \
       NAME##_k_t kf_[NC];                                                                         \
       AF_SHIFTED(AF_KREAD_, 0);                                                                   \
       /* online softmax with a lazy running max: m moves (and O, l are rescaled) only when a      \
@@ -197,7 +189,7 @@ typedef struct attn_fwd_args {
             xs[e] = tk_exp2f(t2[e % 2]);                                                          \
           }                                                                                       \
           if (g % 8 == 0) {                                                                       \
-            AF_CHUNK(AF_KREAD_, AF_KWAIT_, c_, AF_QL ? AF_RPC + 4 : AF_RPC);                      \
+            AF_CHUNK(AF_KREAD_, AF_KWAIT_, c_, AF_RPC);                                               \
           }                                                                                       \
           /* K(j+2)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \
            * they read 0) */                                                                      \
@@ -225,8 +217,7 @@ typedef struct attn_fwd_args {
        * S(j+1)'s cross-lane max (ds_bpermute) after the last V read was waited for */            \
       NAME##_vpend vp_[NC];                                                                       \
       NAME##_v_t vf_[NC];                                                                         \
-      AF_SHIFTED(AF_VREAD_, 0); /* V(j)'s buffer is not the one the barrier hands over */         \
-      tk_barrier(); /* mid: every wave has read K(j+1); its buffer takes V(j+1) */                \
+      AF_SHIFTED(AF_VREAD_, 0);                                                                   \
       TK_WAIT_VMCNT(NK); /* V(j+1) in registers; K(j+2) stays in flight */                        \
       {                                                                                           \
         enum { NU_ = TK_STAGE_T_UNITS(VS) };                                                      \
@@ -264,34 +255,28 @@ typedef struct attn_fwd_args {
           /* K(j+2)'s stage put in LDS order (the register part of its commit), one chunk tile      \
            * per MFMA; only the ds_writes wait for the end barrier */                             \
           _Pragma("unroll") for (int c2_ = 0; c2_ < NC; ++c2_)                                     \
-            if (g == NG - 2 - NC + c2_) tk_load_commit_prep(sm.kv.buf[VB_].k[c2_], KS[c2_], tid, NV); \
+            if (g == NG - 2 - NC + c2_) { tk_load_commit_prep(sm.kv.k[VB_][c2_], KS[c2_], tid, NV); tk_load_commit_prepped(sm.kv.k[VB_][c2_], KS[c2_], tid); } \
           /* V(j+1)'s transposing commit one ds_write per MFMA (slots 1 .. 8 NU_), each unit's    \
            * V(j+2) loads right after that unit is written */                                    \
           /* (on the last tile too: V(nt) goes to the free buffer and is never read; the          \
            * epilogue's LDS barrier orders these writes before its own) */                        \
           if (g >= 1 && g <= 8 * NU_)                                                             \
-            tk_load_commit_t_rows(sm.kv.buf[KB_].v, VS, tv_, (g - 1) / 8, (g - 1) % 8, 1);        \
+            tk_load_commit_t_rows(sm.kv.v[KB_], VS, tv_, (g - 1) / 8, (g - 1) % 8, 1);            \
           _Pragma("unroll") for (int u_ = 0; u_ < NU_; ++u_)                                      \
             if (g == 8 * u_ + 9)                                                                  \
               tk_load_issue_t_part(VS, &a.v, rv, b, hk, kv0 + 2 * AF_BKV, 0, tv_, u_, 1); /* V(j+2) */ \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
       }                                                                                           \
-      tk_barrier(); /* end: every wave has read V(j); its buffer takes K(j+2) */                  \
-      if ((J) + 2 < nt) /* K(j+2) (prepared above); V(j+2) stays in flight */                      \
-        _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_load_commit_prepped(sm.kv.buf[VB_].k[c_], KS[c_], tid); \
   } while (0)
 
 #define ATTN_FWD_KERNEL(NAME, D, WPE)                                                                \
   TK_ST(NAME##_kst, tk_bf16, AF_BKV, 32, TK_LDS_SWZ); /* K tile, one per 32 d-columns */          \
   TK_ST(NAME##_vst, tk_bf16, D, AF_BKV, TK_LDS_SWZ);  /* V^T tile: d x keys */                   \
   TK_ST(NAME##_qst, tk_bf16, AF_BQ, D, TK_LDS_SWZ);   /* Q block */                               \
-  /* d = 128: Q stays in LDS as one tile per 32 d-columns (d = 64: a placeholder) */              \
-  TK_ST(NAME##_qcst, tk_bf16, (WPE) == 1 ? AF_BQ : 64, 32, TK_LDS_SWZ);                          \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's O rows */                     \
-  typedef union { NAME##_kst k[(D) / 32]; NAME##_vst v; } NAME##_kvb; /* K(t) or V^T(t) */      \
   typedef union {                                                                                 \
-    struct { NAME##_kvb buf[2]; NAME##_qcst qc[(WPE) == 1 ? (D) / 32 : 1]; } kv;                \
+    struct { NAME##_kst k[2][(D) / 32]; NAME##_vst v[2]; } kv; /* K(t), V^T(t) in buffers t % 2 */ \
     NAME##_qst q;                                                                                 \
     NAME##_ost o[4];                                                                              \
   } NAME##_smem;                                                                                  \
@@ -299,7 +284,6 @@ typedef struct attn_fwd_args {
   TK_STAGE(NAME##_kstage, NAME##_kst, 256);                                                       \
   TK_STAGE(NAME##_vstage, NAME##_vst, 256);                                                       \
   TK_STAGE(NAME##_qstage, NAME##_qst, 256);                                                       \
-  TK_STAGE(NAME##_qcstage, NAME##_qcst, 256);                                                     \
   TK_RT(NAME##_q_t, TK_K_A_BF16_32x32x8, 32, 32);     /* 32 d-columns of the wave's Q rows */     \
   TK_RT(NAME##_k_t, TK_K_A_BF16_32x32x8, AF_BKV, 32); /* 32 d-columns of the K tile */            \
   TK_RT(NAME##_v_t, TK_K_A_BF16_32x32x8, 32, AF_BKV); /* 32 d-rows of the V^T tile */             \
@@ -317,10 +301,7 @@ typedef struct attn_fwd_args {
     TK_LDS_ALLOC(NAME##_smem, sm);                                                                \
     enum { NC = (D) / 32, AF_WPE = (WPE),  /* 32-wide d-chunks; workgroups per CU */               \
            AF_KLA = (WPE) == 1 ? 2 : 1,    /* chunk reads in flight: AF_CHUNK */                     \
-           AF_RPC = 8,                     /* ds_read_b64 per chunk (K: 64x32, V^T: 32x64) */       \
-           AF_QL = (WPE) == 1,             /* Q fragments read from LDS with K's (d = 128: the      \
-                                              registers go to the rest) or kept in registers */    \
-           AF_QLR = (WPE) == 1 ? AF_BQ : 64 }; /* rows of a Q chunk tile */                        \
+           AF_RPC = 8 };                   /* ds_read_b64 per chunk (K: 64x32, V^T: 32x64) */       \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
@@ -331,10 +312,7 @@ typedef struct attn_fwd_args {
     if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
     /* Q block -> LDS -> this wave's 32 rows in registers, in d-chunks */                         \
     NAME##_q_t qf[NC];                                                                            \
-    if (AF_QL) {                                                                                  \
-      NAME##_qcstage qs;                                                                          \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_load(sm.kv.qc[c], qs, &a.q, rq, b, h, q0, 32 * c, tid); \
-    } else {                                                                                      \
+    {                                                                                             \
       NAME##_qstage qs;                                                                           \
       tk_load(sm.q, qs, &a.q, rq, b, h, q0, 0, tid);                                              \
       tk_lds_barrier();                                                                           \
@@ -364,8 +342,7 @@ typedef struct attn_fwd_args {
       AF_K_ISSUE(ks0, AF_BKV);                                                                    \
       tk_lds_barrier();                                                                           \
       AF_S_PHASE(NAME, s_a);                                                                      \
-      tk_barrier(); /* every wave has read K(0): V(0) may overwrite it */                         \
-      tk_load_commit_t(sm.kv.buf[0].v, vs0, tid, NK); /* V(0) -> buffer 0; K(1) in flight */     \
+      tk_load_commit_t(sm.kv.v[0], vs0, tid, NK); /* V(0) -> buffer 0; K(1) in flight */          \
       tk_load_issue_t(vs0, &a.v, rv, b, hk, AF_BKV, 0, tid);                                      \
       AF_K_COMMIT(ks0, 1, NV); /* K(1) -> buffer 1; V(1) in flight */                             \
       if (AF_BKV > a.skv) tk_rt_mask_rows(s_a, s_a, a.skv, -INFINITY);                            \
