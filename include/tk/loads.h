@@ -161,7 +161,7 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
     TK_WAIT_VMCNT(n_after);                                                        \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++) {                    \
       asm volatile("" : "+v"((S).v[_i])); /* no use of the loads above the wait */ \
-      if (TK_LDS_SWZ_HALVES && (tk_load__slot(_T, _S, tid, _i) & 8u)) (S).v[_i] = (S).v[_i].zwxy; \
+      if (TK_LDS_SWZ_HALVES && (tk__load_slot(_T, _S, tid, _i) & 8u)) (S).v[_i] = (S).v[_i].zwxy; \
       asm volatile("" : "+v"((S).v[_i])); /* the exchange happens here, not where it is written */ \
     }                                                                              \
   } while (0)
@@ -170,11 +170,11 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
     typedef TK_TYPEOF(S) _S;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++)                      \
-      *(tk_u32x4 *)((char *)(sm).data + (tk_load__slot(_T, _S, tid, _i) & ~15u)) = (S).v[_i]; \
+      *(tk_u32x4 *)((char *)(sm).data + (tk__load_slot(_T, _S, tid, _i) & ~15u)) = (S).v[_i]; \
   } while (0)
 /* LDS byte offset of chunk _i of thread tid, LDS tile type _T, stage type _S
  * (bit 3 set: the chunk's halves are exchanged) */
-#define tk_load__slot(_T, _S, tid, _i)                                             \
+#define tk__load_slot(_T, _S, tid, _i)                                             \
   tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
                 ((uint32_t)(tid) + (uint32_t)(_i) * ((int)_S::tk_nt)) / ((int)_S::tk_cpr), \
                 (((uint32_t)(tid) + (uint32_t)(_i) * ((int)_S::tk_nt)) % ((int)_S::tk_cpr)) * ((int)_S::tk_epc))
