@@ -79,7 +79,7 @@ typedef struct attn_fwd_args {
  * chunks' fragment reads then share their lane addresses (constant tile offsets) */
 #define AF_K_ISSUE(ks, r0)                                                                          \
   do {                                                                                            \
-    _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_load_issue(ks[c_], &a.k, rk, b, hk, (r0), 32 * c_, tid); \
+    _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_load_issue_mat(ks[c_], mvk, rk, (r0), 32 * c_, tid); \
   } while (0)
 #define AF_K_COMMIT(ks, B, n_after)                                                                 \
   do {                                                                                            \
@@ -193,7 +193,7 @@ typedef struct attn_fwd_args {
           }                                                                                       \
           /* K(j+2)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \
            * they read 0) */                                                                      \
-          if (g % 8 == 2) tk_load_issue(KS[c_], &a.k, rk, b, hk, kv0 + 2 * AF_BKV, 32 * c_, tid); \
+          if (g % 8 == 2) tk_load_issue_mat(KS[c_], mvk, rk, kv0 + 2 * AF_BKV, 32 * c_, tid);       \
           TK_SCHED_BARRIER(0);                                                                    \
           NAME##_f1_t a1, b1;                                                                     \
           NAME##_c1_t s1;                                                                         \
@@ -264,7 +264,7 @@ typedef struct attn_fwd_args {
             tk_load_commit_t_rows(sm.kv.v[KB_], VS, tv_, (g - 1) / 8, (g - 1) % 8, 1);            \
           _Pragma("unroll") for (int u_ = 0; u_ < NU_; ++u_)                                      \
             if (g == 8 * u_ + 9)                                                                  \
-              tk_load_issue_t_part(VS, &a.v, rv, b, hk, kv0 + 2 * AF_BKV, 0, tv_, u_, 1); /* V(j+2) */ \
+              tk_load_issue_t_mat_part(VS, mvv, rv, kv0 + 2 * AF_BKV, 0, tv_, u_, 1); /* V(j+2) */ \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
       }                                                                                           \
@@ -307,7 +307,11 @@ typedef struct attn_fwd_args {
     const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
     const int hk = h / a.group;                                                                   \
     const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
-    const tk_rsrc rq = tk_gl_rsrc(&a.q), rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);            \
+    const tk_rsrc rq = tk_gl_rsrc(&a.q);                                                          \
+    /* K and V through matrix-bounded loads: the descriptor spans matrix (b, hk), so key rows    \
+     * past skv read 0 without per-lane checks (tk/loads.h) */                                    \
+    const tk_rsrc rk = tk_gl_rsrc_mat(&a.k, b, hk), rv = tk_gl_rsrc_mat(&a.v, b, hk);             \
+    const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
     int kv_end = a.skv;                                                                           \
     if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
     /* Q block -> LDS -> this wave's 32 rows in registers, in d-chunks */                         \
@@ -337,13 +341,13 @@ typedef struct attn_fwd_args {
     /* prologue: tile 0 in LDS and S(0); tiles 1 (set 1) and 2 (set 0) in flight */               \
     if (nt > 0) {                                                                                 \
       AF_K_ISSUE(ks0, 0);                                                                         \
-      tk_load_issue_t(vs0, &a.v, rv, b, hk, 0, 0, tid);                                           \
+      tk_load_issue_t_mat(vs0, mvv, rv, 0, 0, tid);                                               \
       AF_K_COMMIT(ks0, 0, NV); /* K(0) -> buffer 0 */                                             \
       AF_K_ISSUE(ks0, AF_BKV);                                                                    \
       tk_lds_barrier();                                                                           \
       AF_S_PHASE(NAME, s_a);                                                                      \
       tk_load_commit_t(sm.kv.v[0], vs0, tid, NK); /* V(0) -> buffer 0; K(1) in flight */          \
-      tk_load_issue_t(vs0, &a.v, rv, b, hk, AF_BKV, 0, tid);                                      \
+      tk_load_issue_t_mat(vs0, mvv, rv, AF_BKV, 0, tid);                                          \
       AF_K_COMMIT(ks0, 1, NV); /* K(1) -> buffer 1; V(1) in flight */                             \
       if (AF_BKV > a.skv) tk_rt_mask_rows(s_a, s_a, a.skv, -INFINITY);                            \
       if (a.causal && qw + off < AF_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);     \

@@ -93,6 +93,16 @@ const char *tk_attn_problem_error(const tk_attn_problem *p)
       snprintf(msg[t], sizeof msg[t], "%s spans more than 4 GiB - 16 bytes (a buffer descriptor's range)", names[t]);
       return msg[t];
     }
+    /* K and V go through matrix-bounded loads (tk/loads.h): their offsets reach
+     * TK_MAT_ROWS_PAST rows past a (batch, head) matrix */
+    tk_gl g;
+    g.elem_bytes = 2;
+    g.dims[2] = rows_of(p, t), g.dims[3] = p->d, g.strides[2] = p->str[t][1];
+    if (tk_gl_mat_ok(&g) != TK_OK) {
+      snprintf(msg[t], sizeof msg[t], "%s: a (batch, head) matrix reaches within %d rows of 4 GiB (matrix-bounded loads)",
+               names[t], TK_MAT_ROWS_PAST);
+      return msg[t];
+    }
   }
   return NULL;
 }

@@ -102,6 +102,63 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
          (c0 * g->elem_bytes) % 16 == 0 && ((uintptr_t)g->ptr % 16) == 0;
 }
 
+/* Matrix-bounded loads: a descriptor whose range is one (b, h) matrix of a
+ * tensor (tk_gl_rsrc_mat) checks the rows in hardware.  Rows do not overlap
+ * (tk_gl_make: each stride covers the dimensions inside it; tk_gl_mat_ok
+ * checks a tk_gl filled by hand), so a row past
+ * the matrix's last one starts past num_records and reads 0 -- the loads
+ * need no per-lane row select and no 64-bit window arithmetic per call
+ * (tk_load_issue_mat, tk_load_issue_t_mat_part).  Columns are not checked:
+ * the window's columns must lie inside the matrix.  A load's first row r0
+ * is clamped to the matrix's row count, so offsets stay below
+ * (rows + TK_MAT_ROWS_PAST) * pitch, which tk_gl_mat_ok keeps below 4 GiB. */
+typedef struct {
+  uint32_t pitch; /* bytes between rows */
+  uint32_t rows;  /* rows of the matrix (dims[2]) */
+} tk_mview;
+#define TK_MAT_ROWS_PAST 256 /* rows a matrix-bounded load may reach past the matrix */
+
+TK_HDI tk_mview tk_gl_mview(const tk_gl *g) {
+  tk_mview v;
+  v.pitch = (uint32_t)(g->strides[2] * g->elem_bytes);
+  v.rows = (uint32_t)g->dims[2];
+  return v;
+}
+/* Host check: matrix-bounded loads of g are exact (TK_OK), or its rows
+ * overlap (TK_ERR_STRIDE: row pitch below the row length; tk_gl_make never
+ * builds such a tensor, a tk_gl filled by hand might) or its matrices come
+ * within TK_MAT_ROWS_PAST rows of 4 GiB (TK_ERR_TOO_LARGE). */
+TK_HDI int tk_gl_mat_ok(const tk_gl *g) {
+  if (!g) return TK_ERR_NULL_PTR;
+  if (g->dims[2] > 1 && g->strides[2] < g->dims[3]) return TK_ERR_STRIDE;
+  return (g->dims[2] + TK_MAT_ROWS_PAST) * g->strides[2] * g->elem_bytes <= 0xffffffffll ? TK_OK : TK_ERR_TOO_LARGE;
+}
+/* V# over matrix (b, h): from element (b, h, 0, 0) to the end of its last
+ * row; 0 records (every access reads 0) when (b, h) is outside the tensor or
+ * tk_gl_mat_ok fails. */
+TK_HDI tk_rsrc_words tk_gl_rsrc_mat_words(const tk_gl *g, int64_t b, int64_t h) {
+  if (b < 0 || h < 0 || b >= g->dims[0] || h >= g->dims[1] || tk_gl_mat_ok(g) != TK_OK)
+    return tk_rsrc_make_words(g->ptr, 0u);
+  const char *base = (const char *)g->ptr + tk_gl_offset(g, b, h, 0, 0) * g->elem_bytes;
+  return tk_rsrc_make_words(base, (uint32_t)((g->dims[2] - 1) * g->strides[2] * g->elem_bytes +
+                                             g->dims[3] * g->elem_bytes));
+}
+#if TK_HIP
+TK_DI tk_rsrc tk_gl_rsrc_mat(const tk_gl *g, int64_t b, int64_t h) {
+  const tk_rsrc_words w = tk_gl_rsrc_mat_words(g, b, h);
+  tk_rsrc r = {(int32_t)w.w[0], (int32_t)w.w[1], (int32_t)w.w[2], (int32_t)w.w[3]};
+  r.x = __builtin_amdgcn_readfirstlane(r.x); /* the descriptor lives in SGPRs */
+  r.y = __builtin_amdgcn_readfirstlane(r.y);
+  r.z = __builtin_amdgcn_readfirstlane(r.z);
+  r.w = __builtin_amdgcn_readfirstlane(r.w);
+  return r;
+}
+#endif
+/* first row of a matrix-bounded load: r0 (32-bit), or the row count when r0
+ * is negative or past it (everything then reads 0) */
+#define tk__mat_row0(mv, r0)                                                       \
+  ((int32_t)(r0) < 0 || (uint32_t)(int32_t)(r0) > (mv).rows ? (mv).rows : (uint32_t)(int32_t)(r0))
+
 /* ---- 1. group loads ---------------------------------------------------------- */
 
 /* Staging registers for loading LDS tile type ST with NT threads. */
@@ -186,6 +243,21 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
     tk_load_commit(sm, S, tid, 0);                                                 \
   } while (0)
 
+/* tk_load_issue through a matrix descriptor (mv = tk_gl_mview(&g), rsrc =
+ * tk_gl_rsrc_mat(&g, b, h)): the window at (r0, c0) of that matrix; rows past
+ * it read 0 (hardware range check), columns must be inside.  Same staging and
+ * commit as tk_load_issue. */
+#define tk_load_issue_mat(S, mv, rsrc, r0, c0, tid)                                \
+  do {                                                                             \
+    typedef TK_TYPEOF(S) _S;                                                       \
+    const uint32_t _r0 = tk__mat_row0(mv, r0);                                     \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++) {            \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
+      (S).v[_i] = tk_buffer_load_b128((rsrc), (_r0 + _j / ((int)_S::tk_cpr)) * (mv).pitch + \
+          ((uint32_t)(c0) + (_j % ((int)_S::tk_cpr)) * ((int)_S::tk_epc)) * ((int)_S::tk_elem_bytes)); \
+    }                                                                              \
+  } while (0)
+
 /* Transposing group loads, for an operand stored K-major in global memory
  * (e.g. B as K x N row-major) that the MFMA fragments want K-contiguous:
  * LDS tile ST is R x C = N x K (16-bit elements); the global window at
@@ -226,6 +298,25 @@ TK_HDI int tk_load_shape_ok(const tk_gl *g, int64_t c0) {
       (S).v[2 * _i + 1] = tk_buffer_load_b128((rsrc), tk_gview_off(&_gv, 2u * _p + 1u, _n)); \
     }                                                                              \
   } while (0)
+
+/* Units u0 .. u0+nu-1 of a transposing load through a matrix descriptor
+ * (as tk_load_issue_mat: the window's K rows from r0 may run past the
+ * matrix and read 0; its N columns c0 .. c0 + tile rows must be inside). */
+#define tk_load_issue_t_mat_part(S, mv, rsrc, r0, c0, tid, u0, nu)                 \
+  do {                                                                             \
+    typedef TK_TYPEOF(S) _S;                                                       \
+    TK__STAGE_T_CHECK(_S);                                                         \
+    const uint32_t _r0 = tk__mat_row0(mv, r0);                                     \
+    _Pragma("unroll") for (int _i = (u0); _i < (u0) + (nu) && _i < ((int)_S::tk_per) / 2; _i++) { \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
+      const uint32_t _p = _j % (((int)_S::tk_cols) / 2), _n = (_j / (((int)_S::tk_cols) / 2)) * 8u; \
+      const uint32_t _o = (_r0 + 2u * _p) * (mv).pitch + ((uint32_t)(c0) + _n) * 2u; \
+      (S).v[2 * _i] = tk_buffer_load_b128((rsrc), _o);                             \
+      (S).v[2 * _i + 1] = tk_buffer_load_b128((rsrc), _o + (mv).pitch);            \
+    }                                                                              \
+  } while (0)
+#define tk_load_issue_t_mat(S, mv, rsrc, r0, c0, tid)                              \
+  tk_load_issue_t_mat_part(S, mv, rsrc, r0, c0, tid, 0, TK_STAGE_T_UNITS(S))
 
 /* the 16-bit halves h (0 low, 1 high) of a and b as one dword, a's in the low
  * half: one v_perm_b32 (CDNA3 ISA guide VOP3 V_PERM_B32: byte selectors 0-3
