@@ -877,9 +877,16 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   case TKS_OP_V_OR_B32: IBIN(x | y)
   case TKS_OP_V_XOR_B32: IBIN(x ^ y)
   case TKS_OP_V_XNOR_B32: IBIN(~(x ^ y))
-  case TKS_OP_V_ADD_U32: IBIN(x + y)
-  case TKS_OP_V_SUB_U32: IBIN(x - y)
-  case TKS_OP_V_SUBREV_U32: IBIN(y - x)
+  /* VOP3 clamp on unsigned adds: saturate (LLVM selects uadd.sat / usub.sat to these) */
+  case TKS_OP_V_ADD_U32:
+    if (in->flags & TKS_F_CLAMP) { IBIN((uint64_t)x + y > 0xffffffffu ? 0xffffffffu : x + y) }
+    else { IBIN(x + y) }
+  case TKS_OP_V_SUB_U32:
+    if (in->flags & TKS_F_CLAMP) { IBIN(y > x ? 0u : x - y) }
+    else { IBIN(x - y) }
+  case TKS_OP_V_SUBREV_U32:
+    if (in->flags & TKS_F_CLAMP) { IBIN(x > y ? 0u : y - x) }
+    else { IBIN(y - x) }
   case TKS_OP_V_ADD_CO_U32: case TKS_OP_V_SUB_CO_U32: case TKS_OP_V_SUBREV_CO_U32:
   case TKS_OP_V_ADDC_CO_U32: case TKS_OP_V_SUBB_CO_U32: case TKS_OP_V_SUBBREV_CO_U32: {
     const uint32_t *a = U(0), *b = U(1);

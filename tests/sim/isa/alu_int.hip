@@ -1,4 +1,6 @@
 // alu_int.hip: 32- and 64-bit integer ALU semantics against host C.
+// VOP3 v_add_u32 / v_sub_u32 / v_subrev_u32 with clamp saturate to [0, 2^32-1]
+// (CDNA3 ISA guide, VOP3 clamp bit for integer ops).
 //
 // Shifts by >= 32 go through inline asm because C leaves them undefined; the
 // hardware uses the low 5 (32-bit) or 6 (64-bit) bits of the shift amount
@@ -16,7 +18,7 @@ enum {
   OP_BFE, OP_MUL24, OP_ABS, OP_ADD64_LO, OP_ADD64_HI, OP_MUL64_LO, OP_MUL64_HI, OP_SHL64_LO,
   OP_SHL64_HI, OP_ASHR64_LO, OP_ASHR64_HI, OP_UDIV64_LO, OP_UDIV64_HI, OP_SUB64_HI, OP_SEXT8,
   OP_SEXT16, OP_XOR_NOT, OP_SEL, OP_PK_MAD_U16, OP_PK_MAD_U16_SEL, OP_PK_MAD_U16_CLAMP,
-  OP_PK_MAD_I16_CLAMP, NOPS
+  OP_PK_MAD_I16_CLAMP, OP_ADD_U32_CLAMP, OP_SUB_U32_CLAMP, OP_SUBREV_U32_CLAMP, NOPS
 };
 static const char *op_name[NOPS] = {
   "add", "sub", "mul_lo", "mulhi_u32", "mulhi_i32", "shl(b&31)", "lshr(b&31)", "ashr(b&31)",
@@ -24,7 +26,8 @@ static const char *op_name[NOPS] = {
   "idiv", "irem", "bfe_u32(off,8)", "mul_u24", "abs", "add64_lo", "add64_hi", "mul64_lo",
   "mul64_hi", "shl64_lo", "shl64_hi", "ashr64_lo", "ashr64_hi", "udiv64_lo", "udiv64_hi",
   "sub64_hi", "sext8", "sext16", "xor_not", "select", "v_pk_mad_u16", "v_pk_mad_u16 op_sel",
-  "v_pk_mad_u16 clamp", "v_pk_mad_i16 clamp" };
+  "v_pk_mad_u16 clamp", "v_pk_mad_i16 clamp", "v_add_u32 clamp", "v_sub_u32 clamp",
+  "v_subrev_u32 clamp" };
 
 __global__ void alu(const uint32_t *a, const uint32_t *b, uint32_t *out, int n)
 {
@@ -95,6 +98,13 @@ __global__ void alu(const uint32_t *a, const uint32_t *b, uint32_t *out, int n)
   o[OP_PK_MAD_U16_CLAMP * n] = r;
   asm volatile("v_pk_mad_i16 %0, %1, %2, %3 clamp" : "=v"(r) : "v"(x), "v"(y), "v"(z));
   o[OP_PK_MAD_I16_CLAMP * n] = r;
+  // VOP3 unsigned adds with clamp saturate (LLVM's usub.sat / uadd.sat on gfx9)
+  asm volatile("v_add_u32_e64 %0, %1, %2 clamp" : "=v"(r) : "v"(x), "v"(y));
+  o[OP_ADD_U32_CLAMP * n] = r;
+  asm volatile("v_sub_u32_e64 %0, %1, %2 clamp" : "=v"(r) : "v"(x), "v"(y));
+  o[OP_SUB_U32_CLAMP * n] = r;
+  asm volatile("v_subrev_u32_e64 %0, %1, %2 clamp" : "=v"(r) : "v"(x), "v"(y));
+  o[OP_SUBREV_U32_CLAMP * n] = r;
 }
 
 // v_pk_mad_{u,i}16 (CDNA3 ISA guide, VOP3P): per half h, a*b+c of the halves
@@ -161,6 +171,9 @@ static uint32_t ref(int op, uint32_t x, uint32_t y)
   case OP_PK_MAD_U16_SEL: return pk_mad(x, y, x ^ (y >> 3), 5, 2, 0, 0);
   case OP_PK_MAD_U16_CLAMP: return pk_mad(x, y, x ^ (y >> 3), 0, 7, 0, 1);
   case OP_PK_MAD_I16_CLAMP: return pk_mad(x, y, x ^ (y >> 3), 0, 7, 1, 1);
+  case OP_ADD_U32_CLAMP: return (uint64_t)x + y > 0xffffffffu ? 0xffffffffu : x + y;
+  case OP_SUB_U32_CLAMP: return y > x ? 0u : x - y;
+  case OP_SUBREV_U32_CLAMP: return x > y ? 0u : y - x;
   }
   return 0;
 }
