@@ -125,6 +125,15 @@ typedef struct attn_fwd_args {
     tk_prefetch_wait(kf_[C], kp_[C], N);                                                          \
   } while (0)
 #define AF_VWAIT_(C, N) tk_prefetch_wait(vf_[C], vp_[C], N)
+/* LDS ops the O phase issues between V chunk C's reads (slot 8 (C - 1), before its MFMA) and
+ * their wait (slot 8 C): the V commit's ds_write_b32 after the MFMAs of slots 1 .. 8 NU_ and the
+ * ds_bpermute after slot NG / 4's; with chunk C+1's AF_RPC reads, at most 15 (lgkmcnt's field) */
+#define AF_VN_W(C) ((C) == 0 ? 0 : (((8 * (C) - 1 < 8 * NU_ ? 8 * (C) - 1 : 8 * NU_) -                 \
+                                     (8 * ((C) - 1) > 1 ? 8 * ((C) - 1) : 1) + 1) > 0 ?                \
+                                    ((8 * (C) - 1 < 8 * NU_ ? 8 * (C) - 1 : 8 * NU_) -                  \
+                                     (8 * ((C) - 1) > 1 ? 8 * ((C) - 1) : 1) + 1) : 0) +                \
+                                   (NG / 4 >= 8 * ((C) - 1) && NG / 4 <= 8 * (C) - 1 ? 1 : 0))
+#define AF_VN(C) (AF_RPC + AF_VN_W(C) > 15 ? 15 : AF_RPC + AF_VN_W(C))
 
 /* P elements of slot G (of AF_TILE's S loop): column sum (pinned here, or the compiler
  * defers all 32 adds past the loop) and bf16 conversion of each pair into the B-operand
@@ -234,7 +243,14 @@ typedef struct attn_fwd_args {
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, k_ = g % 8;                                                       \
           if (k_ == 0) {                                                                          \
-            AF_CHUNK(AF_VREAD_, AF_VWAIT_, c_, AF_RPC);                                           \
+            /* the wait lets the LDS ops issued since chunk c_'s reads stay outstanding (its      \
+             * V commit writes, the column max's ds_bpermute): a constant per chunk */             \
+            switch (c_) {                                                                         \
+              case 0: AF_CHUNK(AF_VREAD_, AF_VWAIT_, 0, AF_VN(0)); break;                         \
+              case 1: AF_CHUNK(AF_VREAD_, AF_VWAIT_, 1, AF_VN(1)); break;                         \
+              case 2: AF_CHUNK(AF_VREAD_, AF_VWAIT_, 2, AF_VN(2)); break;                         \
+              case 3: AF_CHUNK(AF_VREAD_, AF_VWAIT_, 3, AF_VN(3)); break;                         \
+            }                                                                                     \
           }                                                                                       \
           NAME##_f1_t a1;                                                                         \
           NAME##_b1_t b1;                                                                         \
