@@ -41,11 +41,13 @@
  * docs/gemm.md.  Global loads are in flight for two half-steps (two compute
  * clusters of each group) and never waited with vmcnt(0) in the loop.
  *
- * Epilogue: each wave moves its accumulators 32x64 at a time through its own
- * 8 KiB f32 LDS tile (tk_store_acc_lds) and writes them with
- * tk_store_lds_global_epi: 16-byte (f32) / 8-byte (bf16) stores, alpha/beta,
- * bias and activation (gemm_epi, tk/epilogue.h), element stores only at the
- * M/N edges.
+ * Epilogue: in the tiles 128 wide in N, a wave whose block lies inside C
+ * stores it straight from its accumulators (tk_store_acc_epi: alpha/beta,
+ * bias and activation of gemm_epi, tk/epilogue.h, in registers); a block
+ * across the M/N edges, and every block of the 256-wide tiles, goes
+ * 32x64 at a time through the wave's own 8 KiB f32 LDS tile
+ * (tk_store_acc_lds) and tk_store_lds_global_epi: 16-byte (f32) / 8-byte
+ * (bf16) stores, element stores only at the edges.
  *
  * B as K x N (--layout nn): kernel gemm_8wave_nn, which stages B with tk's
  * transposing group loads (pairs of K rows -> ds_write_b32 into the same

@@ -93,10 +93,8 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   /* this batch's A (M x K) and B (N x K, or K x N for nn) */
   const W8_EL *az = a + z * tk_gemm_a_stride(&p), *bz = b + z * tk_gemm_b_stride(&p);
   tk_gl ga, gb;
-  const int64_t ad[2] = {p.m, p.k}, as[2] = {p.lda, 1}, bs[2] = {p.ldb, 1};
-  const int64_t bd[2] = {nn ? p.k : p.n, nn ? p.n : p.k};
-  tk_gl_make(&ga, (void *)az, sizeof(W8_EL), 2, ad, as);
-  tk_gl_make(&gb, (void *)bz, sizeof(W8_EL), 2, bd, bs);
+  gemm_gl2(&ga, (void *)az, sizeof(W8_EL), p.m, p.k, p.lda);
+  gemm_gl2(&gb, (void *)bz, sizeof(W8_EL), nn ? p.k : p.n, nn ? p.n : p.k, p.ldb);
   const tk_rsrc ra = tk_gl_rsrc(&ga), rb = tk_gl_rsrc(&gb);
   /* wave-uniform: 16-byte group loads need 16-byte rows (gemm_8wave_wide);
    * otherwise the whole range goes through the masked tail below */
@@ -137,10 +135,15 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     W8_MEMORY(1, k0 + 4 * W8_KH);
     W8_BARRIER();
     W8_COMPUTE();
-    W8_BARRIER();
+    /* group 1 skips its last barrier and group 0 the closing one below
+     * (same count for both): group 0's last one here pairs with group 1's
+     * after its last memory cluster, so every LDS read of the loop is done
+     * once a group leaves the loop; what follows (tail, LDS epilogue,
+     * split-K) has its own barriers.  Group 0 no longer waits for group 1's
+     * last compute cluster before its epilogue. */
+    if (ks + 1 < ksteps || grp == 0) W8_BARRIER();
   }
-  tk_group_barrier_if(4, 0); /* same barrier count for both groups; after it
-                                no wave touches the loop's LDS buffers */
+  if (ksteps == 0) tk_group_barrier_if(4, 0); /* pairs with group 1's extra barrier */
 
   /* masked K tail: what the 64-wide steps left of [kb, ke) (K % 64, or all
    * of it without 16-byte rows), one half-step of 32 at a time, staged element
@@ -187,14 +190,25 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     epi = gemm_epi(pe);
   }
   const tk_rsrc rc = tk_gl_rsrc(&gc);
-  const uint32_t lane = tk_lane_id();
+  const int64_t wr0 = m0 + gm * grp, wc0 = n0 + wn * gw; /* this wave's GM x WN block */
+  const tk_gview wv = tk_gview_make(&gc, 0, 0, wr0, wc0);
+  if (W8_WN == 32 && wv.rows >= gm && wv.cols >= wn) {
+    /* wave-uniform: a block wholly inside C (or the workspace) goes straight
+     * from the accumulators, no LDS round trip.  Tiles 128 wide in N only:
+     * in the 256-wide ones (two fragment columns) the path made clang spill
+     * 4-11 SGPRs (gemm_isa_resources), so they keep the LDS path. */
+    tk_store_acc_epi(&gc, rc, 0, 0, wr0, wc0, acc, epi);
+  } else {
+    /* edge blocks: through LDS, wide stores where the rows allow */
+    const uint32_t lane = tk_lane_id();
 #pragma unroll /* constant fragment indices: acc stays in registers */
-  for (int fr = 0; fr < W8_GM / 32; ++fr) {
-    W8_ID(w8_piece) pc;
+    for (int fr = 0; fr < W8_GM / 32; ++fr) {
+      W8_ID(w8_piece) pc;
 #pragma unroll
-    for (int j = 0; j < W8_WN / 32; ++j) pc.f[j] = acc.f[fr * (W8_WN / 32) + j];
-    tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
-    tk_store_lds_global_epi(&gc, rc, 0, 0, m0 + gm * grp + 32 * fr, n0 + wn * gw, sm.ep[wave], lane, 64, epi);
+      for (int j = 0; j < W8_WN / 32; ++j) pc.f[j] = acc.f[fr * (W8_WN / 32) + j];
+      tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
+      tk_store_lds_global_epi(&gc, rc, 0, 0, wr0 + 32 * fr, wc0, sm.ep[wave], lane, 64, epi);
+    }
   }
   if (gridDim.y > 1) gemm_splitk_finish(pe, ws, c, z, m0, n0, W8_TM, W8_TN, (uint32_t *)&sm);
 }

@@ -32,12 +32,30 @@ static __device__ inline void gemm_tile_origin(const tk_gemm_problem &p, int64_t
   gemm_tile_origin2(p, edge, edge, m0, n0);
 }
 
+/* A rows x cols matrix with row stride ld as a tk global tensor, without
+ * tk_gl_make's validation: the host validated the problem (tk_gemm_problem_error,
+ * the kernels' size limits), and on the device the checks were a few hundred
+ * scalar instructions per workgroup before its first load (and again before
+ * the epilogue); with the outer dimensions known to be 1 the compiler also
+ * folds tk_gl_rsrc's extent. */
+static __device__ inline void gemm_gl2(tk_gl *g, void *ptr, int eb, int64_t rows, int64_t cols, int64_t ld)
+{
+  g->ptr = ptr;
+  g->elem_bytes = eb;
+  g->ndim = 2;
+  g->dims[0] = g->dims[1] = 1;
+  g->dims[2] = rows;
+  g->dims[3] = cols;
+  g->strides[0] = g->strides[1] = rows * ld; /* as tk_gl_make sets them: steps over the matrix */
+  g->strides[2] = ld;
+  g->strides[3] = 1;
+}
+
 /* batch z of C: M x N, row stride ldc, bf16 or f32 elements */
 static __device__ inline void gemm_c_tensor(const tk_gemm_problem &p, void *c, int64_t z, tk_gl *gc)
 {
-  const int64_t cd[2] = {p.m, p.n}, cs[2] = {p.ldc, 1};
   const int esz = (int)tk_gemm_c_elem_bytes(&p);
-  tk_gl_make(gc, (void *)((char *)c + z * tk_gemm_c_stride(&p) * esz), esz, 2, cd, cs);
+  gemm_gl2(gc, (void *)((char *)c + z * tk_gemm_c_stride(&p) * esz), esz, p.m, p.n, p.ldc);
 }
 
 /* the fused epilogue of p (tk/epilogue.h): the per-tensor input scales fold
@@ -56,8 +74,7 @@ static __device__ inline tk_epi gemm_epi(const tk_gemm_problem &p)
  * batch z, packed M x N, at ws + ((z * splits + split) * M * N) floats */
 static __device__ inline void gemm_ws_tensor(const tk_gemm_problem &p, float *ws, int64_t z, tk_gl *gw)
 {
-  const int64_t d[2] = {p.m, p.n}, s[2] = {p.n, 1};
-  tk_gl_make(gw, (void *)(ws + (z * gridDim.y + blockIdx.y) * p.m * p.n), 4, 2, d, s);
+  gemm_gl2(gw, (void *)(ws + (z * gridDim.y + blockIdx.y) * p.m * p.n), 4, p.m, p.n, p.n);
 }
 
 #endif /* GEMM_TILE_H */

@@ -14,6 +14,10 @@
  *   tk_store_lds_global_epi(gl, rsrc, b, h, r0, c0, sm, tid, NT, epi);
  *                    the same with the fused epilogue of epilogue.h (bias
  *                    per row or column, activation)
+ *   tk_store_acc_epi(gl, rsrc, b, h, r0, c0, acc, epi);
+ *                    accumulator tile -> f32/bf16 tensor straight from the
+ *                    registers with the same fused epilogue (no LDS, no
+ *                    barrier): the GEMM epilogue of tiles inside C
  *
  * Accumulator element (lane l, register i) of fragment (fr, fc) is
  * row fr*FR + tk_layout_c_row(FR, l, i), column fc*FC + l % FC (register.h,
@@ -236,6 +240,108 @@
         }                                                                         \
       }                                                                           \
     }                                                                             \
+  } while (0)
+
+/* f32 -> bf16 bits in the high half of the result (round to nearest even,
+ * NaN quieted like tk_f32_to_bf16) without branches: a select, not the
+ * divergent branch tk_f32_to_bf16's early return becomes per element */
+TK_DI uint32_t tk__bf16_hi_rne(float x) {
+  const uint32_t u = tk_f32_bits(x);
+  return x != x ? (u | 0x00400000u) : u + 0x7fffu + ((u >> 16) & 1u);
+}
+
+/* One output type (EB = 4: f32, 2: bf16) of tk_store_acc_epi: constant
+ * there, so no per-element type test. */
+#define TK__STORE_ACC_EPI(A, _A, rsrc, EB)                                        \
+  do {                                                                            \
+    /* a column bias is the same for every register of a fragment column */    \
+    float _bc[_NF];                                                               \
+    _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++) _bc[_fc] = 0.0f;        \
+    if (_ep.bias_mode == TK_BIAS_COL) { /* one wave-uniform test, not one per load */ \
+      _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++)                       \
+        _bc[_fc] = tk_epi_bias_at(&_ep, _ec0 + _fc * _FC + _l % _FC);             \
+    }                                                                             \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++) {         \
+      float _v[_NF][_NI], _br[_NI];                                               \
+      _Pragma("unroll") for (int _i = 0; _i < _NI; _i++) {                        \
+        _br[_i] = 0.0f;                                                           \
+        _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++) _v[_fc][_i] = (A).f[_fr * _NF + _fc][_i]; \
+      }                                                                           \
+      if (_ep.bias_mode == TK_BIAS_ROW) {                                         \
+        _Pragma("unroll") for (int _i = 0; _i < _NI; _i++)                        \
+          _br[_i] = tk_epi_bias_at(&_ep, _er0 + _fr * _FR + tk_layout_c_row(_FR, (int)_l, _i)); \
+      }                                                                           \
+      if (_al != 1.0f) {                                                          \
+        _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++)                     \
+        _Pragma("unroll") for (int _i = 0; _i < _NI; _i++) _v[_fc][_i] *= _al;    \
+      }                                                                           \
+      if (_be != 0.0f) {                                                          \
+        _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++)                     \
+        _Pragma("unroll") for (int _i = 0; _i < _NI; _i++) {                      \
+          const uint32_t _o = tk_gview_off(&_gv, _fr * _FR + tk_layout_c_row(_FR, (int)_l, _i), _fc * _FC + _l % _FC); \
+          _v[_fc][_i] += _be * ((EB) == 4 ? tk_bits_f32(tk_buffer_load_b32((rsrc), _o))      \
+                                          : tk_bf16_to_f32(tk_buffer_load_b16((rsrc), _o))); \
+        }                                                                         \
+      }                                                                           \
+      if (_ep.bias_mode != TK_BIAS_NONE || _ep.act != TK_ACT_NONE) {              \
+        _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++)                     \
+        _Pragma("unroll") for (int _i = 0; _i < _NI; _i++)                        \
+          _v[_fc][_i] = tk_epi_act(&_ep, _v[_fc][_i] + _br[_i] + _bc[_fc]);       \
+      }                                                                           \
+      /* inside: lane offset + row offset, fragment column in the immediate    \
+       * offset; at the edges each element's offset or TK_OOB_OFFSET */         \
+      if (_inside) {                                                              \
+        _Pragma("unroll") for (int _i = 0; _i < _NI; _i++) {                      \
+          /* the row's offset made where it is used, in a VGPR: all of them    \
+           * computed ahead in SGPRs spilled (256-wide GEMM tiles) */            \
+          uint32_t _vr = _lo + (uint32_t)(_fr * _FR + tk_layout_c_row(_FR, 0, _i)) * _gv.pitch; \
+          asm volatile("" : "+v"(_vr));                                           \
+          _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++)                   \
+            TK__STORE_ACC_ONE(EB, rsrc, _v[_fc][_i], _vr + (uint32_t)(_fc * _FC * (EB)), 0); \
+        }                                                                         \
+      } else {                                                                    \
+        _Pragma("unroll") for (int _i = 0; _i < _NI; _i++)                        \
+        _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++)                     \
+          TK__STORE_ACC_ONE(EB, rsrc, _v[_fc][_i],                                \
+            tk_gview_off(&_gv, _fr * _FR + tk_layout_c_row(_FR, (int)_l, _i), _fc * _FC + _l % _FC), 0); \
+      }                                                                           \
+    }                                                                             \
+  } while (0)
+#define TK__STORE_ACC_ONE(EB, rsrc, x, vo, so)                                    \
+  do {                                                                            \
+    if ((EB) == 4) tk_llvm_raw_buffer_store_i32((int32_t)tk_f32_bits(x), (rsrc), (int32_t)(vo), (so), 0); \
+    else tk_llvm_raw_buffer_store_i16((int16_t)(tk__bf16_hi_rne(x) >> 16), (rsrc), (int32_t)(vo), (so), 0); \
+  } while (0)
+
+/* acc (f32 accumulator tile) -> f32 or bf16 tensor window at (b, h, r0, c0)
+ * (output type from gl's element size) straight from the registers, with the
+ * fused epilogue of tk_epi `epi` (epilogue.h): out = act(alpha * acc +
+ * beta * out + bias[row or col]), rows and columns counted in the tensor.
+ * One element store per register (lanes of a register write FC consecutive
+ * columns of a row, so each instruction still writes whole row segments).
+ * A window wholly inside the tensor (the GEMM's interior tiles, wave-uniform
+ * test) needs no per-element range check: lane offset + row offset, the
+ * fragment column in the store's immediate offset;
+ * otherwise elements outside the tensor go to TK_OOB_OFFSET and are dropped,
+ * so any window is correct.  No LDS and no barrier.  Per fragment row, the C
+ * values (beta != 0) and row biases are loaded before its first store: a
+ * load issued after a store waits for that store too (vmcnt counts both).
+ * alpha == 1 skips the multiply, beta == 0 does not read out; bias and
+ * activation are skipped when off (all wave-uniform).  bf16 rounds to
+ * nearest even. */
+#define tk_store_acc_epi(gl, rsrc, b, h, r0, c0, A, epi)                          \
+  do {                                                                            \
+    typedef TK_TYPEOF(A) _A;                                                      \
+    TK__ACC_CHECK(_A);                                                            \
+    enum { _FR = (int)_A::tk_frows, _FC = (int)_A::tk_fcols, _NF = (int)_A::tk_fc, _NI = (int)_A::tk_n }; \
+    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
+    const tk_epi _ep = (epi);                                                     \
+    const float _al = _ep.alpha, _be = _ep.beta;                                  \
+    const uint32_t _l = tk_lane_id(), _er0 = (uint32_t)(r0), _ec0 = (uint32_t)(c0); \
+    const int _inside = _gv.rows >= ((int)_A::tk_fr) * _FR && _gv.cols >= _NF * _FC; \
+    const uint32_t _lo = _gv.base + (uint32_t)tk_layout_c_row(_FR, (int)_l, 0) * _gv.pitch + (_l % _FC) * _gv.eb; \
+    if (_gv.eb == 4) TK__STORE_ACC_EPI(A, _A, rsrc, 4);                           \
+    else TK__STORE_ACC_EPI(A, _A, rsrc, 2);                                       \
   } while (0)
 
 /* the same with alpha/beta only: out = alpha * x + beta * out */
