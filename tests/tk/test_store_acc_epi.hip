@@ -28,13 +28,17 @@ static double act_ref(int act, double x) {
 }
 
 // one wave: fills the accumulator tile from src (TR x TC, row-major) by the
-// layout, then stores it at (r0, c0)
+// layout, then stores it at (r0, c0); the fill is unrolled so the tile stays in
+// registers (isa_nospill_test_store_acc_epi), one wave may use them all
 template <typename T>
-__global__ void k_acc_epi(tk_gl g, const float *src, int64_t r0, int64_t c0, float alpha, float beta, int act,
-                          int bias_mode, const void *bias, int64_t bias_len, int bias_bytes) {
+__global__ __launch_bounds__(64) void k_acc_epi(tk_gl g, const float *src, int64_t r0, int64_t c0, float alpha,
+                                                float beta, int act, int bias_mode, const void *bias,
+                                                int64_t bias_len, int bias_bytes) {
   T acc;
   const int l = (int)tk_lane_id();
+#pragma unroll
   for (int f = 0; f < T::tk_fr * T::tk_fc; f++)
+#pragma unroll
     for (int i = 0; i < T::tk_n; i++) {
       const int r = (f / T::tk_fc) * T::tk_frows + tk_layout_c_row(T::tk_frows, l, i);
       const int c = (f % T::tk_fc) * T::tk_fcols + tk_layout_c_col(T::tk_fcols, l, i);
