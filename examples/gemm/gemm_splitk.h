@@ -38,54 +38,49 @@ static int64_t gemm_splitk_ws_bytes(const tk_gemm_problem *p, int64_t splits, in
   return splits > 1 ? p->batch * splits * p->m * p->n * 4 + p->batch * tiles * 4 : 0;
 }
 
-/* After this workgroup's partial of tile (m0, n0) (tm x tn) of batch z is
- * stored: count it; if it is the tile's last split, reduce and write C.
- * flag: one LDS word no wave uses any more (the caller's epilogue is done). */
+/* C for tile (m0, n0) (tm x tn) of batch z from nparts f32 partials, summed
+ * in part order 0, 1, ... with gemm_epi applied: part 0 at p0, part i >= 1
+ * at p1 + (i - 1) * pstride; element (m, n) of a part at
+ * (m - om) * ld + (n - on). */
 #define GEMM_SPLITK_BATCH 8 /* 4-column groups per thread summed together */
-static __device__ inline __attribute__((always_inline)) void gemm_splitk_finish(const tk_gemm_problem &p, float *ws,
-    void *c, int64_t z, int64_t m0, int64_t n0, int tm, int tn, uint32_t *flag)
+static __device__ inline __attribute__((always_inline)) void gemm_reduce_parts(const tk_gemm_problem &p, void *c,
+    int64_t z, int64_t m0, int64_t n0, int tm, int tn, int64_t nparts, const float *p0, const float *p1,
+    int64_t pstride, int64_t ld, int64_t om, int64_t on)
 {
-  const int64_t mn = p.m * p.n, splits = gridDim.y;
-  uint32_t *cnt = (uint32_t *)(ws + p.batch * splits * mn) + z * gridDim.x + blockIdx.x;
-  __threadfence(); /* release this thread's partial stores */
-  __syncthreads();
-  if (threadIdx.x == 0) *flag = atomicAdd(cnt, 1u);
-  __syncthreads();
-  if (*flag != (uint32_t)(splits - 1)) return; /* wave-uniform: the same word for all */
-  __threadfence(); /* acquire the other splits' partials */
   /* thread t sums the 4-column groups t, t + 512, ... of the tile, 8 groups
-   * at a time: all loads of a split for those 8 are issued before the first
-   * is used, so the memory latency is paid once per split and 8 groups, not
+   * at a time: all loads of a part for those 8 are issued before the first
+   * is used, so the memory latency is paid once per part and 8 groups, not
    * per element (and 32 accumulators stay in registers) */
   const int groups = tm * tn / 4 / 512;
-  const float *w = ws + z * splits * mn;
-  const bool vec = p.n % 4 == 0; /* 16-byte aligned rows of partials */
+  const int tid = (int)tk_opaque(threadIdx.x); /* not hoisted out of the kernel's segment loop */
+  const bool vec = ld % 4 == 0 && on % 4 == 0; /* 16-byte aligned rows of partials */
   const bool bf16 = p.out == TK_GEMM_OUT_BF16;
   const tk_epi epi = gemm_epi(p);
   for (int g0 = 0; g0 < groups; g0 += GEMM_SPLITK_BATCH) {
     float acc[GEMM_SPLITK_BATCH][4];
 #pragma unroll
     for (int i = 0; i < GEMM_SPLITK_BATCH; ++i) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0.0f;
-    for (int64_t k = 0; k < splits; ++k) {
-      const float *wk = w + k * mn;
+    for (int64_t k = 0; k < nparts; ++k) {
+      const float *wk = k == 0 ? p0 : p1 + (k - 1) * pstride;
 #pragma unroll
       for (int i = 0; i < GEMM_SPLITK_BATCH; ++i) {
-        const int g = (int)threadIdx.x + (g0 + i) * 512;
+        const int g = tid + (g0 + i) * 512;
         const int64_t m = m0 + (g * 4) / tn, n = n0 + (g * 4) % tn;
         if (g0 + i >= groups || m >= p.m || n >= p.n) continue;
+        const int64_t e = (m - om) * ld + (n - on);
         if (vec) {
-          const float4 v = *(const float4 *)(wk + m * p.n + n);
+          const float4 v = *(const float4 *)(wk + e);
           acc[i][0] += v.x, acc[i][1] += v.y, acc[i][2] += v.z, acc[i][3] += v.w;
         } else {
 #pragma unroll
           for (int j = 0; j < 4; ++j)
-            if (n + j < p.n) acc[i][j] += wk[m * p.n + n + j];
+            if (n + j < p.n) acc[i][j] += wk[e + j];
         }
       }
     }
 #pragma unroll
     for (int i = 0; i < GEMM_SPLITK_BATCH; ++i) {
-      const int g = (int)threadIdx.x + (g0 + i) * 512;
+      const int g = tid + (g0 + i) * 512;
       const int64_t m = m0 + (g * 4) / tn, n = n0 + (g * 4) % tn;
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
@@ -103,9 +98,100 @@ static __device__ inline __attribute__((always_inline)) void gemm_splitk_finish(
       }
     }
   }
+}
+
+/* Counts this workgroup's stored partial in *cnt (release, agent scope) and
+ * returns whether it was the last of `parts` (then acquired: the others'
+ * partials are visible).  flag: one LDS word no wave uses any more. */
+static __device__ inline __attribute__((always_inline)) bool gemm_count_part(uint32_t *cnt, int64_t parts,
+                                                                            uint32_t *flag)
+{
+  __threadfence(); /* release this thread's partial stores */
+  __syncthreads();
+  if (tk_opaque(threadIdx.x) == 0) *flag = atomicAdd(cnt, 1u);
+  __syncthreads();
+  const bool last = *flag == (uint32_t)(parts - 1); /* wave-uniform: the same word for all */
+  __syncthreads(); /* every wave has read the flag before LDS is used again */
+  if (last) __threadfence(); /* acquire the other parts */
+  return last;
+}
+
+/* After this workgroup's partial of tile (m0, n0) (tm x tn) of batch z is
+ * stored: count it; if it is the tile's last split, reduce and write C. */
+static __device__ inline __attribute__((always_inline)) void gemm_splitk_finish(const tk_gemm_problem &p, float *ws,
+    void *c, int64_t z, int64_t m0, int64_t n0, int tm, int tn, uint32_t *flag)
+{
+  const int64_t mn = p.m * p.n, splits = gridDim.y;
+  uint32_t *cnt = (uint32_t *)(ws + p.batch * splits * mn) + z * gridDim.x + blockIdx.x;
+  if (!gemm_count_part(cnt, splits, flag)) return;
+  const float *w = ws + z * splits * mn;
+  gemm_reduce_parts(p, c, z, m0, n0, tm, tn, splits, w, w + mn, mn, p.n, 0, 0);
   /* zero again for the next launch; the lane mask recomputed here, not held
    * in an SGPR pair across the reduction (spilled to a VGPR lane otherwise) */
   if (tk_opaque(threadIdx.x) == 0) atomicExch(cnt, 0u);
+}
+
+/* Stream-K (docs/gemm.md, "Stream-K"): the tiles of a launch in their
+ * logical order; workgroups 0 .. dp-1 compute tiles 0 .. dp-1 whole (data
+ * parallel, as without stream-K), and the `groups` workgroups after them
+ * share the last `tiles` tiles' K iterations evenly: SK workgroup rho (after
+ * the XCD remap, so neighbouring ranges share an XCD's L2) takes iterations
+ * [rho * I / groups, (rho + 1) * I / groups) of I = tiles * kt (kt
+ * iterations of K step per tile, tile-major).  A range covers parts of up
+ * to two tiles and whole tiles between; a whole tile is stored as usual, a
+ * part goes to one of the workgroup's two slots (slot 0: its first
+ * segment, slot 1: its last) and the tile's last part to arrive sums them in
+ * K order (deterministic), as split-K does.  groups == 0: no stream-K.
+ * Batch 1 only; the host needs tiles * kt >= groups (no empty ranges). */
+typedef struct {
+  int32_t dp, tiles, groups, pad;
+} gemm_sk;
+
+/* bytes of stream-K workspace: 2 * groups tm x tn f32 slots, then one
+ * uint32 counter per stream-K tile */
+static int64_t gemm_sk_ws_bytes(const gemm_sk *sk, int32_t tm, int32_t tn)
+{
+  return sk->groups ? 2 * (int64_t)sk->groups * tm * tn * 4 + (int64_t)sk->tiles * 4 : 0;
+}
+
+/* first iteration of SK workgroup rho; the SK workgroup whose range holds
+ * iteration q (the largest rho with first(rho) <= q) */
+TK_HDI int64_t gemm_sk_first(int64_t rho, int64_t iters, int64_t groups) { return rho * iters / groups; }
+TK_HDI int64_t gemm_sk_owner(int64_t q, int64_t iters, int64_t groups) { return ((q + 1) * groups - 1) / iters; }
+
+/* Stream-K parts are stored in the accumulators' own register layout: wave
+ * w's fragment f (of nf per wave), 16-byte piece q (floats 4q..4q+3) of lane
+ * l at float offset this function gives, so that each store or load
+ * instruction of a wave moves 1 KB contiguous. */
+TK_HDI int64_t gemm_sk_part_off(uint32_t wave, int nf, int f, int q, uint32_t lane)
+{
+  return ((((int64_t)wave * nf + f) * 4 + q) * 64 + lane) * 4;
+}
+#define gemm_sk_part_at(part, wave, nf, f, q, lane) ((part) + gemm_sk_part_off((wave), (nf), (f), (q), (lane)))
+static __device__ inline __attribute__((always_inline)) tk_f32x16 gemm_sk_part_load(const float *part, uint32_t wave,
+                                                                                   int nf, int f, uint32_t lane)
+{
+  tk_f32x16 v;
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const tk_f32x4 x = *(const tk_f32x4 *)gemm_sk_part_at(part, wave, nf, f, q, lane);
+    v[4 * q] = x[0], v[4 * q + 1] = x[1], v[4 * q + 2] = x[2], v[4 * q + 3] = x[3];
+  }
+  return v;
+}
+
+/* The parts of stream-K tile u: contributors c0 .. c0 + nparts - 1 (SK
+ * workgroups, in K order); the first one's part at *p0 (its last segment's
+ * slot when its range began in an earlier tile, else its first's), the
+ * others' at *p1 + i * slot floats (their first segments). */
+static __device__ inline __attribute__((always_inline)) void gemm_sk_parts(float *ws, const gemm_sk &sk, int64_t kt,
+    int64_t u, int64_t slot, int64_t *c0, int64_t *nparts, const float **p0, const float **p1)
+{
+  const int64_t iters = (int64_t)sk.tiles * kt, g = sk.groups, q0 = u * kt;
+  const int64_t r0 = gemm_sk_owner(q0, iters, g), r1 = gemm_sk_owner(q0 + kt - 1, iters, g);
+  *c0 = r0, *nparts = r1 - r0 + 1;
+  *p0 = ws + ((gemm_sk_first(r0, iters, g) < q0 ? g : 0) + r0) * slot;
+  *p1 = ws + (r0 + 1) * slot;
 }
 
 #endif /* GEMM_SPLITK_H */
