@@ -87,7 +87,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     nb = sizeof(((W8_ID(w8_stb) *)0)->v) / sizeof(tk_u32x4),
   };
   const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
-  const uint32_t gtid = threadIdx.x % 256; /* thread index inside the group */
+  const uint32_t gtid = tk_opaque(threadIdx.x) % 256; /* thread index inside the group (opaque: not shared between segments) */
   int64_t m0, n0;
   gemm_tile_at(p, W8_TM, W8_TN, sg0.lid, &m0, &n0);
   const int64_t z = blockIdx.z;
@@ -245,14 +245,22 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   } else {
     /* edge blocks: through LDS, wide stores where the rows allow */
     const uint32_t lane = tk_lane_id();
-#pragma unroll /* constant fragment indices: acc stays in registers */
-    for (int fr = 0; fr < W8_GM / 32; ++fr) {
-      W8_ID(w8_piece) pc;
-#pragma unroll
-      for (int j = 0; j < W8_WN / 32; ++j) pc.f[j] = acc.f[fr * (W8_WN / 32) + j];
-      tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
-      tk_store_lds_global_epi(&gc, rc, 0, 0, wr0 + 32 * fr, wc0, sm.ep[wave], lane, 64, epi);
-    }
+    /* the pieces written out (at most 4): constant fragment indices keep acc
+     * in registers, whatever clang's unrolling limits */
+#define W8_EPI_PIECE(fr)                                                                \
+  if ((fr) < W8_GM / 32) {                                                              \
+    W8_ID(w8_piece) pc;                                                                 \
+    _Pragma("unroll") for (int j = 0; j < W8_WN / 32; ++j) pc.f[j] =                    \
+        acc.f[((fr) % (W8_GM / 32)) * (W8_WN / 32) + j];                                \
+    tk_store_acc_lds(sm.ep[wave], pc, 0, 0);                                            \
+    tk_store_lds_global_epi(&gc, rc, 0, 0, wr0 + 32 * (fr), wc0, sm.ep[wave], lane, 64, epi); \
+  }
+    static_assert(W8_GM / 32 <= 4, "gemm_8wave_body: at most 4 epilogue pieces");
+    W8_EPI_PIECE(0)
+    W8_EPI_PIECE(1)
+    W8_EPI_PIECE(2)
+    W8_EPI_PIECE(3)
+#undef W8_EPI_PIECE
   }
 }
 
@@ -277,14 +285,16 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_run)(
     return;
   }
 #ifndef W8_NO_STREAM_K
-  /* a stream-K range: its segments one after another (gemm_8wave_seg); only
-   * the segment index lives across the body, whose arguments are read afresh
-   * each time */
-  for (int32_t i = 0;; ++i) {
-    const gemm_8wave_kargs *ka = (const gemm_8wave_kargs *)tk_kernarg_fresh();
-    if (i >= gemm_8wave_seg_ka(ka, i, 2 * W8_KH, true).n) break;
-    if (i) __syncthreads(); /* the previous segment's LDS reads are done */
-    W8_ID(w8_body)((const W8_EL *)ka->a, (const W8_EL *)ka->b, ka->p, ka->kc, ka->sk, i, true, nn, sm);
+  /* a stream-K range: one or two segments (gemm_8wave_sk_plan keeps ranges
+   * under one tile), written out rather than looped: around a loop clang
+   * hoists the body's invariant address arithmetic and holds it across the
+   * main loop (spills); TK_OPAQUE_IDS (tk_gemm.hip) keeps lane and wave ids
+   * from being shared between the two copies */
+  W8_ID(w8_body)(a, b, p, kc, sk, 0, true, nn, sm);
+  const gemm_8wave_kargs *ka = (const gemm_8wave_kargs *)tk_kernarg_fresh();
+  if (gemm_8wave_seg_ka(ka, 1, 2 * W8_KH, true).n > 1) {
+    __syncthreads(); /* the first segment's LDS reads are done */
+    W8_ID(w8_body)((const W8_EL *)ka->a, (const W8_EL *)ka->b, ka->p, ka->kc, ka->sk, 1, true, nn, sm);
   }
 #endif
 }

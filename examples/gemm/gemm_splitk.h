@@ -38,49 +38,54 @@ static int64_t gemm_splitk_ws_bytes(const tk_gemm_problem *p, int64_t splits, in
   return splits > 1 ? p->batch * splits * p->m * p->n * 4 + p->batch * tiles * 4 : 0;
 }
 
-/* C for tile (m0, n0) (tm x tn) of batch z from nparts f32 partials, summed
- * in part order 0, 1, ... with gemm_epi applied: part 0 at p0, part i >= 1
- * at p1 + (i - 1) * pstride; element (m, n) of a part at
- * (m - om) * ld + (n - on). */
+/* After this workgroup's partial of tile (m0, n0) (tm x tn) of batch z is
+ * stored: count it; if it is the tile's last split, reduce and write C.
+ * flag: one LDS word no wave uses any more (the caller's epilogue is done). */
 #define GEMM_SPLITK_BATCH 8 /* 4-column groups per thread summed together */
-static __device__ inline __attribute__((always_inline)) void gemm_reduce_parts(const tk_gemm_problem &p, void *c,
-    int64_t z, int64_t m0, int64_t n0, int tm, int tn, int64_t nparts, const float *p0, const float *p1,
-    int64_t pstride, int64_t ld, int64_t om, int64_t on)
+static __device__ inline __attribute__((always_inline)) void gemm_splitk_finish(const tk_gemm_problem &p, float *ws,
+    void *c, int64_t z, int64_t m0, int64_t n0, int tm, int tn, uint32_t *flag)
 {
+  const int64_t mn = p.m * p.n, splits = gridDim.y;
+  uint32_t *cnt = (uint32_t *)(ws + p.batch * splits * mn) + z * gridDim.x + blockIdx.x;
+  __threadfence(); /* release this thread's partial stores */
+  __syncthreads();
+  if (threadIdx.x == 0) *flag = atomicAdd(cnt, 1u);
+  __syncthreads();
+  if (*flag != (uint32_t)(splits - 1)) return; /* wave-uniform: the same word for all */
+  __threadfence(); /* acquire the other splits' partials */
   /* thread t sums the 4-column groups t, t + 512, ... of the tile, 8 groups
-   * at a time: all loads of a part for those 8 are issued before the first
-   * is used, so the memory latency is paid once per part and 8 groups, not
+   * at a time: all loads of a split for those 8 are issued before the first
+   * is used, so the memory latency is paid once per split and 8 groups, not
    * per element (and 32 accumulators stay in registers) */
   const int groups = tm * tn / 4 / 512;
-  const int tid = (int)tk_opaque(threadIdx.x); /* not hoisted out of the kernel's segment loop */
-  const bool vec = ld % 4 == 0 && on % 4 == 0; /* 16-byte aligned rows of partials */
+  const float *w = ws + z * splits * mn;
+  const bool vec = p.n % 4 == 0; /* 16-byte aligned rows of partials */
   const bool bf16 = p.out == TK_GEMM_OUT_BF16;
   const tk_epi epi = gemm_epi(p);
   for (int g0 = 0; g0 < groups; g0 += GEMM_SPLITK_BATCH) {
     float acc[GEMM_SPLITK_BATCH][4];
 #pragma unroll
     for (int i = 0; i < GEMM_SPLITK_BATCH; ++i) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0.0f;
-    for (int64_t k = 0; k < nparts; ++k) {
-      const float *wk = k == 0 ? p0 : p1 + (k - 1) * pstride;
+    for (int64_t k = 0; k < splits; ++k) {
+      const float *wk = w + k * mn;
 #pragma unroll
       for (int i = 0; i < GEMM_SPLITK_BATCH; ++i) {
-        const int g = tid + (g0 + i) * 512;
+        const int g = (int)threadIdx.x + (g0 + i) * 512;
         const int64_t m = m0 + (g * 4) / tn, n = n0 + (g * 4) % tn;
         if (g0 + i >= groups || m >= p.m || n >= p.n) continue;
-        const int64_t e = (m - om) * ld + (n - on);
         if (vec) {
-          const float4 v = *(const float4 *)(wk + e);
+          const float4 v = *(const float4 *)(wk + m * p.n + n);
           acc[i][0] += v.x, acc[i][1] += v.y, acc[i][2] += v.z, acc[i][3] += v.w;
         } else {
 #pragma unroll
           for (int j = 0; j < 4; ++j)
-            if (n + j < p.n) acc[i][j] += wk[e + j];
+            if (n + j < p.n) acc[i][j] += wk[m * p.n + n + j];
         }
       }
     }
 #pragma unroll
     for (int i = 0; i < GEMM_SPLITK_BATCH; ++i) {
-      const int g = tid + (g0 + i) * 512;
+      const int g = (int)threadIdx.x + (g0 + i) * 512;
       const int64_t m = m0 + (g * 4) / tn, n = n0 + (g * 4) % tn;
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
@@ -98,6 +103,9 @@ static __device__ inline __attribute__((always_inline)) void gemm_reduce_parts(c
       }
     }
   }
+  /* zero again for the next launch; the lane mask recomputed here, not held
+   * in an SGPR pair across the reduction (spilled to a VGPR lane otherwise) */
+  if (tk_opaque(threadIdx.x) == 0) atomicExch(cnt, 0u);
 }
 
 /* Counts this workgroup's stored partial in *cnt (release, agent scope) and
@@ -114,21 +122,6 @@ static __device__ inline __attribute__((always_inline)) bool gemm_count_part(uin
   __syncthreads(); /* every wave has read the flag before LDS is used again */
   if (last) __threadfence(); /* acquire the other parts */
   return last;
-}
-
-/* After this workgroup's partial of tile (m0, n0) (tm x tn) of batch z is
- * stored: count it; if it is the tile's last split, reduce and write C. */
-static __device__ inline __attribute__((always_inline)) void gemm_splitk_finish(const tk_gemm_problem &p, float *ws,
-    void *c, int64_t z, int64_t m0, int64_t n0, int tm, int tn, uint32_t *flag)
-{
-  const int64_t mn = p.m * p.n, splits = gridDim.y;
-  uint32_t *cnt = (uint32_t *)(ws + p.batch * splits * mn) + z * gridDim.x + blockIdx.x;
-  if (!gemm_count_part(cnt, splits, flag)) return;
-  const float *w = ws + z * splits * mn;
-  gemm_reduce_parts(p, c, z, m0, n0, tm, tn, splits, w, w + mn, mn, p.n, 0, 0);
-  /* zero again for the next launch; the lane mask recomputed here, not held
-   * in an SGPR pair across the reduction (spilled to a VGPR lane otherwise) */
-  if (tk_opaque(threadIdx.x) == 0) atomicExch(cnt, 0u);
 }
 
 /* Stream-K (docs/gemm.md, "Stream-K"): the tiles of a launch in their

@@ -8,7 +8,7 @@
  * holds them all (the ISA tests read it from the gemm executable). */
 /* the 8wave kernels loop over stream-K segments: lane and wave ids
  * recomputed per use, not hoisted out of that loop (tk/target.h) */
-/* #define TK_OPAQUE_IDS */
+#define TK_OPAQUE_IDS
 #include <hip/hip_runtime.h>
 #include <math.h>
 #include <stdlib.h>
