@@ -334,15 +334,18 @@ static int32_t gemm_8wave_sk_groups(int32_t tm, int32_t tn, int32_t ks)
 
 /* The stream-K decomposition of p over `groups` workgroups (gemm_splitk.h):
  * none (groups 0) when the tiles fill whole rounds, for batches, or when a
- * workgroup would get fewer than 4 K iterations; otherwise the tiles left
- * over by the full rounds (all tiles when they fill less than one round)
- * are spread over all workgroups, each getting less than one tile's worth
- * of iterations: at most two segments per workgroup (gemm_8wave_body.h). */
+ * workgroup would get fewer than 4 K iterations, and for grids of less
+ * than one round (there the parts' round trip through memory, all at the
+ * end, costs more than the idle CUs give: 4096^3 models at 536 TFLOP/s
+ * with stream-K against 600 without); otherwise the tiles left over by the
+ * full rounds are spread over all workgroups, each getting less than one
+ * tile's worth of iterations: at most two segments per workgroup
+ * (gemm_8wave_body.h). */
 static gemm_sk gemm_8wave_sk_plan(const tk_gemm_problem *p, int32_t tm, int32_t tn, int32_t ks, int32_t groups)
 {
   gemm_sk sk = {0, 0, 0, 0};
   const int64_t tiles = ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm), kt = (p->k + ks - 1) / ks;
-  if (groups < 1 || p->batch != 1 || tiles % groups == 0 || tiles > 0x7fffffffll) return sk;
+  if (groups < 1 || p->batch != 1 || tiles % groups == 0 || tiles < groups || tiles > 0x7fffffffll) return sk;
   const int64_t sk_tiles = tiles % groups;
   if (sk_tiles * kt < 4 * (int64_t)groups) return sk;
   sk.dp = (int32_t)(tiles - sk_tiles), sk.tiles = (int32_t)sk_tiles, sk.groups = groups;

@@ -206,19 +206,29 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     int64_t c0, nparts;
     const float *p0, *p1;
     gemm_sk_parts(ws, ks, kt, u, W8_TM * W8_TN, &c0, &nparts, &p0, &p1);
+    (void)c0;
     if (!gemm_count_part((uint32_t *)(ws + 2 * (int64_t)ks.groups * (W8_TM * W8_TN)) + u, nparts,
                          (uint32_t *)&sm))
       return;
-    /* contributor (dest % groups) - c0 is this one: the sum in order 0, 1, ...
-     * with this workgroup's own part from its registers */
-    const int64_t me = (int64_t)(dest % ks.groups) - c0;
+    /* the sum in contributor order 0, 1, ..., this workgroup's own part read
+     * back like the others (the same bits whichever part arrives last); four
+     * fragments' loads of a part in flight at once */
+    enum { nf = W8_GM / 32 * (W8_WN / 32) };
 #pragma unroll
-    for (int f = 0; f < W8_GM / 32 * (W8_WN / 32); ++f) {
-      tk_f32x16 t = me == 0 ? acc.f[f] : gemm_sk_part_load(p0, wave, W8_GM / 32 * (W8_WN / 32), f, lane);
-      for (int64_t i = 1; i < nparts; ++i)
-        t += i == me ? acc.f[f] : gemm_sk_part_load(p1 + (i - 1) * (W8_TM * W8_TN), wave,
-                                                    W8_GM / 32 * (W8_WN / 32), f, lane);
-      acc.f[f] = t;
+    for (int f0 = 0; f0 < nf; f0 += 4) {
+      tk_f32x16 t[4];
+#pragma unroll
+      for (int j = 0; j < 4 && f0 + j < nf; ++j) t[j] = gemm_sk_part_load(p0, wave, nf, f0 + j, lane);
+      for (int64_t i = 1; i < nparts; ++i) {
+        tk_f32x16 v[4];
+#pragma unroll
+        for (int j = 0; j < 4 && f0 + j < nf; ++j)
+          v[j] = gemm_sk_part_load(p1 + (i - 1) * (W8_TM * W8_TN), wave, nf, f0 + j, lane);
+#pragma unroll
+        for (int j = 0; j < 4 && f0 + j < nf; ++j) t[j] += v[j];
+      }
+#pragma unroll
+      for (int j = 0; j < 4 && f0 + j < nf; ++j) acc.f[f0 + j] = t[j];
     }
     if (tk_opaque(threadIdx.x) == 0) atomicExch((uint32_t *)(ws + 2 * (int64_t)ks.groups * (W8_TM * W8_TN)) + u, 0u);
     dest = W8_TO_C; /* the sum goes to C with the problem's epilogue */
@@ -287,7 +297,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_run)(
 #ifndef W8_NO_STREAM_K
   /* a stream-K range: one or two segments (gemm_8wave_sk_plan keeps ranges
    * under one tile), written out rather than looped: around a loop clang
-   * hoists the body's invariant address arithmetic and holds it across the
+   * hoists invariant arithmetic out of it and holds it across the body's
    * main loop (spills); TK_OPAQUE_IDS (tk_gemm.hip) keeps lane and wave ids
    * from being shared between the two copies */
   W8_ID(w8_body)(a, b, p, kc, sk, 0, true, nn, sm);

@@ -471,7 +471,7 @@ static const char *const g_cls_name[TKS_CLASS_COUNT] = {
 
 /* The timeline draws one CU's view: the first resident-group slot of CU 0 on
  * XCD 0, every group that runs there, at its modeled times. */
-static int tl_on(const mslot *s) { return g_m.timeline && s == &g_m.slots[getenv("TKSIM_TL_SLOT") ? atoi(getenv("TKSIM_TL_SLOT")) : 0]; }
+static int tl_on(const mslot *s) { return g_m.timeline && s == &g_m.slots[0]; }
 
 static void tl(mslot *s, uint32_t tid, const char *name, const char *cat, double t0, double t1)
 {
@@ -577,7 +577,6 @@ static void h_group_end(void *u, uint32_t worker, uint32_t linear)
   if (t > x->end) x->end = t;
   x->groups++;
   pthread_mutex_unlock(&x->mu);
-  if (getenv("TKSIM_MODEL_GROUPS")) fprintf(stderr, "tksim model: group %u ends at cycle %.0f\n", linear, t);
 }
 
 static mwave *wave_of(mslot *s, const tks_wave_view *wv)
