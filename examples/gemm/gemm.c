@@ -56,6 +56,8 @@ static void usage(FILE *f)
           "  --tile MxN             8wave tile: 256x256 (default), 256x128, 128x256, 128x128\n"
           "  --split-k S            8wave: cut K into S ranges, f32 partials reduced in a fixed order\n"
           "  --k-step 64|128        8wave K per loop iteration (128: the 128x128 tile only)\n"
+          "  --stream-k on|off|G    8wave: spread the last round's tiles over all CUs (default: on where it\n"
+          "                         applies); G: over G workgroups instead of the device's count\n"
           "                         (default 1; with --kernel auto both default to the heuristic's)\n"
           "  --check                compare with a double-precision reference; exit 1 past tolerance\n"
           "  --seed S               input random seed (default 1)\n"
@@ -73,7 +75,7 @@ static int bad(const char *msg, const char *arg) { return tk_cli_bad("gemm", usa
 typedef struct options {
   tk_gemm_problem p;
   tk_gemm_kernel kernel;
-  int32_t tile_m, tile_n, split_k, k_step; /* --tile, --split-k, --k-step (0: the plan's) */
+  int32_t tile_m, tile_n, split_k, k_step, stream_k; /* --tile, --split-k, --k-step, --stream-k (0: the plan's) */
   int64_t iters, warmup;
   int iters_set, warmup_set, check, sweep, inject, vs, fp8_edges;
   uint64_t seed;
@@ -182,7 +184,7 @@ static int launch(void *v)
 static const char *plan(const tk_gemm_problem *p, tk_gemm_kernel kernel, const options *o, tk_gemm_config *cfg)
 {
   cfg->kernel = kernel, cfg->tile_m = o->tile_m, cfg->tile_n = o->tile_n, cfg->split_k = o->split_k;
-  cfg->k_step = o->k_step;
+  cfg->k_step = o->k_step, cfg->stream_k = o->stream_k;
   const int e = tk_gemm_plan(p, cfg);
   if (e == TK_GEMM_ERR_UNSUPPORTED) return tk_gemm_config_unsupported(p, cfg);
   return e == TK_GEMM_OK ? NULL : tk_gemm_strerror(e);
@@ -192,12 +194,14 @@ static const char *plan(const tk_gemm_problem *p, tk_gemm_kernel kernel, const o
  * (K step 128), "8wave-128x128-s4" (split-K 4), "4wave", ... */
 static const char *config_name(const tk_gemm_config *c, char *buf, size_t n)
 {
-  if (c->kernel != TK_GEMM_8WAVE || (c->tile_m == 256 && c->tile_n == 256 && c->split_k == 1 && c->k_step == 64))
+  const int sk = c->stream_k > TK_GEMM_SK_ON;
+  if (c->kernel != TK_GEMM_8WAVE ||
+      (c->tile_m == 256 && c->tile_n == 256 && c->split_k == 1 && c->k_step == 64 && !sk))
     return tk_gemm_kernel_name((tk_gemm_kernel)c->kernel);
   char ks[16] = "";
   if (c->k_step != 64) snprintf(ks, sizeof ks, "k%d", c->k_step);
   if (c->split_k > 1) snprintf(buf, n, "8wave-%dx%d%s-s%d", c->tile_m, c->tile_n, ks, c->split_k);
-  else snprintf(buf, n, "8wave-%dx%d%s", c->tile_m, c->tile_n, ks);
+  else snprintf(buf, n, "8wave-%dx%d%s%s", c->tile_m, c->tile_n, ks, sk ? "-sk" : "");
   return buf;
 }
 
@@ -295,8 +299,12 @@ static int run_one(const options *o)
   printf("kernel: %s%s%s%s%s\n", tk_gemm_kernel_name((tk_gemm_kernel)cfg.kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "",
          p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? ", grid order row-major" : "",
          cfg.kernel == TK_GEMM_8WAVE ? ", config " : "", cfg.kernel == TK_GEMM_8WAVE ? config_name(&cfg, cname, sizeof cname) : "");
-  if (cfg.kernel == TK_GEMM_8WAVE)
-    printf("config: tile %dx%d, K step %d, split-k %d\n", cfg.tile_m, cfg.tile_n, cfg.k_step, cfg.split_k);
+  if (cfg.kernel == TK_GEMM_8WAVE) {
+    char skn[32] = "off";
+    if (cfg.stream_k > TK_GEMM_SK_ON) snprintf(skn, sizeof skn, "%d workgroups", cfg.stream_k);
+    printf("config: tile %dx%d, K step %d, split-k %d, stream-k %s\n", cfg.tile_m, cfg.tile_n, cfg.k_step,
+           cfg.split_k, skn);
+  }
   if (why) {
     fprintf(stderr, "gemm: kernel %s cannot run this problem: %s%s\n", tk_gemm_kernel_name(kernel), why,
             o->kernel == TK_GEMM_AUTO ? "" : " (--kernel auto picks one that can)");
@@ -499,6 +507,11 @@ static int parse_args(int argc, char **argv, options *o)
     } else if (!strcmp(a, "--split-k")) {
       if (!tk_cli_i64(v, &x) || x < 1 || x > 65535) return bad("--split-k must be 1..65535", v);
       o->split_k = (int32_t)x;
+    } else if (!strcmp(a, "--stream-k")) {
+      if (!strcmp(v, "on")) o->stream_k = TK_GEMM_SK_ON;
+      else if (!strcmp(v, "off")) o->stream_k = TK_GEMM_SK_OFF;
+      else if (tk_cli_i64(v, &x) && x > TK_GEMM_SK_ON && x <= 65535) o->stream_k = (int32_t)x;
+      else return bad("--stream-k must be on, off or a workgroup count 3..65535", v);
     } else if (!strcmp(a, "--k-step")) {
       if (!tk_cli_i64(v, &x) || (x != 64 && x != 128)) return bad("--k-step must be 64 or 128 (128: 8wave 128x128 only)", v);
       o->k_step = (int32_t)x;

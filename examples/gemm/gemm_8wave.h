@@ -93,7 +93,56 @@ typedef struct {
   tk_gemm_problem p;
   float *ws;
   int64_t kc;
+  gemm_sk sk;
 } gemm_8wave_kargs;
+
+#define gemm_8wave_seg_ka(ka, i, kstep, skp) gemm_8wave_seg((ka)->p, (ka)->kc, (ka)->sk, (i), (kstep), (skp))
+/* Segment i of this workgroup (gemm_splitk.h: data-parallel tiles and
+ * split-K ranges have one, stream-K ranges up to three): the logical id of
+ * its tile, its K range [kb, ke) and where its result goes (dest: W8_TO_C,
+ * W8_TO_SPLIT or a stream-K slot, gemm_8wave_body.h); n: the number of
+ * segments.  skp (a compile-time constant at each call): a stream-K
+ * workgroup's segment, else the one segment of the others.  The body calls it before its main loop and again after it, on
+ * a fresh read of the arguments, so none of it is held across the loop. */
+#define W8_TO_C (-1)
+#define W8_TO_SPLIT (-2)
+typedef struct {
+  uint32_t lid;
+  int32_t dest, n;
+  int64_t kb, ke;
+} gemm_seg;
+static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(const tk_gemm_problem &p,
+    int64_t kc, const gemm_sk &sk, int32_t i, int64_t kstep, const bool skp)
+{
+  gemm_seg g;
+  if (!skp) { /* a whole tile, or its split blockIdx.y of gridDim.y */
+    g.lid = gemm_tile_lid(p, blockIdx.x, sk.groups > 0 ? (uint32_t)sk.dp : gridDim.x);
+    g.kb = (int64_t)blockIdx.y * kc, g.ke = g.kb + kc < p.k ? g.kb + kc : p.k;
+    g.dest = gridDim.y > 1 ? W8_TO_SPLIT : W8_TO_C;
+    g.n = 1;
+    return g;
+  }
+  const int64_t kt = (p.k + kstep - 1) / kstep; /* K iterations per tile */
+  const int64_t iters = (int64_t)sk.tiles * kt;
+  const uint32_t rho = tk_grid_xcd_remap(blockIdx.x - sk.dp, sk.groups, TK_NUM_XCDS);
+  const int64_t qs = gemm_sk_first(rho, iters, sk.groups), qe = gemm_sk_first(rho + 1, iters, sk.groups);
+  /* the range's tiles us .. ue, taken last one first, then the first one,
+   * then those between: each group's K position then differs from every
+   * other group's by one of a few constants (the range length mod kt), so
+   * the groups of an XCD walk K nearly in step and share its L2 as
+   * data-parallel tiles do (in range order they would be spread over all of
+   * K: the panels of every K step at once) */
+  const int64_t us = qs / kt, ue = (qe - 1) / kt;
+  const int64_t u = i == 0 ? ue : i == 1 ? us : us + i - 1; /* iterations [s0, s1) of tile u */
+  const int64_t s0 = qs > u * kt ? qs : u * kt, s1 = qe < (u + 1) * kt ? qe : (u + 1) * kt;
+  g.lid = (uint32_t)(sk.dp + u);
+  g.kb = (s0 - u * kt) * kstep;
+  g.ke = (s1 - u * kt) * kstep < p.k ? (s1 - u * kt) * kstep : p.k;
+  /* slot 0: the range's first segment, 1: its last */
+  g.dest = g.kb == 0 && g.ke == p.k ? W8_TO_C : (u == us ? 0 : sk.groups) + (int32_t)rho;
+  g.n = (int32_t)(ue - us + 1);
+  return g;
+}
 
 /* The shapes' code below refers to these locals of the body: sm (LDS), sa/sb
  * (staging sets), pa/pb, fa/fb (fragments), acc, ga/gb, ra/rb, m0, n0, grp,
@@ -205,7 +254,7 @@ typedef struct {
 #undef W8_TT
 #undef W8_KIND
 
-typedef void (*gemm_8wave_fn)(const uint16_t *, const uint16_t *, void *, tk_gemm_problem, float *, int64_t);
+typedef void (*gemm_8wave_fn)(const uint16_t *, const uint16_t *, void *, tk_gemm_problem, float *, int64_t, gemm_sk);
 /* kernels by tile shape and K step, nt and nn (NULL: no nn kernel for TN = 128) */
 static const struct {
   int32_t tm, tn, kstep;
@@ -268,23 +317,65 @@ static bool gemm_8wave_preferred(const tk_gemm_problem *p)
   return p->m >= 256 && p->n >= 256 && 2 * tiles >= TK_NUM_CUS && gemm_8wave_wide(p);
 }
 
-/* Launches tile tm x tn with `splits` K splits (the caller has clamped it
- * with gemm_8wave_splits); with splits > 1, ws is the zeroed workspace of
- * gemm_splitk.h (gemm_8wave_ws_bytes). */
-static int64_t gemm_8wave_ws_bytes(const tk_gemm_problem *p, int32_t tm, int32_t tn, int64_t splits)
+/* Stream-K workgroups for tile tm x tn on the current device: its CUs times
+ * the kernel's resident workgroups per CU (hipOccupancy...), so that every
+ * stream-K workgroup runs in the same round; 0 when unknown. */
+static int32_t gemm_8wave_sk_groups(int32_t tm, int32_t tn, int32_t ks)
 {
+  const gemm_8wave_fn *fn = gemm_8wave_kernels(tm, tn, ks, 0);
+  int dev = 0, cus = 0, occ = 0;
+  if (!fn || hipGetDevice(&dev) != hipSuccess ||
+      hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess ||
+      hipOccupancyMaxActiveBlocksPerMultiprocessor(&occ, (const void *)*fn, 512, 0) != hipSuccess || cus < 1 ||
+      occ < 1)
+    return 0;
+  return (int32_t)(cus * occ);
+}
+
+/* The stream-K decomposition of p over `groups` workgroups (gemm_splitk.h):
+ * none (groups 0) when the tiles fill whole rounds, for batches, or when a
+ * workgroup would get fewer than 4 K iterations, and for grids of less
+ * than one round (there the parts' round trip through memory, all at the
+ * end, costs more than the idle CUs give: 4096^3 models at 536 TFLOP/s
+ * with stream-K against 600 without); otherwise the tiles left over by the
+ * full rounds are spread over all workgroups, each getting less than one
+ * tile's worth of iterations: at most two segments per workgroup
+ * (gemm_8wave_body.h). */
+static gemm_sk gemm_8wave_sk_plan(const tk_gemm_problem *p, int32_t tm, int32_t tn, int32_t ks, int32_t groups)
+{
+  gemm_sk sk = {0, 0, 0, 0};
+  const int64_t tiles = ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm), kt = (p->k + ks - 1) / ks;
+  if (groups < 1 || p->batch != 1 || tiles % groups == 0 || tiles < groups || tiles > 0x7fffffffll) return sk;
+  const int64_t sk_tiles = tiles % groups;
+  if (sk_tiles * kt < 4 * (int64_t)groups) return sk;
+  sk.dp = (int32_t)(tiles - sk_tiles), sk.tiles = (int32_t)sk_tiles, sk.groups = groups;
+  return sk;
+}
+
+/* Launches tile tm x tn with `splits` K splits (the caller has clamped it
+ * with gemm_8wave_splits) or stream-K `sk` (groups 0: none); with either,
+ * ws is the zeroed workspace of gemm_splitk.h (gemm_8wave_ws_bytes). */
+static int64_t gemm_8wave_ws_bytes(const tk_gemm_problem *p, int32_t tm, int32_t tn, int64_t splits,
+                                   const gemm_sk *sk)
+{
+  if (sk->groups) return gemm_sk_ws_bytes(sk, tm, tn);
   return gemm_splitk_ws_bytes(p, splits, ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm));
 }
 
 static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_t tn, int32_t ks, int64_t splits,
-                                    float *ws, const uint16_t *a, const uint16_t *b, void *c, hipStream_t stream)
+                                    const gemm_sk *sk, float *ws, const uint16_t *a, const uint16_t *b, void *c,
+                                    hipStream_t stream)
 {
   const int64_t tiles = ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm);
   const gemm_8wave_fn *fn = gemm_8wave_kernels(tm, tn, ks, p->layout == TK_GEMM_NN);
   if (tiles > 0xffffffffll || splits < 1 || splits > 65535 || !fn || gemm_8wave_unsupported_tile(p, tm, tn, ks))
     return hipErrorInvalidValue;
-  hipLaunchKernelGGL(*fn, dim3((unsigned)tiles, (unsigned)splits, (unsigned)p->batch), dim3(512), 0, stream, a, b,
-                     c, *p, ws, splits > 1 ? gemm_8wave_kc(p, splits, ks) : p->k);
+  if (sk->groups && (splits != 1 || p->batch != 1 || sk->dp + sk->tiles != tiles ||
+                     (int64_t)sk->tiles * ((p->k + ks - 1) / ks) < sk->groups))
+    return hipErrorInvalidValue;
+  const unsigned wgs = sk->groups ? (unsigned)(sk->dp + sk->groups) : (unsigned)tiles;
+  hipLaunchKernelGGL(*fn, dim3(wgs, (unsigned)splits, (unsigned)p->batch), dim3(512), 0, stream, a, b, c, *p, ws,
+                     splits > 1 ? gemm_8wave_kc(p, splits, ks) : p->k, *sk);
   return hipGetLastError();
 }
 

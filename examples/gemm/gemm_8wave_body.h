@@ -69,26 +69,28 @@ TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
 #define W8_B_ISSUE(st, k) tk_load_issue(st, &gb, rb, 0, 0, n0 + gn * grp, (k), tid_)
 #endif
 
-/* the kernel body; nn (B as K x N) is a compile-time constant in each kernel.
- * This workgroup computes K range [kb, ke) of its tile: split blockIdx.y of
- * gridDim.y, kc (a multiple of 64) per split; with more than one split the
- * f32 partial goes to ws and the tile's last split writes C (gemm_splitk.h). */
+/* the kernel body for one segment: K range [kb, ke) of the tile with
+ * logical id lid; nn (B as K x N) is a compile-time constant in each kernel.
+ * dest: W8_TO_C (C with the problem's epilogue), W8_TO_SPLIT (this split's
+ * f32 partial in the split-K workspace), or a stream-K slot index >= 0
+ * (side * groups + rho, gemm_splitk.h: the part goes there, and the tile's
+ * last part sums them all into C). */
 static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
-    const W8_EL *__restrict__ a, const W8_EL *__restrict__ b, const tk_gemm_problem &p, int64_t kc,
-    const bool nn)
+    const W8_EL *__restrict__ a, const W8_EL *__restrict__ b, const tk_gemm_problem &p, int64_t kc, const gemm_sk &sk,
+    int32_t seg, const bool skp, const bool nn, W8_ID(w8_smem) &sm)
 {
-  TK_LDS_ALLOC(W8_ID(w8_smem), sm);
+  const gemm_seg sg0 = gemm_8wave_seg(p, kc, sk, seg, 2 * W8_KH, skp);
+  const int64_t kb = sg0.kb, ke = sg0.ke;
   enum {
     gm = W8_GM, gn = W8_GN, wn = W8_WN,
     na = sizeof(((W8_ID(w8_sta) *)0)->v) / sizeof(tk_u32x4), /* loads per thread and batch */
     nb = sizeof(((W8_ID(w8_stb) *)0)->v) / sizeof(tk_u32x4),
   };
   const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
-  const uint32_t gtid = threadIdx.x % 256; /* thread index inside the group */
+  const uint32_t gtid = tk_opaque(threadIdx.x) % 256; /* thread index inside the group (opaque: not shared between segments) */
   int64_t m0, n0;
-  gemm_tile_origin2(p, W8_TM, W8_TN, &m0, &n0);
+  gemm_tile_at(p, W8_TM, W8_TN, sg0.lid, &m0, &n0);
   const int64_t z = blockIdx.z;
-  const int64_t kb = (int64_t)blockIdx.y * kc, ke = kb + kc < p.k ? kb + kc : p.k;
 
   /* this batch's A (M x K) and B (N x K, or K x N for nn) */
   const W8_EL *az = a + z * tk_gemm_a_stride(&p), *bz = b + z * tk_gemm_b_stride(&p);
@@ -145,20 +147,25 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   }
   if (ksteps == 0) tk_group_barrier_if(4, 0); /* pairs with group 1's extra barrier */
 
+  /* the segment again, from a fresh read of the arguments: nothing of it
+   * beyond what the loop used is held across the loop */
+  const gemm_seg sg = gemm_8wave_seg_ka((const gemm_8wave_kargs *)tk_kernarg_fresh(), seg, 2 * W8_KH, skp);
+  int32_t dest = sg.dest;
+
   /* masked K tail: what the 64-wide steps left of [kb, ke) (K % 64, or all
    * of it without 16-byte rows), one half-step of 32 at a time, staged element
    * by element into buffer 0 by all 512 threads (zero beyond ke, M and N) */
-  for (int64_t k0 = kb + ksteps * 2 * W8_KH; k0 < ke; k0 += W8_KH) {
-    for (int e = threadIdx.x; e < W8_TM * W8_KH; e += 512) {
+  for (int64_t k0 = sg.kb + ksteps * 2 * W8_KH; k0 < sg.ke; k0 += W8_KH) {
+    for (int e = tk_opaque(threadIdx.x); e < W8_TM * W8_KH; e += 512) {
       const int r = e / W8_KH, kk = e % W8_KH;
       const int64_t gk = k0 + kk, gr = m0 + r;
-      W8_LDS_AT(sm.buf[0].a[r / gm], r % gm, kk) = (gr < p.m && gk < ke) ? az[gr * p.lda + gk] : (W8_EL)0;
+      W8_LDS_AT(sm.buf[0].a[r / gm], r % gm, kk) = (gr < p.m && gk < sg.ke) ? az[gr * p.lda + gk] : (W8_EL)0;
     }
-    for (int e = threadIdx.x; e < W8_TN * W8_KH; e += 512) {
+    for (int e = tk_opaque(threadIdx.x); e < W8_TN * W8_KH; e += 512) {
       const int r = e / W8_KH, kk = e % W8_KH;
       const int64_t gk = k0 + kk, gr = n0 + r;
       W8_EL v = 0;
-      if (gr < p.n && gk < ke) v = nn ? bz[gk * p.ldb + gr] : bz[gr * p.ldb + gk];
+      if (gr < p.n && gk < sg.ke) v = nn ? bz[gk * p.ldb + gr] : bz[gr * p.ldb + gk];
       W8_LDS_AT(sm.buf[0].b[r / gn], r % gn, kk) = v;
     }
     tk_lds_barrier();
@@ -180,9 +187,56 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   const tk_gemm_problem &pe = ka->p;
   void *const c = ka->c;
   float *const ws = ka->ws;
+#ifndef W8_NO_STREAM_K
+  if (skp && dest >= 0) {
+    /* stream-K part: the accumulators as they are to this workgroup's slot
+     * (gemm_sk_part_at: 16-byte pieces, each store 1 KB contiguous), then
+     * counted; the tile's last part to arrive adds every part in K order,
+     * its own from registers, and stores C below; the others are done */
+    const uint32_t lane = tk_lane_id();
+    float *const own = ws + (int64_t)dest * (W8_TM * W8_TN);
+#pragma unroll
+    for (int f = 0; f < W8_GM / 32 * (W8_WN / 32); ++f)
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        *(tk_f32x4 *)gemm_sk_part_at(own, wave, W8_GM / 32 * (W8_WN / 32), f, q, lane) =
+            tk_f32x4{acc.f[f][4 * q], acc.f[f][4 * q + 1], acc.f[f][4 * q + 2], acc.f[f][4 * q + 3]};
+    const gemm_sk &ks = ka->sk;
+    const int64_t kt = (pe.k + 2 * W8_KH - 1) / (2 * W8_KH), u = (int64_t)sg.lid - ks.dp;
+    int64_t c0, nparts;
+    const float *p0, *p1;
+    gemm_sk_parts(ws, ks, kt, u, W8_TM * W8_TN, &c0, &nparts, &p0, &p1);
+    (void)c0;
+    if (!gemm_count_part((uint32_t *)(ws + 2 * (int64_t)ks.groups * (W8_TM * W8_TN)) + u, nparts,
+                         (uint32_t *)&sm))
+      return;
+    /* the sum in contributor order 0, 1, ..., this workgroup's own part read
+     * back like the others (the same bits whichever part arrives last); four
+     * fragments' loads of a part in flight at once */
+    enum { nf = W8_GM / 32 * (W8_WN / 32) };
+#pragma unroll
+    for (int f0 = 0; f0 < nf; f0 += 4) {
+      tk_f32x16 t[4];
+#pragma unroll
+      for (int j = 0; j < 4 && f0 + j < nf; ++j) t[j] = gemm_sk_part_load(p0, wave, nf, f0 + j, lane);
+      for (int64_t i = 1; i < nparts; ++i) {
+        tk_f32x16 v[4];
+#pragma unroll
+        for (int j = 0; j < 4 && f0 + j < nf; ++j)
+          v[j] = gemm_sk_part_load(p1 + (i - 1) * (W8_TM * W8_TN), wave, nf, f0 + j, lane);
+#pragma unroll
+        for (int j = 0; j < 4 && f0 + j < nf; ++j) t[j] += v[j];
+      }
+#pragma unroll
+      for (int j = 0; j < 4 && f0 + j < nf; ++j) acc.f[f0 + j] = t[j];
+    }
+    if (tk_opaque(threadIdx.x) == 0) atomicExch((uint32_t *)(ws + 2 * (int64_t)ks.groups * (W8_TM * W8_TN)) + u, 0u);
+    dest = W8_TO_C; /* the sum goes to C with the problem's epilogue */
+  }
+#endif
   tk_gl gc;
   tk_epi epi;
-  if (gridDim.y > 1) {
+  if (dest == W8_TO_SPLIT) {
     gemm_ws_tensor(pe, ws, z, &gc);
     epi = tk_epi_ab(1.0f, 0.0f); /* the raw partial; the last split applies gemm_epi */
   } else {
@@ -201,33 +255,75 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   } else {
     /* edge blocks: through LDS, wide stores where the rows allow */
     const uint32_t lane = tk_lane_id();
-#pragma unroll /* constant fragment indices: acc stays in registers */
-    for (int fr = 0; fr < W8_GM / 32; ++fr) {
-      W8_ID(w8_piece) pc;
-#pragma unroll
-      for (int j = 0; j < W8_WN / 32; ++j) pc.f[j] = acc.f[fr * (W8_WN / 32) + j];
-      tk_store_acc_lds(sm.ep[wave], pc, 0, 0);
-      tk_store_lds_global_epi(&gc, rc, 0, 0, wr0 + 32 * fr, wc0, sm.ep[wave], lane, 64, epi);
-    }
+    /* the pieces written out (at most 4): constant fragment indices keep acc
+     * in registers, whatever clang's unrolling limits */
+#define W8_EPI_PIECE(fr)                                                                \
+  if ((fr) < W8_GM / 32) {                                                              \
+    W8_ID(w8_piece) pc;                                                                 \
+    _Pragma("unroll") for (int j = 0; j < W8_WN / 32; ++j) pc.f[j] =                    \
+        acc.f[((fr) % (W8_GM / 32)) * (W8_WN / 32) + j];                                \
+    tk_store_acc_lds(sm.ep[wave], pc, 0, 0);                                            \
+    tk_store_lds_global_epi(&gc, rc, 0, 0, wr0 + 32 * (fr), wc0, sm.ep[wave], lane, 64, epi); \
   }
-  if (gridDim.y > 1) gemm_splitk_finish(pe, ws, c, z, m0, n0, W8_TM, W8_TN, (uint32_t *)&sm);
+    static_assert(W8_GM / 32 <= 4, "gemm_8wave_body: at most 4 epilogue pieces");
+    W8_EPI_PIECE(0)
+    W8_EPI_PIECE(1)
+    W8_EPI_PIECE(2)
+    W8_EPI_PIECE(3)
+#undef W8_EPI_PIECE
+  }
+}
+
+/* the kernel: its segments (one tile's K range, or a stream-K range's
+ * parts of up to two tiles and whole tiles between, gemm_splitk.h) one after
+ * another through the body, each part counted and reduced by its tile's
+ * last contributor */
+static __device__ inline __attribute__((always_inline)) void W8_ID(w8_run)(
+    const W8_EL *__restrict__ a, const W8_EL *__restrict__ b, const tk_gemm_problem &p, int64_t kc, const gemm_sk &sk,
+    const bool nn)
+{
+  TK_LDS_ALLOC(W8_ID(w8_smem), sm);
+  if (sk.groups == 0 || blockIdx.x < (uint32_t)sk.dp) {
+    /* a whole tile, or its split blockIdx.y of gridDim.y: one segment */
+    W8_ID(w8_body)(a, b, p, kc, sk, 0, false, nn, sm);
+    if (gridDim.y > 1) {
+      const gemm_8wave_kargs *kf = (const gemm_8wave_kargs *)tk_kernarg_fresh();
+      int64_t m0, n0;
+      gemm_tile_at(kf->p, W8_TM, W8_TN, gemm_8wave_seg_ka(kf, 0, 2 * W8_KH, false).lid, &m0, &n0);
+      gemm_splitk_finish(kf->p, kf->ws, kf->c, blockIdx.z, m0, n0, W8_TM, W8_TN, (uint32_t *)&sm);
+    }
+    return;
+  }
+#ifndef W8_NO_STREAM_K
+  /* a stream-K range: one or two segments (gemm_8wave_sk_plan keeps ranges
+   * under one tile), written out rather than looped: around a loop clang
+   * hoists invariant arithmetic out of it and holds it across the body's
+   * main loop (spills); TK_OPAQUE_IDS (tk_gemm.hip) keeps lane and wave ids
+   * from being shared between the two copies */
+  W8_ID(w8_body)(a, b, p, kc, sk, 0, true, nn, sm);
+  const gemm_8wave_kargs *ka = (const gemm_8wave_kargs *)tk_kernarg_fresh();
+  if (gemm_8wave_seg_ka(ka, 1, 2 * W8_KH, true).n > 1) {
+    __syncthreads(); /* the first segment's LDS reads are done */
+    W8_ID(w8_body)((const W8_EL *)ka->a, (const W8_EL *)ka->b, ka->p, ka->kc, ka->sk, 1, true, nn, sm);
+  }
+#endif
 }
 
 /* the arguments as gemm_8wave_kargs lays them out (the epilogue reads c, p
  * and ws from there) */
 __global__ __launch_bounds__(512) void W8_KERNEL(const W8_EL *__restrict__ a, const W8_EL *__restrict__ b, void *c,
-                                                 tk_gemm_problem p, float *ws, int64_t kc)
+                                                 tk_gemm_problem p, float *ws, int64_t kc, gemm_sk sk)
 {
   (void)c, (void)ws;
-  W8_ID(w8_body)(a, b, p, kc, false);
+  W8_ID(w8_run)(a, b, p, kc, sk, false);
 }
 #ifdef W8_KERNEL_NN
 /* B as K x N: B is transposed on its way into LDS */
 __global__ __launch_bounds__(512) void W8_KERNEL_NN(const W8_EL *__restrict__ a, const W8_EL *__restrict__ b, void *c,
-                                                    tk_gemm_problem p, float *ws, int64_t kc)
+                                                    tk_gemm_problem p, float *ws, int64_t kc, gemm_sk sk)
 {
   (void)c, (void)ws;
-  W8_ID(w8_body)(a, b, p, kc, true);
+  W8_ID(w8_run)(a, b, p, kc, sk, true);
 }
 #endif
 

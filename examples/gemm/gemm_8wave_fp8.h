@@ -48,7 +48,9 @@
 #define W8_KIND TK_K_A_FP8_32x32x16
 #define W8_ID(x) W8_CAT(x, 256x256_fp8)
 #define W8_KERNEL gemm_8wave_fp8
+#define W8_NO_STREAM_K /* fp8: data-parallel tiles only (tk_gemm_config_unsupported) */
 #include "gemm_8wave_body.h"
+#undef W8_NO_STREAM_K
 #undef W8_KH
 #undef W8_TM
 #undef W8_TN
@@ -76,8 +78,9 @@ static hipError_t gemm_8wave_fp8_launch(const tk_gemm_problem *p, const uint8_t 
   const int64_t tiles = ((p->n + W8F_TILE - 1) / W8F_TILE) * ((p->m + W8F_TILE - 1) / W8F_TILE);
   if (tiles > 0xffffffffll || gemm_8wave_fp8_unsupported(p)) return hipErrorInvalidValue;
   /* one split: no workspace, the whole K range */
+  const gemm_sk no_sk = {0, 0, 0, 0};
   hipLaunchKernelGGL(gemm_8wave_fp8, dim3((unsigned)tiles, 1, (unsigned)p->batch), dim3(512), 0, stream, a, b, c, *p,
-                     (float *)NULL, p->k);
+                     (float *)NULL, p->k, no_sk);
   return hipGetLastError();
 }
 

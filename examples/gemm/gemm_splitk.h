@@ -108,4 +108,83 @@ static __device__ inline __attribute__((always_inline)) void gemm_splitk_finish(
   if (tk_opaque(threadIdx.x) == 0) atomicExch(cnt, 0u);
 }
 
+/* Counts this workgroup's stored partial in *cnt (release, agent scope) and
+ * returns whether it was the last of `parts` (then acquired: the others'
+ * partials are visible).  flag: one LDS word no wave uses any more. */
+static __device__ inline __attribute__((always_inline)) bool gemm_count_part(uint32_t *cnt, int64_t parts,
+                                                                            uint32_t *flag)
+{
+  __threadfence(); /* release this thread's partial stores */
+  __syncthreads();
+  if (tk_opaque(threadIdx.x) == 0) *flag = atomicAdd(cnt, 1u);
+  __syncthreads();
+  const bool last = *flag == (uint32_t)(parts - 1); /* wave-uniform: the same word for all */
+  __syncthreads(); /* every wave has read the flag before LDS is used again */
+  if (last) __threadfence(); /* acquire the other parts */
+  return last;
+}
+
+/* Stream-K (docs/gemm.md, "Stream-K"): the tiles of a launch in their
+ * logical order; workgroups 0 .. dp-1 compute tiles 0 .. dp-1 whole (data
+ * parallel, as without stream-K), and the `groups` workgroups after them
+ * share the last `tiles` tiles' K iterations evenly: SK workgroup rho (after
+ * the XCD remap, so neighbouring ranges share an XCD's L2) takes iterations
+ * [rho * I / groups, (rho + 1) * I / groups) of I = tiles * kt (kt
+ * iterations of K step per tile, tile-major).  A range covers parts of up
+ * to two tiles and whole tiles between; a whole tile is stored as usual, a
+ * part goes to one of the workgroup's two slots (slot 0: its first
+ * segment, slot 1: its last) and the tile's last part to arrive sums them in
+ * K order (deterministic), as split-K does.  groups == 0: no stream-K.
+ * Batch 1 only; the host needs tiles * kt >= groups (no empty ranges). */
+typedef struct {
+  int32_t dp, tiles, groups, pad;
+} gemm_sk;
+
+/* bytes of stream-K workspace: 2 * groups tm x tn f32 slots, then one
+ * uint32 counter per stream-K tile */
+static int64_t gemm_sk_ws_bytes(const gemm_sk *sk, int32_t tm, int32_t tn)
+{
+  return sk->groups ? 2 * (int64_t)sk->groups * tm * tn * 4 + (int64_t)sk->tiles * 4 : 0;
+}
+
+/* first iteration of SK workgroup rho; the SK workgroup whose range holds
+ * iteration q (the largest rho with first(rho) <= q) */
+TK_HDI int64_t gemm_sk_first(int64_t rho, int64_t iters, int64_t groups) { return rho * iters / groups; }
+TK_HDI int64_t gemm_sk_owner(int64_t q, int64_t iters, int64_t groups) { return ((q + 1) * groups - 1) / iters; }
+
+/* Stream-K parts are stored in the accumulators' own register layout: wave
+ * w's fragment f (of nf per wave), 16-byte piece q (floats 4q..4q+3) of lane
+ * l at float offset this function gives, so that each store or load
+ * instruction of a wave moves 1 KB contiguous. */
+TK_HDI int64_t gemm_sk_part_off(uint32_t wave, int nf, int f, int q, uint32_t lane)
+{
+  return ((((int64_t)wave * nf + f) * 4 + q) * 64 + lane) * 4;
+}
+#define gemm_sk_part_at(part, wave, nf, f, q, lane) ((part) + gemm_sk_part_off((wave), (nf), (f), (q), (lane)))
+static __device__ inline __attribute__((always_inline)) tk_f32x16 gemm_sk_part_load(const float *part, uint32_t wave,
+                                                                                   int nf, int f, uint32_t lane)
+{
+  tk_f32x16 v;
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const tk_f32x4 x = *(const tk_f32x4 *)gemm_sk_part_at(part, wave, nf, f, q, lane);
+    v[4 * q] = x[0], v[4 * q + 1] = x[1], v[4 * q + 2] = x[2], v[4 * q + 3] = x[3];
+  }
+  return v;
+}
+
+/* The parts of stream-K tile u: contributors c0 .. c0 + nparts - 1 (SK
+ * workgroups, in K order); the first one's part at *p0 (its last segment's
+ * slot when its range began in an earlier tile, else its first's), the
+ * others' at *p1 + i * slot floats (their first segments). */
+static __device__ inline __attribute__((always_inline)) void gemm_sk_parts(float *ws, const gemm_sk &sk, int64_t kt,
+    int64_t u, int64_t slot, int64_t *c0, int64_t *nparts, const float **p0, const float **p1)
+{
+  const int64_t iters = (int64_t)sk.tiles * kt, g = sk.groups, q0 = u * kt;
+  const int64_t r0 = gemm_sk_owner(q0, iters, g), r1 = gemm_sk_owner(q0 + kt - 1, iters, g);
+  *c0 = r0, *nparts = r1 - r0 + 1;
+  *p0 = ws + ((gemm_sk_first(r0, iters, g) < q0 ? g : 0) + r0) * slot;
+  *p1 = ws + (r0 + 1) * slot;
+}
+
 #endif /* GEMM_SPLITK_H */

@@ -13,19 +13,33 @@
 
 #include "tk_gemm.h"
 
+/* origin (m0, n0) of the em x en tile with logical id lid: tk's L2-grouped
+ * order, or row-major (p.grid_order) */
+static __device__ inline void gemm_tile_at(const tk_gemm_problem &p, int64_t em, int64_t en, uint32_t lid,
+                                           int64_t *m0, int64_t *n0)
+{
+  uint32_t tm, tn;
+  const uint32_t tiles_m = (uint32_t)((p.m + em - 1) / em), tiles_n = (uint32_t)((p.n + en - 1) / en);
+  if (p.grid_order == TK_GEMM_GRID_ROW_MAJOR) { /* the comparison order: no L2 grouping */
+    tm = lid / tiles_n;
+    tn = lid % tiles_n;
+  } else
+    tk_grid_l2_order(lid, tiles_m, tiles_n, 8, &tm, &tn);
+  *m0 = (int64_t)tm * em;
+  *n0 = (int64_t)tn * en;
+}
+/* the logical tile id of workgroup wg of n_wg: after the XCD remap
+ * (tk/grid.h), so an XCD's workgroups take neighbouring tiles of the L2
+ * order; row-major order takes no remap either */
+static __device__ inline uint32_t gemm_tile_lid(const tk_gemm_problem &p, uint32_t wg, uint32_t n_wg)
+{
+  return p.grid_order == TK_GEMM_GRID_ROW_MAJOR ? wg : tk_grid_xcd_remap(wg, n_wg, TK_NUM_XCDS);
+}
 /* origin (m0, n0) of this workgroup's em x en tile of C */
 static __device__ inline void gemm_tile_origin2(const tk_gemm_problem &p, int64_t em, int64_t en, int64_t *m0,
                                                 int64_t *n0)
 {
-  uint32_t tm, tn;
-  const uint32_t tiles_m = (uint32_t)((p.m + em - 1) / em), tiles_n = (uint32_t)((p.n + en - 1) / en);
-  if (p.grid_order == TK_GEMM_GRID_ROW_MAJOR) { /* the comparison order: no L2 grouping, no XCD remap */
-    tm = blockIdx.x / tiles_n;
-    tn = blockIdx.x % tiles_n;
-  } else
-    tk_grid_tile(blockIdx.x, gridDim.x, tiles_m, tiles_n, 8, TK_NUM_XCDS, &tm, &tn);
-  *m0 = (int64_t)tm * em;
-  *n0 = (int64_t)tn * en;
+  gemm_tile_at(p, em, en, gemm_tile_lid(p, blockIdx.x, gridDim.x), m0, n0);
 }
 static __device__ inline void gemm_tile_origin(const tk_gemm_problem &p, int64_t edge, int64_t *m0, int64_t *n0)
 {

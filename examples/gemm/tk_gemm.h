@@ -142,19 +142,30 @@ int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const void *a, cons
  * 64x64.  split_k: 8wave only, K cut into split_k ranges of a multiple of
  * the K step (fewer when K is short: tk_gemm_plan clamps it); each split
  * writes an f32 partial to a workspace and the tile's last split sums them in
- * split order, in the same launch (gemm_splitk.h): the same bits on every run. */
+ * split order, in the same launch (gemm_splitk.h): the same bits on every run.
+ * stream_k: 8wave bf16, batch 1, no split: when the tiles do not fill whole
+ * rounds of the device's CUs, the last tiles' K iterations are spread evenly
+ * over one round of workgroups, partial tiles summed in K order by their last
+ * contributor (deterministic too; docs/gemm.md, "Stream-K").  tk_gemm_plan
+ * turns AUTO and ON into OFF or the number of stream-K workgroups (> 2; the
+ * device's CUs times the kernel's workgroups per CU); a count may also be
+ * given (tests use small ones).  Problems that fill whole rounds, or would
+ * give a workgroup fewer than 4 K iterations, run without it. */
+enum { TK_GEMM_SK_AUTO = 0, TK_GEMM_SK_OFF = 1, TK_GEMM_SK_ON = 2 };
 typedef struct tk_gemm_config {
   int32_t kernel;         /* tk_gemm_kernel */
   int32_t tile_m, tile_n; /* 0: the heuristic's */
   int32_t split_k;        /* 0: the heuristic's; 1: no split */
   int32_t k_step;         /* K per main-loop iteration: 8wave 64, or 128 for 128x128 (0: the heuristic's) */
+  int32_t stream_k;       /* TK_GEMM_SK_AUTO (the heuristic's), _OFF, _ON, or a workgroup count > 2 */
 } tk_gemm_config;
 /* Fills cfg's open fields for valid problem p; TK_GEMM_OK, or
  * TK_GEMM_ERR_KERNEL / TK_GEMM_ERR_UNSUPPORTED (tk_gemm_config_unsupported says why). */
 int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg);
 /* Why the (planned) cfg cannot run p (NULL: it can). */
 const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_config *cfg);
-/* Workspace bytes the planned cfg needs for p (0 without split-K). */
+/* Workspace bytes the planned cfg needs for p on the current device (0
+ * without split-K or stream-K). */
 size_t tk_gemm_workspace_bytes(const tk_gemm_problem *p, const tk_gemm_config *cfg);
 /* Launches planned cfg.  ws: device memory of at least
  * tk_gemm_workspace_bytes, ZEROED (hipMemset) before its first use; every

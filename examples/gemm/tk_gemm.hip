@@ -6,6 +6,9 @@
  *
  * All kernels are in this one translation unit, so the library's code object
  * holds them all (the ISA tests read it from the gemm executable). */
+/* the 8wave kernels loop over stream-K segments: lane and wave ids
+ * recomputed per use, not hoisted out of that loop (tk/target.h) */
+#define TK_OPAQUE_IDS
 #include <hip/hip_runtime.h>
 #include <math.h>
 #include <stdlib.h>
@@ -241,13 +244,34 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
     if (!cfg->k_step) cfg->k_step = 16;
     break;
   }
+  /* stream-K: by default over the device's resident workgroups when the
+   * tiles leave the last round part-empty (gemm_8wave_sk_plan) */
+  if (cfg->stream_k == TK_GEMM_SK_AUTO || cfg->stream_k == TK_GEMM_SK_ON) {
+    const bool can = cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_BF16 && cfg->split_k == 1 && p->batch == 1;
+    const int32_t g = can ? gemm_8wave_sk_groups(cfg->tile_m, cfg->tile_n, cfg->k_step) : 0;
+    cfg->stream_k = g > TK_GEMM_SK_ON && gemm_8wave_sk_plan(p, cfg->tile_m, cfg->tile_n, cfg->k_step, g).groups ? g : TK_GEMM_SK_OFF;
+  }
   return tk_gemm_config_unsupported(p, cfg) ? TK_GEMM_ERR_UNSUPPORTED : TK_GEMM_OK;
+}
+
+/* the stream-K decomposition of a planned config (groups 0: none) */
+static gemm_sk config_sk(const tk_gemm_problem *p, const tk_gemm_config *cfg)
+{
+  const gemm_sk none = {0, 0, 0, 0};
+  if (cfg->kernel != TK_GEMM_8WAVE || cfg->stream_k <= TK_GEMM_SK_ON) return none;
+  return gemm_8wave_sk_plan(p, cfg->tile_m, cfg->tile_n, cfg->k_step, cfg->stream_k);
 }
 
 const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_config *cfg)
 {
   if (cfg->kernel < TK_GEMM_8WAVE || cfg->kernel > TK_GEMM_SIMPLE) return "unknown kernel (not planned?)";
   if (cfg->split_k < 1 || cfg->split_k > 65535) return "split_k must be 1..65535";
+  if (cfg->stream_k < 0) return "stream_k must be 0/1 (off), 2 (on, planned) or a workgroup count above 2";
+  if (cfg->stream_k > TK_GEMM_SK_ON) {
+    if (cfg->kernel != TK_GEMM_8WAVE || p->in != TK_GEMM_IN_BF16) return "stream-K is an 8wave feature with bf16 inputs";
+    if (cfg->split_k != 1) return "stream-K and split-K exclude each other";
+    if (p->batch != 1) return "stream-K needs batch 1";
+  }
   if (cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_FP8) {
     if (cfg->tile_m != W8F_TILE || cfg->tile_n != W8F_TILE || cfg->split_k != 1 || cfg->k_step != 2 * W8F_KH)
       return "the fp8 8wave kernel has one tile, 256x256, K step 128 and no split-K";
@@ -270,13 +294,14 @@ const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_c
 size_t tk_gemm_workspace_bytes(const tk_gemm_problem *p, const tk_gemm_config *cfg)
 {
   if (tk_gemm_problem_error(p) || cfg->kernel != TK_GEMM_8WAVE) return 0;
-  return (size_t)gemm_8wave_ws_bytes(p, cfg->tile_m, cfg->tile_n, cfg->split_k);
+  const gemm_sk sk = config_sk(p, cfg);
+  return (size_t)gemm_8wave_ws_bytes(p, cfg->tile_m, cfg->tile_n, cfg->split_k, &sk);
 }
 
 tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested)
 {
   if (requested != TK_GEMM_AUTO) return requested;
-  tk_gemm_config cfg = {TK_GEMM_AUTO, 0, 0, 0, 0};
+  tk_gemm_config cfg = {TK_GEMM_AUTO, 0, 0, 0, 0, 0};
   if (tk_gemm_problem_error(p)) return choose_by_rule(p);
   choose_auto(p, &cfg);
   return (tk_gemm_kernel)cfg.kernel;
@@ -307,7 +332,9 @@ int tk_gemm_run(const tk_gemm_problem *p, const tk_gemm_config *cfg, const void 
       ws = own, ws_bytes = need;
     }
     if (ws_bytes < need) return TK_GEMM_ERR_UNSUPPORTED;
-    e = gemm_8wave_launch(p, cfg->tile_m, cfg->tile_n, cfg->k_step, cfg->split_k, (float *)ws, a16, b16, c, stream);
+    const gemm_sk sk = config_sk(p, cfg);
+    e = gemm_8wave_launch(p, cfg->tile_m, cfg->tile_n, cfg->k_step, cfg->split_k, &sk, (float *)ws, a16, b16, c,
+                          stream);
     if (own) {
       if (e == hipSuccess) e = hipStreamSynchronize(stream);
       (void)hipFree(own);
@@ -325,7 +352,7 @@ int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const void *a, cons
 {
   if (tk_gemm_problem_error(p) || (p->bias != TK_GEMM_BIAS_NONE && !p->bias_ptr)) return TK_GEMM_ERR_PROBLEM;
   if (kernel < TK_GEMM_AUTO || kernel > TK_GEMM_SIMPLE) return TK_GEMM_ERR_KERNEL;
-  tk_gemm_config cfg = {kernel, 0, 0, 0, 0};
+  tk_gemm_config cfg = {kernel, 0, 0, 0, 0, 0};
   const int e = tk_gemm_plan(p, &cfg);
   if (e != TK_GEMM_OK) return e;
   return tk_gemm_run(p, &cfg, a, b, c, NULL, 0, stream);

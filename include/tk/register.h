@@ -247,7 +247,11 @@ TK_HDI int tk_layout_c_col(int shape, int lane, int i) { (void)i; return lane % 
 
 /* --- per-lane access helpers --------------------------------------------- */
 #if TK_HIP
-TK_DI int tk_lane(void) { return (int)__builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)); }
+TK_DI int tk_lane(void) {
+  uint32_t l = __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+  TK__OPAQUE_ID("+v", l); /* tk/sync.h: TK_OPAQUE_IDS */
+  return (int)l;
+}
 
 /* cross-lane: value of lane (lane ^ m); ds_bpermute works in bytes */
 TK_DI float tk_xor_f32(float v, int m) {

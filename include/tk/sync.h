@@ -161,7 +161,9 @@ TK_DI const void *tk_kernarg_fresh(void) {
 
 /* Lane 0..63 within the wave (mbcnt counts set exec-mask bits below us). */
 TK_DI uint32_t tk_lane_id(void) {
-  return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+  uint32_t l = __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+  TK__OPAQUE_ID("+v", l);
+  return l;
 }
 
 /* 1 on every lane when p is non-zero on any active lane of the wave (a
@@ -172,7 +174,9 @@ TK_DI int tk_wave_any(int p) {
 
 /* Wave index within the workgroup (flat x of a 1-D block), wave-uniform (SGPR). */
 TK_DI uint32_t tk_wave_id(void) {
-  return (uint32_t)__builtin_amdgcn_readfirstlane((int)(__builtin_amdgcn_workitem_id_x() / TK_WAVE_SIZE));
+  uint32_t w = (uint32_t)__builtin_amdgcn_readfirstlane((int)(__builtin_amdgcn_workitem_id_x() / TK_WAVE_SIZE));
+  TK__OPAQUE_ID("+s", w);
+  return w;
 }
 
 /* Number of waves in a 1-D workgroup. */

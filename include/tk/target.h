@@ -105,4 +105,17 @@
 #define TK_LDS_BYTES_LIMIT 163840
 #endif
 
+/* TK_OPAQUE_IDS (define it before including tk): lane and wave ids
+ * (tk_lane_id, tk_lane, tk_wave_id) are
+ * recomputed at each use (two or one instructions) instead of computed once
+ * and hoisted.  For kernels that run a whole tile computation in a loop
+ * (e.g. stream-K segments): clang otherwise hoists every lane-derived
+ * address out of that loop and holds it in registers across the tile's main
+ * loop, and spills. */
+#ifdef TK_OPAQUE_IDS
+#define TK__OPAQUE_ID(cons, x) asm volatile("" : cons(x))
+#else
+#define TK__OPAQUE_ID(cons, x) ((void)0)
+#endif
+
 #endif /* TK_TARGET_H */
