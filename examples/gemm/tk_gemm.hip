@@ -250,7 +250,10 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
     const bool can = cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_BF16 && cfg->split_k == 1 && p->batch == 1;
     const int32_t g = can ? gemm_8wave_sk_groups(cfg->tile_m, cfg->tile_n, cfg->k_step) : 0;
     cfg->stream_k = g > TK_GEMM_SK_ON && gemm_8wave_sk_plan(p, cfg->tile_m, cfg->tile_n, cfg->k_step, g).groups ? g : TK_GEMM_SK_OFF;
-  }
+  } else if (cfg->stream_k > TK_GEMM_SK_ON && cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_BF16 &&
+             cfg->split_k == 1 && p->batch == 1 &&
+             !gemm_8wave_sk_plan(p, cfg->tile_m, cfg->tile_n, cfg->k_step, cfg->stream_k).groups)
+    cfg->stream_k = TK_GEMM_SK_OFF; /* a count the problem has no use for (whole rounds, too little K) */
   return tk_gemm_config_unsupported(p, cfg) ? TK_GEMM_ERR_UNSUPPORTED : TK_GEMM_OK;
 }
 

@@ -210,15 +210,18 @@ static void run_epi(const char *what, tk_gemm_kernel kern, int fp8, int bias_mod
   free(ai), free(bi), free(a), free(b), free(c0), free(c), free(bias);
 }
 
-/* Split-K determinism on inexact inputs (f32 sums whose value depends on the
- * order): two runs from the same C0 must give the same bits. */
-static void determinism(int64_t m, int64_t n, int64_t k, int32_t split)
+/* Split-K and stream-K determinism on inexact inputs (f32 sums whose value
+ * depends on the order): two runs from the same C0 must give the same bits.
+ * split > 1: split-K on 128x128 tiles; sk > 0: stream-K over sk workgroups
+ * on 256x256 tiles (the parts arrive in a different order each run on a GPU). */
+static void determinism(int64_t m, int64_t n, int64_t k, int32_t split, int32_t sk)
 {
   tk_gemm_problem p;
   tk_gemm_problem_init(&p, m, n, k);
   p.out = TK_GEMM_OUT_F32, p.beta = 1.0f;
-  tk_gemm_config cfg = {TK_GEMM_8WAVE, 128, 128, split};
-  EXPECT(tk_gemm_plan(&p, &cfg) == TK_GEMM_OK && cfg.split_k == split, "determinism: plan split %d", split);
+  tk_gemm_config cfg = {TK_GEMM_8WAVE, sk ? 256 : 128, sk ? 256 : 128, split, 0, sk ? sk : TK_GEMM_SK_OFF};
+  EXPECT(tk_gemm_plan(&p, &cfg) == TK_GEMM_OK && cfg.split_k == split && cfg.stream_k == (sk ? sk : TK_GEMM_SK_OFF),
+         "determinism: plan split %d stream-K %d", split, sk);
   uint16_t *a = malloc((size_t)(m * k) * 2), *b = malloc((size_t)(n * k) * 2);
   float *c0 = malloc((size_t)(m * n) * 4), *r1 = malloc((size_t)(m * n) * 4), *r2 = malloc((size_t)(m * n) * 4);
   uint32_t x = 12345;
@@ -235,11 +238,13 @@ static void determinism(int64_t m, int64_t n, int64_t k, int32_t split)
                tk_gemm_run(&p, &cfg, da, db, dc, ws, wb, 0) == TK_GEMM_OK && hipDeviceSynchronize() == hipSuccess &&
                hipMemcpy(res[r], dc, (size_t)(m * n) * 4, hipMemcpyDeviceToHost) == hipSuccess,
            "determinism: run %d", r);
-  EXPECT(memcmp(r1, r2, (size_t)(m * n) * 4) == 0, "determinism: split %d runs differ in their bits", split);
+  EXPECT(memcmp(r1, r2, (size_t)(m * n) * 4) == 0, "determinism: split %d stream-K %d runs differ in their bits",
+         split, sk);
   tk_gemm_check_result cr;
   EXPECT(tk_gemm_check(&p, a, b, c0, da, db, dc, &cr) == TK_GEMM_OK && cr.nbad == 0, "determinism: check");
-  if (!memcmp(r1, r2, (size_t)(m * n) * 4)) printf("ok: split-K %d on %lldx%lldx%lld: two runs, same bits\n", split,
-                                                   (long long)m, (long long)n, (long long)k);
+  if (!memcmp(r1, r2, (size_t)(m * n) * 4))
+    printf("ok: split-K %d, stream-K %d on %lldx%lldx%lld: two runs, same bits\n", split, sk, (long long)m, (long long)n,
+           (long long)k);
   (void)hipFree(ws), (void)hipFree(da), (void)hipFree(db), (void)hipFree(dc);
   free(a), free(b), free(c0), free(r1), free(r2);
 }
@@ -266,7 +271,8 @@ int main(void)
   run_cfg("8wave 256x128 split 2 f32 K=1", TK_GEMM_8WAVE, &t256x128, 30, 20, 1, 1, TK_GEMM_NT, TK_GEMM_OUT_F32, 1.0f, 0.0f, 0);
   run_cfg("8wave 128x256 split 2 nn f32", TK_GEMM_8WAVE, &t128x256, 70, 40, 150, 1, TK_GEMM_NN, TK_GEMM_OUT_F32, 2.0f, 0.0f, 8);
 
-  determinism(96, 80, 1000, 4); /* K ranges 256, 256, 256, 232 */
+  determinism(96, 80, 1000, 4, 0); /* K ranges 256, 256, 256, 232 */
+  determinism(1024, 768, 640, 1, 5); /* 12 tiles over 5: 2 left over, 2-3 parts each */
 
   /* auto follows the generated table (bench/gemm-heuristic): each swept
    * shape gets its row's config; without 16-byte rows (odd lda) 8wave rows
