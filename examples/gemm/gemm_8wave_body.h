@@ -191,8 +191,10 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   if (skp && dest >= 0) {
     /* stream-K part: the accumulators as they are to this workgroup's slot
      * (gemm_sk_part_at: 16-byte pieces, each store 1 KB contiguous), then
-     * counted; the tile's last part to arrive adds every part in K order,
-     * its own from registers, and stores C below; the others are done */
+     * counted; the tile's last part to arrive adds every part in K order
+     * (its own read back: kept in registers across the count, the
+     * accumulators made clang spill ~700 VGPRs) and stores C below; the
+     * others are done */
     const uint32_t lane = tk_lane_id();
     float *const own = ws + (int64_t)dest * (W8_TM * W8_TN);
 #pragma unroll

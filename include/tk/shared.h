@@ -82,6 +82,21 @@ TK_HDI uint32_t tk_lds_offset(int layout, uint32_t cols, uint32_t elem_bytes, ui
   return r * rb + ((u ^ tk_lds_swz_f(rb, r)) * 8) + rest;
 }
 
+/* Offset of (r + dr, c + dc) from base = tk_lds_offset(layout, cols, eb, r, c),
+ * valid when r % 16 and dr % 16 have no set bit in common, the 8-byte units
+ * of c*eb and dc*eb have none either, and dc*eb is a multiple of 8: the
+ * swizzle f only reads r % 16 and is linear over XOR (a rotation of a bit
+ * slice of r), so f(r ^ dr) = f(r) ^ f(dr).  With dr, dc compile-time this is
+ * one XOR and an immediate offset per element instead of the whole swizzle
+ * (tk_store_acc_lds: the MFMA C layouts' lane bits of the row are disjoint
+ * from the register bits; tests/tk/host_swizzle.cpp checks it). */
+TK_HDI uint32_t tk_lds_offset_add(int layout, uint32_t cols, uint32_t elem_bytes, uint32_t base, uint32_t dr,
+                                  uint32_t dc) {
+  const uint32_t rb = cols * elem_bytes;
+  if (layout == TK_LDS_LINEAR) return base + dr * rb + dc * elem_bytes;
+  return (base ^ (((dc * elem_bytes / 8) ^ tk_lds_swz_f(rb, dr)) * 8)) + dr * rb;
+}
+
 /* TK_ST(name, elem_t, R, C, layout): typedef an LDS tile of R×C elements.
  * R, C multiples of 16 (the MFMA fragment edge); swizzled rows a power of two
  * of at least 16 bytes. */

@@ -86,7 +86,11 @@
   } while (0)
 
 /* acc -> LDS tile sm (f32 or bf16 elements, any layout), at tile element
- * (r0, c0).  The caller barriers (tk_lds_barrier) before others read sm. */
+ * (r0, c0).  The caller barriers (tk_lds_barrier) before others read sm.
+ * With r0 and c0 compile-time, r0 % 16 == 0 and c0 a multiple of the
+ * fragment columns times the fragment count rounded up to a power of two
+ * (e.g. 0, 0), each element's swizzled offset is one XOR of the lane's
+ * (tk_lds_offset_add); otherwise the whole offset per element. */
 #define tk_store_acc_lds(sm, A, r0, c0)                                           \
   do {                                                                            \
     typedef TK_TYPEOF(A) _A;                                                      \
@@ -95,6 +99,23 @@
     static_assert(((int)_T::tk_elem_bytes) == 4 || ((int)_T::tk_elem_bytes) == 2,               \
                   "tk: accumulators go to f32 or bf16 LDS tiles");                \
     const uint32_t _l = tk_lane_id();                                             \
+    enum { _FR = (int)_A::tk_frows, _FC = (int)_A::tk_fcols,                      \
+           _CA = _FC * ((int)_A::tk_fc <= 1 ? 1 : (int)_A::tk_fc <= 2 ? 2 : (int)_A::tk_fc <= 4 ? 4 : 8) }; \
+    if (__builtin_constant_p((r0) % 16 == 0 && (c0) % _CA == 0) && (r0) % 16 == 0 && (c0) % _CA == 0 && \
+        (int)_A::tk_fc <= 8) {                                                    \
+      const uint32_t _b = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
+          (uint32_t)(r0) + tk_layout_c_row(_FR, (int)_l, 0), (uint32_t)(c0) + _l % _FC); \
+      _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)         \
+      _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)         \
+      _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {           \
+        const uint32_t _o = tk_lds_offset_add(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
+            _b, (uint32_t)(_fr * _FR + tk_layout_c_row(_FR, 0, _i)), (uint32_t)(_fc * _FC)); \
+        const float _v = (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                \
+        if (((int)_T::tk_elem_bytes) == 4) *(float *)((char *)(sm).data + _o) = _v; \
+        else *(uint16_t *)((char *)(sm).data + _o) = tk_f32_to_bf16(_v);         \
+      }                                                                           \
+      break;                                                                      \
+    }                                                                             \
     _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)                   \
     _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)                   \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
@@ -169,6 +190,48 @@
  * TK_OOB_OFFSET and dropped by the range check.  bf16 rounds to nearest
  * even.  beta == 0 does not read out; bias and activation are skipped when
  * off (all three tests wave-uniform). */
+/* one 4-column group of tk_store_lds_global_epi: _v (alpha applied), its
+ * tensor offset _g0 and row _r, column _c, whether it is wholly inside and
+ * aligned (_whole); beta, bias, activation, store */
+#define TK__EPI_GROUP(rsrc, _whole)                                               \
+  do {                                                                            \
+    if (_be != 0.0f) {                                                          \
+      if (_whole && _f32) {                                                     \
+        const tk_u32x4 _old = tk_buffer_load_b128((rsrc), _g0);                 \
+        _v[0] += _be * tk_bits_f32(_old.x); _v[1] += _be * tk_bits_f32(_old.y); \
+        _v[2] += _be * tk_bits_f32(_old.z); _v[3] += _be * tk_bits_f32(_old.w); \
+      } else if (_whole) {                                                      \
+        const tk_u32x2 _old = tk_buffer_load_b64((rsrc), _g0);                  \
+        _v[0] += _be * tk_bf16_to_f32((tk_bf16)(_old.x & 0xffffu));             \
+        _v[1] += _be * tk_bf16_to_f32((tk_bf16)(_old.x >> 16));                 \
+        _v[2] += _be * tk_bf16_to_f32((tk_bf16)(_old.y & 0xffffu));             \
+        _v[3] += _be * tk_bf16_to_f32((tk_bf16)(_old.y >> 16));                 \
+      } else {                                                                  \
+        _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                        \
+          _v[_e] += _be * (_f32 ? tk_bits_f32(tk_buffer_load_b32((rsrc), tk_gview_off(&_gv, _r, _c + (uint32_t)_e))) \
+                                : tk_bf16_to_f32(tk_buffer_load_b16((rsrc), tk_gview_off(&_gv, _r, _c + (uint32_t)_e)))); \
+      }                                                                         \
+    }                                                                           \
+    /* one copy of the bias and activation code for both store paths */       \
+    if (_ep.bias_mode != TK_BIAS_NONE || _ep.act != TK_ACT_NONE) {              \
+      _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                          \
+        _v[_e] = tk_epi_act(&_ep, _v[_e] + TK__EPI_BIAS(_i, _e));               \
+    }                                                                           \
+    if (_whole && _f32) {                                                       \
+      tk_u32x4 _w = {tk_f32_bits(_v[0]), tk_f32_bits(_v[1]), tk_f32_bits(_v[2]), tk_f32_bits(_v[3])}; \
+      tk_buffer_store_b128((rsrc), _g0, _w);                                    \
+    } else if (_whole) {                                                        \
+      tk_u32x2 _w = {tk_pack_bf16x2(_v[0], _v[1]), tk_pack_bf16x2(_v[2], _v[3])}; \
+      tk_buffer_store_b64((rsrc), _g0, _w);                                     \
+    } else {                                                                    \
+      _Pragma("unroll") for (int _e = 0; _e < 4; _e++) {                        \
+        const uint32_t _ge = tk_gview_off(&_gv, _r, _c + (uint32_t)_e);        \
+        if (_f32) tk_buffer_store_b32((rsrc), _ge, tk_f32_bits(_v[_e]));        \
+        else tk_buffer_store_b16((rsrc), _ge, tk_f32_to_bf16(_v[_e]));          \
+      }                                                                         \
+    }                                                                           \
+  } while (0)
+
 #define tk_store_lds_global_epi(gl, rsrc, b, h, r0, c0, sm, tid, NT, epi)         \
   do {                                                                            \
     typedef TK_TYPEOF(sm) _T;                                                     \
@@ -193,6 +256,29 @@
       _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                            \
         _bcol[_e] = tk_epi_bias_at(&_ep, _ec0 + ((uint32_t)(tid) % _gpr) * 4u + (uint32_t)_e); \
     }                                                                             \
+    /* the whole tile inside the tensor with rows aligned to the store width   \
+     * (wave-uniform): no per-group range test, and each LDS offset one XOR of \
+     * the thread's (tk_lds_offset_add: NT / groups-per-row a power of two)    \
+     */                                                                         \
+    enum { _rps = (NT) / _gpr, _fast = (NT) % _gpr == 0 && ((NT) / _gpr & ((NT) / _gpr - 1)) == 0 }; \
+    if (_fast && _gv.rows >= ((int)_T::tk_rows) && _gv.cols >= ((int)_T::tk_cols) && \
+        ((uint32_t)(uintptr_t)(gl)->ptr + _gv.base) % (4u * _gv.eb) == 0 && _gv.pitch % (4u * _gv.eb) == 0) { \
+      const uint32_t _tr = (uint32_t)(tid) / _gpr, _c = ((uint32_t)(tid) % _gpr) * 4u; \
+      const uint32_t _lb = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), 4, _tr, _c); \
+      const uint32_t _gb = _gv.base + _tr * _gv.pitch + _c * _gv.eb;             \
+      _Pragma("unroll") for (int _i = 0; _i < _groups / (NT); _i++) {             \
+        const uint32_t _r = _tr + (uint32_t)(_i * _rps);                          \
+        const uint32_t _o = tk_lds_offset_add(((int)_T::tk_layout), ((int)_T::tk_cols), 4, _lb, (uint32_t)(_i * _rps), 0); \
+        tk_u32x4 _x = *(const tk_u32x4 *)((const char *)(sm).data + (_o & ~15u)); \
+        if (TK_LDS_SWZ_HALVES && (_o & 8u)) _x = _x.zwxy;                         \
+        float _v[4] = {_al * tk_bits_f32(_x.x), _al * tk_bits_f32(_x.y),          \
+                       _al * tk_bits_f32(_x.z), _al * tk_bits_f32(_x.w)};         \
+        const uint32_t _g0 = _gb + (uint32_t)(_i * _rps) * _gv.pitch;             \
+        (void)_r;                                                                 \
+        TK__EPI_GROUP(rsrc, 1);                                                   \
+      }                                                                           \
+      break;                                                                      \
+    }                                                                             \
     _Pragma("unroll") for (int _i = 0; _i < _groups / (NT); _i++) {               \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * (NT);                  \
       const uint32_t _r = _j / _gpr, _c = (_j % _gpr) * 4u;                       \
@@ -204,51 +290,9 @@
       const uint32_t _g0 = tk_gview_off(&_gv, _r, _c);                            \
       const int _whole = (int32_t)_r < _gv.rows && (int32_t)_c + 3 < _gv.cols &&  \
                          (((uint32_t)(uintptr_t)(gl)->ptr + _g0) % (4u * _gv.eb)) == 0;                              \
-      if (_be != 0.0f) {                                                          \
-        if (_whole && _f32) {                                                     \
-          const tk_u32x4 _old = tk_buffer_load_b128((rsrc), _g0);                 \
-          _v[0] += _be * tk_bits_f32(_old.x); _v[1] += _be * tk_bits_f32(_old.y); \
-          _v[2] += _be * tk_bits_f32(_old.z); _v[3] += _be * tk_bits_f32(_old.w); \
-        } else if (_whole) {                                                      \
-          const tk_u32x2 _old = tk_buffer_load_b64((rsrc), _g0);                  \
-          _v[0] += _be * tk_bf16_to_f32((tk_bf16)(_old.x & 0xffffu));             \
-          _v[1] += _be * tk_bf16_to_f32((tk_bf16)(_old.x >> 16));                 \
-          _v[2] += _be * tk_bf16_to_f32((tk_bf16)(_old.y & 0xffffu));             \
-          _v[3] += _be * tk_bf16_to_f32((tk_bf16)(_old.y >> 16));                 \
-        } else {                                                                  \
-          _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                        \
-            _v[_e] += _be * (_f32 ? tk_bits_f32(tk_buffer_load_b32((rsrc), tk_gview_off(&_gv, _r, _c + (uint32_t)_e))) \
-                                  : tk_bf16_to_f32(tk_buffer_load_b16((rsrc), tk_gview_off(&_gv, _r, _c + (uint32_t)_e)))); \
-        }                                                                         \
-      }                                                                           \
-      /* one copy of the bias and activation code for both store paths */       \
-      if (_ep.bias_mode != TK_BIAS_NONE || _ep.act != TK_ACT_NONE) {              \
-        _Pragma("unroll") for (int _e = 0; _e < 4; _e++)                          \
-          _v[_e] = tk_epi_act(&_ep, _v[_e] + TK__EPI_BIAS(_i, _e));               \
-      }                                                                           \
-      if (_whole && _f32) {                                                       \
-        tk_u32x4 _w = {tk_f32_bits(_v[0]), tk_f32_bits(_v[1]), tk_f32_bits(_v[2]), tk_f32_bits(_v[3])}; \
-        tk_buffer_store_b128((rsrc), _g0, _w);                                    \
-      } else if (_whole) {                                                        \
-        tk_u32x2 _w = {tk_pack_bf16x2(_v[0], _v[1]), tk_pack_bf16x2(_v[2], _v[3])}; \
-        tk_buffer_store_b64((rsrc), _g0, _w);                                     \
-      } else {                                                                    \
-        _Pragma("unroll") for (int _e = 0; _e < 4; _e++) {                        \
-          const uint32_t _ge = tk_gview_off(&_gv, _r, _c + (uint32_t)_e);        \
-          if (_f32) tk_buffer_store_b32((rsrc), _ge, tk_f32_bits(_v[_e]));        \
-          else tk_buffer_store_b16((rsrc), _ge, tk_f32_to_bf16(_v[_e]));          \
-        }                                                                         \
-      }                                                                           \
+      TK__EPI_GROUP(rsrc, _whole);                                                \
     }                                                                             \
   } while (0)
-
-/* f32 -> bf16 bits in the high half of the result (round to nearest even,
- * NaN quieted like tk_f32_to_bf16) without branches: a select, not the
- * divergent branch tk_f32_to_bf16's early return becomes per element */
-TK_DI uint32_t tk__bf16_hi_rne(float x) {
-  const uint32_t u = tk_f32_bits(x);
-  return x != x ? (u | 0x00400000u) : u + 0x7fffu + ((u >> 16) & 1u);
-}
 
 /* One output type (EB = 4: f32, 2: bf16) of tk_store_acc_epi: constant
  * there, so no per-element type test. */

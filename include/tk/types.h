@@ -63,12 +63,18 @@ TK_HDI float tk_bits_f32(uint32_t u) { float f; __builtin_memcpy(&f, &u, 4); ret
 /* --- bf16 ----------------------------------------------------------------- */
 /* f32 -> bf16, round to nearest even; NaN stays NaN (quiet bit forced so a
  * NaN whose payload is only in the low half does not become inf). */
-TK_HDI tk_bf16 tk_f32_to_bf16(float f) {
-  uint32_t u = tk_f32_bits(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (tk_bf16)((u >> 16) | 0x0040u);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return (tk_bf16)(u >> 16);
+/* The same rounding with the bf16 in the high half of the result.  Both
+ * candidates are computed first and then selected: an early return, or a
+ * ternary over the expressions, becomes a divergent branch per element on
+ * the device (exec-mask saves around both arms: 53 instructions for four
+ * conversions against 36 with v_cndmask, clang-22 gfx942). */
+TK_HDI uint32_t tk__bf16_hi_rne(float x) {
+  const uint32_t u = tk_f32_bits(x);
+  const uint32_t quiet = u | 0x00400000u, rounded = u + 0x7fffu + ((u >> 16) & 1u);
+  const int nan = (u & 0x7fffffffu) > 0x7f800000u;
+  return nan ? quiet : rounded;
 }
+TK_HDI tk_bf16 tk_f32_to_bf16(float f) { return (tk_bf16)(tk__bf16_hi_rne(f) >> 16); }
 TK_HDI float tk_bf16_to_f32(tk_bf16 h) { return tk_bits_f32((uint32_t)h << 16); }
 /* f32 -> bf16 round to nearest even for finite f (and infinities); a NaN may
  * come out as an infinity.  Two integer ops instead of four where the value
@@ -92,7 +98,12 @@ TK_HDI uint32_t tk_pack_bf16x2_rna(float lo, float hi) {
 }
 /* two bf16 in one dword: lo in bits 15..0 (lower k / lower column first) */
 TK_HDI uint32_t tk_pack_bf16x2(float lo, float hi) {
-  return (uint32_t)tk_f32_to_bf16(lo) | ((uint32_t)tk_f32_to_bf16(hi) << 16);
+#if TK_DEVICE_PASS
+  /* the two high halves merged by one v_perm_b32 (bytes 3,2 of each) */
+  return __builtin_amdgcn_perm(tk__bf16_hi_rne(hi), tk__bf16_hi_rne(lo), 0x07060302u);
+#else
+  return (tk__bf16_hi_rne(lo) >> 16) | (tk__bf16_hi_rne(hi) & 0xffff0000u);
+#endif
 }
 
 /* --- f16 (hardware / compiler conversion, RNE) ---------------------------- */

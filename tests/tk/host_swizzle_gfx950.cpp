@@ -15,6 +15,7 @@ static_assert(TK_LDS_BANKS == 64, "the host pass must see gfx950's facts here");
 
 static int g_fail = 0;
 #define CHECK(c, ...) do { if (!(c)) { g_fail++; printf("FAIL: " __VA_ARGS__); printf("\n"); } } while (0)
+#include "host_swizzle_add.h"
 
 struct access { uint32_t addr, bytes; };
 
@@ -111,6 +112,10 @@ int main(void) {
     printf("gfx950 64x32 eb2 b64 read of a 32-row fragment: %d-way\n", w);
     CHECK(w == 2, "32-row b64 fragment read is %d-way, documented as 2-way", w);
   }
+  // tk_lds_offset_add: f32 / bf16 / fp8 tiles of 32..256-byte rows, both layouts
+  const int add_shapes[][3] = {{32, 64, 4}, {32, 32, 4}, {32, 128, 2}, {64, 64, 2}, {32, 16, 2}, {64, 128, 1}, {32, 8, 4}};
+  for (int i = 0; i < (int)(sizeof add_shapes / sizeof add_shapes[0]); i++)
+    for (int layout = 0; layout < 2; layout++) check_offset_add(layout, add_shapes[i][0], add_shapes[i][1], add_shapes[i][2]);
   printf("%d failed\n", g_fail);
   return g_fail ? 1 : 0;
 }

@@ -15,6 +15,7 @@ TK_RT(acc_t, TK_K_C_F32_32x32, 64, 64);
 TK_RT(acc16_t, TK_K_C_F32_16x16, 32, 64);
 TK_ST(st_f32, float, 64, 64, TK_LDS_SWZ);
 TK_ST(st_bf16, tk_bf16, 64, 64, TK_LDS_LINEAR);
+TK_ST(st_bf16s, tk_bf16, 64, 64, TK_LDS_SWZ);
 
 __host__ __device__ static float val(int64_t r, int64_t c) { return (float)(r * 3 - c * 2) * 0.25f + 1.0f; }
 
@@ -68,6 +69,28 @@ __global__ void k_via_lds_bf16(tk_gl g) {
     tk_store_acc_lds(s, acc, 0, 0);
     FILL_ACC(acc, acc16_t, r0 + 32, c0);
     tk_store_acc_lds(s, acc, 32, 0);
+  }
+  tk_lds_barrier();
+  tk_store_lds_global(&g, rs, 0, 0, r0, c0, s, threadIdx.x, 256);
+}
+// the same through a swizzled bf16 tile: 32x32 fragments at the constant
+// origin (0, 0) (tk_store_acc_lds's one-XOR offsets), then rows 16..47
+// rewritten with the same values from 16x16 fragments at a runtime origin
+// (the general offsets)
+__global__ void k_via_lds_bf16_swz(tk_gl g, int32_t rt16) {
+  __shared__ st_bf16s s;
+  const tk_rsrc rs = tk_gl_rsrc(&g);
+  const int64_t r0 = (int64_t)blockIdx.y * 64, c0 = (int64_t)blockIdx.x * 64;
+  if (tk_wave_id() == 2) {
+    acc_t acc;  // 64 x 64 in 32x32 fragments
+    FILL_ACC(acc, acc_t, r0, c0);
+    tk_store_acc_lds(s, acc, 0, 0);
+  }
+  tk_lds_barrier();
+  if (tk_wave_id() == 3) {  // rows 16..47 again (same values) from 16x16 fragments at a runtime origin
+    acc16_t acc;
+    FILL_ACC(acc, acc16_t, r0 + rt16, c0);
+    tk_store_acc_lds(s, acc, rt16, 0);
   }
   tk_lds_barrier();
   tk_store_lds_global(&g, rs, 0, 0, r0, c0, s, threadIdx.x, 256);
@@ -128,8 +151,11 @@ static void run_bf16(int mode, float alpha, float beta) {
   if (tk_gl_make(&g, d, 2, 2, dims, strides)) { fprintf(stderr, "tk_gl_make failed\n"); exit(1); }
   if (mode == 0)
     hipLaunchKernelGGL(k_acc_bf16, dim3((unsigned)((C + 63) / 64), (unsigned)((R + 31) / 32)), dim3(64), 0, 0, g, alpha, beta);
-  else
+  else if (mode == 1)
     hipLaunchKernelGGL(k_via_lds_bf16, dim3((unsigned)((C + 63) / 64), (unsigned)((R + 63) / 64)), dim3(256), 0, 0, g);
+  else
+    hipLaunchKernelGGL(k_via_lds_bf16_swz, dim3((unsigned)((C + 63) / 64), (unsigned)((R + 63) / 64)), dim3(256), 0, 0,
+                       g, 16);
   HIPCHECK(hipDeviceSynchronize());
   HIPCHECK(hipMemcpy(o, d, n * 2, hipMemcpyDeviceToHost));
   for (size_t i = 0; i < n; i++) {
@@ -151,6 +177,7 @@ int main(void) {
   run_bf16(0, 1.0f, 0.0f);
   run_bf16(0, 2.0f, 0.5f);
   run_bf16(1, 1.0f, 0.0f);
+  run_bf16(2, 1.0f, 0.0f);
   if (bad) { fprintf(stderr, "test_stores: %d mismatches\n", bad); return 1; }
   printf("test_stores: f32/bf16 acc stores (alpha/beta), acc->LDS->global: %ldx%ld in stride %ld, guards intact\n",
          (long)R, (long)C, (long)S);
