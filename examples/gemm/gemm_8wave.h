@@ -188,7 +188,11 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
   } while (0)
 
 /* The tile shapes: one body (gemm_8wave_body.h), four instantiations for
- * bf16 here, and fp8 in gemm_8wave_fp8.h. */
+ * bf16 here, and fp8 in gemm_8wave_fp8.h.  The 256x256 ones are compiled in
+ * their own translation unit, gemm_8wave_256.hip (GEMM_8WAVE_256_TU), with
+ * TK_OPAQUE_IDS (tk/target.h): their two stream-K copies of the body need it
+ * to stay spill-free, and in the others it costs 10-15% at 1024^3-2048^3
+ * (modeled: lane-derived addresses recomputed inside the main loop). */
 #define W8_CAT_(x, s) x##_##s
 #define W8_CAT(x, s) W8_CAT_(x, s)
 #define W8_EL uint16_t /* bf16 bits */
@@ -196,6 +200,7 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
 #define W8_KIND TK_K_A_BF16_32x32x8
 
 #define W8_KH 32 /* K per half-step (one LDS buffer); K step 64 */
+#ifdef GEMM_8WAVE_256_TU
 #define W8_TM 256
 #define W8_TN 256
 #define W8_ID(x) W8_CAT(x, 256x256)
@@ -207,6 +212,11 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
 #undef W8_ID
 #undef W8_KERNEL
 #undef W8_KERNEL_NN
+#else
+__global__ void gemm_8wave(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b, void *c, tk_gemm_problem p,
+                           float *ws, int64_t kc, gemm_sk sk);
+__global__ void gemm_8wave_nn(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b, void *c,
+                              tk_gemm_problem p, float *ws, int64_t kc, gemm_sk sk);
 
 #define W8_TM 256
 #define W8_TN 128
@@ -378,5 +388,7 @@ static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_
                      splits > 1 ? gemm_8wave_kc(p, splits, ks) : p->k, *sk);
   return hipGetLastError();
 }
+
+#endif /* GEMM_8WAVE_256_TU */
 
 #endif /* GEMM_8WAVE_H */

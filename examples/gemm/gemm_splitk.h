@@ -30,10 +30,11 @@
 #include <tk/epilogue.h>
 #include <tk/sync.h>
 
+#include "gemm_tile.h" /* gemm_epi */
 #include "tk_gemm.h"
 
 /* bytes of workspace for `splits` splits over `tiles` tiles per batch */
-static int64_t gemm_splitk_ws_bytes(const tk_gemm_problem *p, int64_t splits, int64_t tiles)
+static inline int64_t gemm_splitk_ws_bytes(const tk_gemm_problem *p, int64_t splits, int64_t tiles)
 {
   return splits > 1 ? p->batch * splits * p->m * p->n * 4 + p->batch * tiles * 4 : 0;
 }
@@ -142,7 +143,7 @@ typedef struct {
 
 /* bytes of stream-K workspace: 2 * groups tm x tn f32 slots, then one
  * uint32 counter per stream-K tile */
-static int64_t gemm_sk_ws_bytes(const gemm_sk *sk, int32_t tm, int32_t tn)
+static inline int64_t gemm_sk_ws_bytes(const gemm_sk *sk, int32_t tm, int32_t tn)
 {
   return sk->groups ? 2 * (int64_t)sk->groups * tm * tn * 4 + (int64_t)sk->tiles * 4 : 0;
 }

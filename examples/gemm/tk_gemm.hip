@@ -4,11 +4,10 @@
  * no compiler builtins in examples/gemm by design (tests/gemm greps for them);
  * the kernels use tk primitives and plain HIP only.
  *
- * All kernels are in this one translation unit, so the library's code object
- * holds them all (the ISA tests read it from the gemm executable). */
-/* the 8wave kernels loop over stream-K segments: lane and wave ids
- * recomputed per use, not hoisted out of that loop (tk/target.h) */
-#define TK_OPAQUE_IDS
+ * The kernels are in this translation unit except the 256x256 8wave ones
+ * (gemm_8wave_256.hip: compiled with TK_OPAQUE_IDS, see gemm_8wave.h); the
+ * gemm executable holds one code object per unit (tests/isa/tk-isa-check
+ * reads them all). */
 #include <hip/hip_runtime.h>
 #include <math.h>
 #include <stdlib.h>

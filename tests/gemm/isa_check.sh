@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# isa_check.sh READELF ELF KERNEL...: resource report of a gfx942 code object
+# isa_check.sh READELF OBJDUMP ELF[:ELF...] KERNEL...: resource report of gfx942 code objects
+# (one per translation unit of the library, separated by colons)
 # from its AMDGPU metadata note (AMDGPUUsage, "Code Object V4/V5 Metadata") and
 # checks, for every kernel in it: no private segment (scratch) and no VGPR/SGPR
 # spills; .vgpr_count (unified arch + acc VGPRs on gfx90a+) <= 256, so two waves
@@ -10,7 +11,8 @@
 set -eu
 readelf=$1 objdump=$2 elf=$3
 shift 3
-report=$("$readelf" --notes "$elf" | awk '
+IFS=: read -r -a elfs <<< "$elf"
+report=$(for e in "${elfs[@]}"; do "$readelf" --notes "$e"; done | awk '
   /^  - \.agpr_count:/ { if (name != "") print name, vgpr, agpr, priv, lds, vsp, ssp; name=""; agpr=$3 }
   /^    \.name:/ { name=$2 }
   /^    \.vgpr_count:/ { vgpr=$2 }
@@ -34,7 +36,7 @@ for spec in "$@"; do
   grep -q "$k" <<< "$report" || { echo "  FAIL: kernel $k not in the code object"; fail=1; continue; }
   if [ "$spec" != "$k" ]; then
     want=${spec#*:}
-    got=$("$objdump" -d --mcpu=gfx942 "$elf" | awk -v k="$k" '/^[0-9a-f]+ <.*>:$/ { f = index($0, k) > 0 } f' | grep -c 'v_mfma' || true)
+    got=$(for e in "${elfs[@]}"; do "$objdump" -d --mcpu=gfx942 "$e"; done | awk -v k="$k" '/^[0-9a-f]+ <.*>:$/ { f = index($0, k) > 0 } f' | grep -c 'v_mfma' || true)
     echo "$k: $got v_mfma instructions (expected $want)"
     [ "$got" -eq "$want" ] || { echo "  FAIL: $k has $got MFMAs, expected $want"; fail=1; }
   fi
