@@ -63,18 +63,25 @@ TK_HDI float tk_bits_f32(uint32_t u) { float f; __builtin_memcpy(&f, &u, 4); ret
 /* --- bf16 ----------------------------------------------------------------- */
 /* f32 -> bf16, round to nearest even; NaN stays NaN (quiet bit forced so a
  * NaN whose payload is only in the low half does not become inf). */
-/* The same rounding with the bf16 in the high half of the result.  Both
- * candidates are computed first and then selected: an early return, or a
- * ternary over the expressions, becomes a divergent branch per element on
- * the device (exec-mask saves around both arms: 53 instructions for four
- * conversions against 36 with v_cndmask, clang-22 gfx942). */
+TK_HDI tk_bf16 tk_f32_to_bf16(float f) {
+  uint32_t u = tk_f32_bits(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (tk_bf16)((u >> 16) | 0x0040u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (tk_bf16)(u >> 16);
+}
+/* The same rounding with the bf16 in the high half of the result, for the
+ * store paths: both candidates computed, then selected.  The early return
+ * above (or a ternary over the expressions) becomes a divergent branch per
+ * element on the device, exec-mask saves around both arms: 53 instructions
+ * for four conversions against 36 with v_cndmask (clang-22, gfx942).  The
+ * selects hold their masks in SGPRs, though: used for tk_f32_to_bf16 itself
+ * they made attention's backward kernels spill an SGPR on gfx950. */
 TK_HDI uint32_t tk__bf16_hi_rne(float x) {
   const uint32_t u = tk_f32_bits(x);
   const uint32_t quiet = u | 0x00400000u, rounded = u + 0x7fffu + ((u >> 16) & 1u);
   const int nan = (u & 0x7fffffffu) > 0x7f800000u;
   return nan ? quiet : rounded;
 }
-TK_HDI tk_bf16 tk_f32_to_bf16(float f) { return (tk_bf16)(tk__bf16_hi_rne(f) >> 16); }
 TK_HDI float tk_bf16_to_f32(tk_bf16 h) { return tk_bits_f32((uint32_t)h << 16); }
 /* f32 -> bf16 round to nearest even for finite f (and infinities); a NaN may
  * come out as an infinity.  Two integer ops instead of four where the value
