@@ -116,9 +116,9 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
 {
   gemm_seg g;
   if (!skp) { /* a whole tile, or its split blockIdx.y of gridDim.y */
-    g.lid = gemm_tile_lid(p, blockIdx.x, sk.groups > 0 ? (uint32_t)sk.dp : gridDim.x);
+    g.lid = gemm_tile_lid(p, blockIdx.x, (uint32_t)sk.dp);
     g.kb = (int64_t)blockIdx.y * kc, g.ke = g.kb + kc < p.k ? g.kb + kc : p.k;
-    g.dest = gridDim.y > 1 ? W8_TO_SPLIT : W8_TO_C;
+    g.dest = sk.splits > 1 ? W8_TO_SPLIT : W8_TO_C;
     g.n = 1;
     return g;
   }
@@ -384,8 +384,11 @@ static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_
                      (int64_t)sk->tiles * ((p->k + ks - 1) / ks) < sk->groups))
     return hipErrorInvalidValue;
   const unsigned wgs = sk->groups ? (unsigned)(sk->dp + sk->groups) : (unsigned)tiles;
+  gemm_sk k = *sk; /* what the kernel reads instead of gridDim (gemm_splitk.h) */
+  if (!k.groups) k.dp = (int32_t)(uint32_t)tiles;
+  k.splits = (int32_t)splits;
   hipLaunchKernelGGL(*fn, dim3(wgs, (unsigned)splits, (unsigned)p->batch), dim3(512), 0, stream, a, b, c, *p, ws,
-                     splits > 1 ? gemm_8wave_kc(p, splits, ks) : p->k, *sk);
+                     splits > 1 ? gemm_8wave_kc(p, splits, ks) : p->k, k);
   return hipGetLastError();
 }
 

@@ -101,7 +101,10 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   /* wave-uniform: 16-byte group loads need 16-byte rows (gemm_8wave_wide);
    * otherwise the whole range goes through the masked tail below */
   const bool wide = gemm_8wave_wide(&p);
-  const int64_t ksteps = wide ? (ke - kb) / (2 * W8_KH) : 0;
+  const int32_t ksteps = wide ? (int32_t)((ke - kb) / (2 * W8_KH)) : 0; /* < 2^31: K < 2^31 (buffer limits) */
+  /* K left for the masked tail below: one bit held across the loop, so that
+   * without a tail (the usual case) nothing of the segment is read again */
+  const bool ktail = kb + (int64_t)ksteps * 2 * W8_KH < ke;
 
   W8_ID(w8_sta) sa[2]; /* two sets: half-steps s+1 and s+2 in flight */
   W8_ID(w8_stb) sb[2];
@@ -128,8 +131,8 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   }
   tk_group_barrier_if(4, 1); /* group 1 starts half a phase late */
 
-  for (int64_t ks = 0; ks < ksteps; ++ks) {
-    const int64_t k0 = kb + ks * 2 * W8_KH;
+  for (int32_t ks = 0; ks < ksteps; ++ks) {
+    const int64_t k0 = kb + (int64_t)ks * 2 * W8_KH;
     W8_MEMORY(0, k0 + 3 * W8_KH);
     W8_BARRIER();
     W8_COMPUTE();
@@ -148,34 +151,39 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   if (ksteps == 0) tk_group_barrier_if(4, 0); /* pairs with group 1's extra barrier */
 
   /* the segment again, from a fresh read of the arguments: nothing of it
-   * beyond what the loop used is held across the loop */
-  const gemm_seg sg = gemm_8wave_seg_ka((const gemm_8wave_kargs *)tk_kernarg_fresh(), seg, 2 * W8_KH, skp);
-  int32_t dest = sg.dest;
+   * beyond what the loop used is held across the loop; the tail and the
+   * epilogue below read the same copy */
+  const gemm_8wave_kargs *ka = (const gemm_8wave_kargs *)tk_kernarg_fresh();
 
   /* masked K tail: what the 64-wide steps left of [kb, ke) (K % 64, or all
    * of it without 16-byte rows), one half-step of 32 at a time, staged element
    * by element into buffer 0 by all 512 threads (zero beyond ke, M and N) */
-  for (int64_t k0 = sg.kb + ksteps * 2 * W8_KH; k0 < sg.ke; k0 += W8_KH) {
-    for (int e = tk_opaque(threadIdx.x); e < W8_TM * W8_KH; e += 512) {
-      const int r = e / W8_KH, kk = e % W8_KH;
-      const int64_t gk = k0 + kk, gr = m0 + r;
-      W8_LDS_AT(sm.buf[0].a[r / gm], r % gm, kk) = (gr < p.m && gk < sg.ke) ? az[gr * p.lda + gk] : (W8_EL)0;
+  if (ktail) {
+    const gemm_seg st = gemm_8wave_seg_ka(ka, seg, 2 * W8_KH, skp);
+    for (int64_t k0 = st.kb + (int64_t)ksteps * 2 * W8_KH; k0 < st.ke; k0 += W8_KH) {
+      for (int e = tk_opaque(threadIdx.x); e < W8_TM * W8_KH; e += 512) {
+        const int r = e / W8_KH, kk = e % W8_KH;
+        const int64_t gk = k0 + kk, gr = m0 + r;
+        W8_LDS_AT(sm.buf[0].a[r / gm], r % gm, kk) = (gr < p.m && gk < st.ke) ? az[gr * p.lda + gk] : (W8_EL)0;
+      }
+      for (int e = tk_opaque(threadIdx.x); e < W8_TN * W8_KH; e += 512) {
+        const int r = e / W8_KH, kk = e % W8_KH;
+        const int64_t gk = k0 + kk, gr = n0 + r;
+        W8_EL v = 0;
+        if (gr < p.n && gk < st.ke) v = nn ? bz[gk * p.ldb + gr] : bz[gr * p.ldb + gk];
+        W8_LDS_AT(sm.buf[0].b[r / gn], r % gn, kk) = v;
+      }
+      tk_lds_barrier();
+      tk_prefetch_issue_b128(pa, sm.buf[0].a[grp], 0, 0);
+      tk_prefetch_issue_b128(pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
+      tk_prefetch_wait_b128(fa, pa, 0);
+      tk_prefetch_wait_b128(fb, pb, 0);
+      tk_mma_ABt(acc, fa, fb, acc);
+      tk_barrier(); /* fragments are in registers: buffer 0 may be refilled */
     }
-    for (int e = tk_opaque(threadIdx.x); e < W8_TN * W8_KH; e += 512) {
-      const int r = e / W8_KH, kk = e % W8_KH;
-      const int64_t gk = k0 + kk, gr = n0 + r;
-      W8_EL v = 0;
-      if (gr < p.n && gk < sg.ke) v = nn ? bz[gk * p.ldb + gr] : bz[gr * p.ldb + gk];
-      W8_LDS_AT(sm.buf[0].b[r / gn], r % gn, kk) = v;
-    }
-    tk_lds_barrier();
-    tk_prefetch_issue_b128(pa, sm.buf[0].a[grp], 0, 0);
-    tk_prefetch_issue_b128(pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
-    tk_prefetch_wait_b128(fa, pa, 0);
-    tk_prefetch_wait_b128(fb, pb, 0);
-    tk_mma_ABt(acc, fa, fb, acc);
-    tk_barrier(); /* fragments are in registers: buffer 0 may be refilled */
   }
+  const gemm_seg sg = gemm_8wave_seg_ka(ka, seg, 2 * W8_KH, skp); /* without stream-K only dest is used */
+  int32_t dest = sg.dest;
 
   /* epilogue: TM/64 pieces of 32 x TN/4 through this wave's LDS tile; with
    * split-K the f32 partial goes to the workspace as is, and the tile's last
@@ -183,7 +191,6 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   /* C, the workspace and the problem again, read from the kernel's argument
    * block only now (gemm_8wave_kargs): what the epilogue needs holds no
    * SGPRs across the loop (otherwise spilled to VGPR lanes) */
-  const gemm_8wave_kargs *ka = (const gemm_8wave_kargs *)tk_kernarg_fresh();
   const tk_gemm_problem &pe = ka->p;
   void *const c = ka->c;
   float *const ws = ka->ws;
@@ -239,7 +246,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   tk_gl gc;
   tk_epi epi;
   if (dest == W8_TO_SPLIT) {
-    gemm_ws_tensor(pe, ws, z, &gc);
+    gemm_ws_tensor(pe, ws, z, ka->sk.splits, &gc);
     epi = tk_epi_ab(1.0f, 0.0f); /* the raw partial; the last split applies gemm_epi */
   } else {
     gemm_c_tensor(pe, c, z, &gc);
@@ -285,10 +292,10 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_run)(
     const bool nn)
 {
   TK_LDS_ALLOC(W8_ID(w8_smem), sm);
-  if (sk.groups == 0 || blockIdx.x < (uint32_t)sk.dp) {
-    /* a whole tile, or its split blockIdx.y of gridDim.y: one segment */
+  if (blockIdx.x < (uint32_t)sk.dp) {
+    /* a whole tile, or its split blockIdx.y of sk.splits: one segment */
     W8_ID(w8_body)(a, b, p, kc, sk, 0, false, nn, sm);
-    if (gridDim.y > 1) {
+    if (((const gemm_8wave_kargs *)tk_kernarg_fresh())->sk.splits > 1) {
       const gemm_8wave_kargs *kf = (const gemm_8wave_kargs *)tk_kernarg_fresh();
       int64_t m0, n0;
       gemm_tile_at(kf->p, W8_TM, W8_TN, gemm_8wave_seg_ka(kf, 0, 2 * W8_KH, false).lid, &m0, &n0);

@@ -136,9 +136,12 @@ static __device__ inline __attribute__((always_inline)) bool gemm_count_part(uin
  * part goes to one of the workgroup's two slots (slot 0: its first
  * segment, slot 1: its last) and the tile's last part to arrive sums them in
  * K order (deterministic), as split-K does.  groups == 0: no stream-K.
- * Batch 1 only; the host needs tiles * kt >= groups (no empty ranges). */
+ * Batch 1 only; the host needs tiles * kt >= groups (no empty ranges).
+ * Every launch sets dp (all tiles when groups == 0; read as uint32) and
+ * splits (K splits, gridDim.y): the kernels read these, not gridDim, whose
+ * dispatch-packet load and division came before a workgroup's first load. */
 typedef struct {
-  int32_t dp, tiles, groups, pad;
+  int32_t dp, tiles, groups, splits;
 } gemm_sk;
 
 /* bytes of stream-K workspace: 2 * groups tm x tn f32 slots, then one

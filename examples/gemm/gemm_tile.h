@@ -84,11 +84,13 @@ static __device__ inline tk_epi gemm_epi(const tk_gemm_problem &p)
                      (int)tk_gemm_bias_elem_bytes(&p));
 }
 
-/* split-K: this workgroup's f32 partial (split blockIdx.y of gridDim.y) of
+/* split-K: this workgroup's f32 partial (split blockIdx.y of `splits`, the
+ * launch's gridDim.y, passed in: gridDim is a dispatch-packet load) of
  * batch z, packed M x N, at ws + ((z * splits + split) * M * N) floats */
-static __device__ inline void gemm_ws_tensor(const tk_gemm_problem &p, float *ws, int64_t z, tk_gl *gw)
+static __device__ inline void gemm_ws_tensor(const tk_gemm_problem &p, float *ws, int64_t z, int64_t splits,
+                                             tk_gl *gw)
 {
-  gemm_gl2(gw, (void *)(ws + (z * gridDim.y + blockIdx.y) * p.m * p.n), 4, p.m, p.n, p.n);
+  gemm_gl2(gw, (void *)(ws + (z * splits + blockIdx.y) * p.m * p.n), 4, p.m, p.n, p.n);
 }
 
 #endif /* GEMM_TILE_H */

@@ -24,8 +24,10 @@
  * CDNA3 ISA guide §7 MFMA output layout): for each register i, lanes with
  * consecutive l % FC write consecutive columns, so each store instruction
  * writes FC*4 (f32) or FC*2 (bf16) contiguous bytes per row.
- * Edges: every store goes through the tensor's buffer resource, and elements
- * outside the tensor (rows >= dims[2] - r0, columns >= dims[3] - c0) are sent
+ * Edges: every store goes through the tensor's buffer resource (except
+ * tk_store_acc_epi's windows wholly inside the tensor: global stores,
+ * global_store_short_d16_hi for bf16, CDNA3 ISA guide "FLAT, Scratch and
+ * Global Instructions"), and elements outside the tensor (rows >= dims[2] - r0, columns >= dims[3] - c0) are sent
  * to TK_OOB_OFFSET, beyond num_records: the hardware drops them (CDNA3 ISA
  * guide, "Buffer addressing" range checking; LLVM AMDGPUUsage buffer
  * intrinsics), no branches.  beta == 0 does not read C (so NaNs in an
@@ -298,6 +300,20 @@
  * there, so no per-element type test. */
 #define TK__STORE_ACC_EPI(A, _A, rsrc, EB)                                        \
   do {                                                                            \
+    if (_plain && _inside) {                                                      \
+      /* out = acc, wholly inside: the registers straight to the stores.  The    \
+       * general path below costs this case a copy and a zeroed bias register    \
+       * per element and a vmcnt(0) per fragment row (its join points may hold  \
+       * C or bias loads) */                                                     \
+      _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)         \
+      _Pragma("unroll") for (int _i = 0; _i < _NI; _i++) {                        \
+        uint32_t _vr = _lo + (uint32_t)(_fr * _FR + tk_layout_c_row(_FR, 0, _i)) * _gv.pitch; \
+        asm volatile("" : "+v"(_vr));                                             \
+        _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++)                     \
+          TK__STORE_ACC_GLB(EB, _gp, (A).f[_fr * _NF + _fc][_i], _vr, _fc * _FC * (EB)); \
+      }                                                                           \
+      break;                                                                      \
+    }                                                                             \
     /* a column bias is the same for every register of a fragment column */    \
     float _bc[_NF];                                                               \
     _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++) _bc[_fc] = 0.0f;        \
@@ -341,7 +357,7 @@
           uint32_t _vr = _lo + (uint32_t)(_fr * _FR + tk_layout_c_row(_FR, 0, _i)) * _gv.pitch; \
           asm volatile("" : "+v"(_vr));                                           \
           _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++)                   \
-            TK__STORE_ACC_ONE(EB, rsrc, _v[_fc][_i], _vr + (uint32_t)(_fc * _FC * (EB)), 0); \
+            TK__STORE_ACC_GLB(EB, _gp, _v[_fc][_i], _vr, _fc * _FC * (EB));      \
         }                                                                         \
       } else {                                                                    \
         _Pragma("unroll") for (int _i = 0; _i < _NI; _i++)                        \
@@ -350,6 +366,22 @@
             tk_gview_off(&_gv, _fr * _FR + tk_layout_c_row(_FR, (int)_l, _i), _fc * _FC + _l % _FC), 0); \
       }                                                                           \
     }                                                                             \
+  } while (0)
+/* Inside the tensor no range check is needed, so the stores are global ones
+ * (tensor pointer in SGPRs + the lane's 32-bit offset + an immediate): for
+ * bf16 that is global_store_short_d16_hi of the rounded value as it is (the
+ * buffer intrinsic has no d16_hi form: one shift more per element). */
+typedef __attribute__((address_space(1))) char tk__gchar;
+TK_DI void tk__store_glb_b32(const void *base, uint32_t off, uint32_t imm, uint32_t v) {
+  *(__attribute__((address_space(1))) uint32_t *)((tk__gchar *)base + (uint64_t)off + imm) = v;
+}
+TK_DI void tk__store_glb_b16(const void *base, uint32_t off, uint32_t imm, uint16_t v) {
+  *(__attribute__((address_space(1))) uint16_t *)((tk__gchar *)base + (uint64_t)off + imm) = v;
+}
+#define TK__STORE_ACC_GLB(EB, base, x, vo, imm)                                   \
+  do {                                                                            \
+    if ((EB) == 4) tk__store_glb_b32((base), (vo), (uint32_t)(imm), tk_f32_bits(x)); \
+    else tk__store_glb_b16((base), (vo), (uint32_t)(imm), (uint16_t)(tk__bf16_hi_rne(x) >> 16)); \
   } while (0)
 #define TK__STORE_ACC_ONE(EB, rsrc, x, vo, so)                                    \
   do {                                                                            \
@@ -384,6 +416,8 @@
     const uint32_t _l = tk_lane_id(), _er0 = (uint32_t)(r0), _ec0 = (uint32_t)(c0); \
     const int _inside = _gv.rows >= ((int)_A::tk_fr) * _FR && _gv.cols >= _NF * _FC; \
     const uint32_t _lo = _gv.base + (uint32_t)tk_layout_c_row(_FR, (int)_l, 0) * _gv.pitch + (_l % _FC) * _gv.eb; \
+    const void *const _gp = (gl)->ptr;                                            \
+    const int _plain = _al == 1.0f && _be == 0.0f && _ep.bias_mode == TK_BIAS_NONE && _ep.act == TK_ACT_NONE; \
     if (_gv.eb == 4) TK__STORE_ACC_EPI(A, _A, rsrc, 4);                           \
     else TK__STORE_ACC_EPI(A, _A, rsrc, 2);                                       \
   } while (0)

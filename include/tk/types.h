@@ -79,8 +79,9 @@ TK_HDI tk_bf16 tk_f32_to_bf16(float f) {
 TK_HDI uint32_t tk__bf16_hi_rne(float x) {
   const uint32_t u = tk_f32_bits(x);
   const uint32_t quiet = u | 0x00400000u, rounded = u + 0x7fffu + ((u >> 16) & 1u);
-  const int nan = (u & 0x7fffffffu) > 0x7f800000u;
-  return nan ? quiet : rounded;
+  /* x != x: one v_cmp_u_f32 on the device (the integer test is an and and
+   * a compare); the same set of values as (u & 0x7fffffff) > 0x7f800000 */
+  return x != x ? quiet : rounded;
 }
 TK_HDI float tk_bf16_to_f32(tk_bf16 h) { return tk_bits_f32((uint32_t)h << 16); }
 /* f32 -> bf16 round to nearest even for finite f (and infinities); a NaN may

@@ -49,6 +49,7 @@ __global__ __launch_bounds__(64) void k_acc_epi(tk_gl g, const float *src, int64
   tk_store_acc_epi(&g, rs, 0, 0, r0, c0, acc, ep);
 }
 
+static uint32_t f_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float bf16f(uint16_t h) { uint32_t u = (uint32_t)h << 16; float f; memcpy(&f, &u, 4); return f; }
 static uint16_t f2bf(float f) {  // RNE, independent of tk's helper
   uint32_t u; memcpy(&u, &f, 4);
@@ -59,10 +60,19 @@ static uint16_t f2bf(float f) {  // RNE, independent of tk's helper
 
 // M x N tensor (leading dimension ld), window at (r0, c0)
 static void run_store(bool frag16, bool f32out, int64_t M, int64_t N, int64_t ld, int64_t r0, int64_t c0, float alpha,
-                      float beta, int act, int bias_mode, bool bias_bf16, bool nan_c) {
+                      float beta, int act, int bias_mode, bool bias_bf16, bool nan_c, bool specials = false) {
   const size_t n = (size_t)(M * ld);
   std::vector<float> src(TR * TC);
   for (auto &v : src) v = (float)((int)(tt_rand() % 2001) - 1000) / 256.0f;
+  // out = acc (alpha 1, nothing else): the conversion's edges, checked bit
+  // for bit below: NaNs whose payload is only in the low half (must stay NaN),
+  // infinities, the largest finite (rounds to inf), ties to even both ways,
+  // -0, a subnormal, values just off a tie
+  static const uint32_t special[] = {0x7f800001u, 0xff800001u, 0x7fc00000u, 0xffffffffu, 0x7f800000u, 0xff800000u,
+                                     0x7f7fffffu, 0x3f808000u, 0x3f818000u, 0x80000000u, 0x00000001u, 0x3f808001u,
+                                     0xbf817fffu, 0x0000ffffu};
+  if (specials)
+    for (size_t i = 0; i < src.size(); i += 3) memcpy(&src[i], &special[(i / 3) % (sizeof special / 4)], 4);
   std::vector<float> cf(n);
   std::vector<uint16_t> cb(n);
   for (size_t i = 0; i < n; i++) {
@@ -102,6 +112,14 @@ static void run_store(bool frag16, bool f32out, int64_t M, int64_t N, int64_t ld
         if (!same && bad++ < 5) printf("  (%lld,%lld) outside the window changed\n", (long long)r, (long long)c);
         continue;
       }
+      if (specials) {  // exact: the f32 bits, or f2bf of them
+        const float s = src[(r - r0) * TC + (c - c0)];
+        const bool same = f32out ? memcmp(&of[i], &s, 4) == 0 : ob[i] == f2bf(s);
+        if (!same && bad++ < 5)
+          printf("  (%lld,%lld): %08x stored as %08x\n", (long long)r, (long long)c, (unsigned)f_bits(s),
+                 f32out ? (unsigned)f_bits(of[i]) : (unsigned)ob[i]);
+        continue;
+      }
       const double old = f32out ? (double)cf[i] : (double)bf16f(cb[i]);
       const int64_t bi = bias_mode == TK_BIAS_ROW ? r : c;
       const double bias = bias_mode == TK_BIAS_NONE ? 0.0 : bias_bf16 ? (double)bf16f(bb[bi]) : (double)bf[bi];
@@ -137,6 +155,9 @@ int main(void) {
       }
       run_store(f16, f32, 70, 67, 67, 3, 1, 0.5f, -1.0f, TK_ACT_NONE, TK_BIAS_NONE, false, false); // odd ld
       run_store(f16, f32, 64, 64, 64, 0, 0, 1.5f, 0.0f, TK_ACT_NONE, TK_BIAS_NONE, false, true);   // beta 0 over NaN
+      // out = acc: wholly inside (straight from the registers), over a NaN C, and across an edge
+      run_store(f16, f32, 80, 136, 144, 8, 64, 1.0f, 0.0f, TK_ACT_NONE, TK_BIAS_NONE, false, true, true);
+      run_store(f16, f32, 72, 100, 104, 4, 40, 1.0f, 0.0f, TK_ACT_NONE, TK_BIAS_NONE, false, false, true);
     }
   return tt_finish();
 }
