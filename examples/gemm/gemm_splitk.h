@@ -63,6 +63,77 @@ static __device__ inline __attribute__((always_inline)) void gemm_splitk_finish(
   const bool vec = p.n % 4 == 0; /* 16-byte aligned rows of partials */
   const bool bf16 = p.out == TK_GEMM_OUT_BF16;
   const tk_epi epi = gemm_epi(p);
+  const int64_t cs = tk_gemm_c_stride(&p);
+  const bool plain = epi.alpha == 1.0f && epi.beta == 0.0f && epi.bias_mode == TK_BIAS_NONE && epi.act == TK_ACT_NONE;
+  /* a tile wholly inside C with 16-byte aligned rows of C: 16-byte (f32) or
+   * 8-byte (bf16) stores, no range tests */
+  const bool whole = vec && m0 + tm <= p.m && n0 + tn <= p.n && p.ldc % 4 == 0 && (uintptr_t)c % 16 == 0;
+  /* A tile wholly inside C: no range tests.  Each test of the edge code
+   * below is a branch around its load and add, so clang waits for every load
+   * on its own (1024^3 with two splits, modeled: 16 loads one after another,
+   * 0.6 us each, then 32 element stores each behind a vmcnt wait, 20 us of
+   * reduction).  Here a split's loads for 8 groups are issued together, C
+   * (beta != 0) is read before any store and written 16 or 8 bytes per
+   * group.  (The edge code with selects instead of branches held a lane mask
+   * per element in SGPRs: 52-74 SGPRs spilled in every kernel.) */
+  if (whole) {
+    for (int g0 = 0; g0 < groups; g0 += GEMM_SPLITK_BATCH) {
+      tk_f32x4 acc[GEMM_SPLITK_BATCH];
+      int64_t off[GEMM_SPLITK_BATCH]; /* the group's first element: m * N + n */
+#pragma unroll
+      for (int i = 0; i < GEMM_SPLITK_BATCH; ++i) {
+        const int g = (int)threadIdx.x + (g0 + i) * 512;
+        off[i] = (m0 + (g * 4) / tn) * p.n + n0 + (g * 4) % tn;
+        acc[i] = tk_f32x4{0.0f, 0.0f, 0.0f, 0.0f};
+      }
+      for (int64_t k = 0; k < splits; ++k) {
+        tk_f32x4 v[GEMM_SPLITK_BATCH];
+#pragma unroll
+        for (int i = 0; i < GEMM_SPLITK_BATCH; ++i)
+          if (g0 + i < groups) v[i] = *(const tk_f32x4 *)(w + k * mn + off[i]);
+#pragma unroll
+        for (int i = 0; i < GEMM_SPLITK_BATCH; ++i)
+          if (g0 + i < groups) acc[i] += v[i];
+      }
+      if (!plain) { /* wave-uniform */
+        tk_f32x4 old[GEMM_SPLITK_BATCH];
+#pragma unroll
+        for (int i = 0; i < GEMM_SPLITK_BATCH; ++i) {
+          const int g = (int)threadIdx.x + (g0 + i) * 512;
+          const int64_t ci = z * cs + (m0 + (g * 4) / tn) * p.ldc + n0 + (g * 4) % tn;
+          old[i] = tk_f32x4{0.0f, 0.0f, 0.0f, 0.0f};
+          if (g0 + i < groups && p.beta != 0.0f) {
+            if (bf16) {
+              const tk_u32x2 h = *(const tk_u32x2 *)((const uint16_t *)c + ci);
+              old[i] = tk_f32x4{tk_bits_f32(h.x << 16), tk_bits_f32(h.x & 0xffff0000u), tk_bits_f32(h.y << 16),
+                                tk_bits_f32(h.y & 0xffff0000u)};
+            } else
+              old[i] = *(const tk_f32x4 *)((const float *)c + ci);
+          }
+        }
+#pragma unroll
+        for (int i = 0; i < GEMM_SPLITK_BATCH; ++i) {
+          const int g = (int)threadIdx.x + (g0 + i) * 512;
+          const uint32_t m = (uint32_t)(m0 + (g * 4) / tn), n = (uint32_t)(n0 + (g * 4) % tn);
+#pragma unroll
+          for (int j = 0; j < 4; ++j) acc[i][j] = tk_epi_value(&epi, acc[i][j], old[i][j], m, n + j);
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < GEMM_SPLITK_BATCH; ++i) {
+        if (g0 + i >= groups) continue;
+        const int g = (int)threadIdx.x + (g0 + i) * 512;
+        const int64_t ci = z * cs + (m0 + (g * 4) / tn) * p.ldc + n0 + (g * 4) % tn;
+        if (bf16)
+          *(tk_u32x2 *)((uint16_t *)c + ci) =
+              tk_u32x2{tk_pack_bf16x2(acc[i][0], acc[i][1]), tk_pack_bf16x2(acc[i][2], acc[i][3])};
+        else
+          *(tk_f32x4 *)((float *)c + ci) = acc[i];
+      }
+    }
+    if (tk_opaque(threadIdx.x) == 0) atomicExch(cnt, 0u);
+    return;
+  }
   for (int g0 = 0; g0 < groups; g0 += GEMM_SPLITK_BATCH) {
     float acc[GEMM_SPLITK_BATCH][4];
 #pragma unroll

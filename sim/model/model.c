@@ -469,9 +469,11 @@ static mparse *parse(mslot *s, const tks_inst_view *in)
 static const char *const g_cls_name[TKS_CLASS_COUNT] = {
   "SALU", "SMEM", "VALU", "MFMA", "LDS", "VMEM", "BRANCH", "WAIT", "BARRIER", "MISC"};
 
-/* The timeline draws one CU's view: the first resident-group slot of CU 0 on
- * XCD 0, every group that runs there, at its modeled times. */
-static int tl_on(const mslot *s) { return g_m.timeline && s == &g_m.slots[0]; }
+/* The timeline draws one CU's view: a resident-group slot (the first of CU 0
+ * on XCD 0, or TKSIM_TIMELINE_SLOT's), every group that runs there, at its
+ * modeled times. */
+static uint32_t g_tl_slot;
+static int tl_on(const mslot *s) { return g_m.timeline && g_tl_slot < g_m.nslots && s == &g_m.slots[g_tl_slot]; }
 
 static void tl(mslot *s, uint32_t tid, const char *name, const char *cat, double t0, double t1)
 {
@@ -871,10 +873,15 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
   st->model_hbm_bytes = hbm_all;
   st->model_group_scale = ngroups / groups;
   if (g_m.timeline) g_tl_next_us += (g_m.tl_end + 100) * 1e6 / p->clock_hz;
-  if (getenv("TKSIM_MODEL_VERBOSE"))
+  if (getenv("TKSIM_MODEL_VERBOSE")) {
     fprintf(stderr, "tksim model: %s groups=%.0f simulated=%llu k=%u slots/XCD=%u%s cycles=%.0f hbm=%.3gs -> %.6g s\n",
             d->k->name, ngroups, (unsigned long long)groups, g_m.kpc, g_m.spx, sampled ? " (sampled)" : "", cyc,
             hbm_s, st->modeled_seconds);
+    for (uint32_t i = 0; i < MXCD; i++)
+      if (g_m.x[i].groups)
+        fprintf(stderr, "  XCD %u: %llu groups, last ends at cycle %.0f\n", i, (unsigned long long)g_m.x[i].groups,
+                g_m.x[i].end);
+  }
   return 0;
 }
 
@@ -900,6 +907,15 @@ void tks_model_launch_begin(const tks_dispatch *d, const tks_options *opt)
   g_l2_p = p;
   pthread_once(&g_l2_once, l2_init);
   g_m.timeline = opt->timeline != NULL && tks_timeline_open(opt->timeline) == 0;
+  if (g_m.timeline) {
+    /* slot = XCD * slots per XCD + j, j on CU j % 38 (layout below); a bad
+     * value draws nothing rather than guessing */
+    const char *ts = getenv("TKSIM_TIMELINE_SLOT");
+    char *end = NULL;
+    unsigned long v = ts && *ts ? strtoul(ts, &end, 10) : 0;
+    g_tl_slot = ts && *ts && (*end || v > 0xffffffffu) ? 0xffffffffu : (uint32_t)v;
+    if (g_tl_slot == 0xffffffffu) fprintf(stderr, "tksim: TKSIM_TIMELINE_SLOT=%s is not a slot number; no spans drawn\n", ts);
+  }
   double ngroups = 1;
   uint32_t threads = 1;
   for (int i = 0; i < 3; i++) {
