@@ -53,7 +53,7 @@ static void usage(FILE *f)
           "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
           "                         (default 10/2 on a GPU, 1/0 under tksim)\n"
           "  --kernel 8wave|4wave|simple|auto  kernel (auto: see docs/gemm.md)\n"
-          "  --tile MxN             8wave tile: 256x256 (default), 256x128, 128x256, 128x128\n"
+          "  --tile MxN             8wave tile: 256x256 (default), 224x256, 256x128, 128x256, 128x128\n"
           "  --split-k S            8wave: cut K into S ranges, f32 partials reduced in a fixed order\n"
           "  --k-step 64|128        8wave K per loop iteration (128: the 128x128 tile only)\n"
           "  --stream-k on|off|G    8wave: spread the last round's tiles over all CUs (default: on where it\n"
@@ -501,8 +501,9 @@ static int parse_args(int argc, char **argv, options *o)
       if (!tk_gemm_kernel_parse(v, strlen(v), &o->kernel)) return bad("unknown kernel (8wave|4wave|simple|auto)", v);
     } else if (!strcmp(a, "--tile")) {
       int64_t t[2];
-      if (tk_cli_shapes(v, 2, t, 1) != 1 || (t[0] != 128 && t[0] != 256) || (t[1] != 128 && t[1] != 256))
-        return bad("unknown --tile (8wave: 256x256, 256x128, 128x256, 128x128)", v);
+      if (tk_cli_shapes(v, 2, t, 1) != 1 || (t[0] != 128 && t[0] != 256 && !(t[0] == 224 && t[1] == 256)) ||
+          (t[1] != 128 && t[1] != 256))
+        return bad("unknown --tile (8wave: 256x256, 224x256, 256x128, 128x256, 128x128)", v);
       o->tile_m = (int32_t)t[0], o->tile_n = (int32_t)t[1];
     } else if (!strcmp(a, "--split-k")) {
       if (!tk_cli_i64(v, &x) || x < 1 || x > 65535) return bad("--split-k must be 1..65535", v);

@@ -170,11 +170,11 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
   } while (0)
 
 /* compute cluster: nothing crosses the scheduling fences, priority up */
-#define W8_COMPUTE()                                                                    \
+#define W8_COMPUTE(mma)                                                                 \
   do {                                                                                  \
     TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
     TK_SETPRIO(1);                                                                      \
-    tk_mma_ABt(acc, fa, fb, acc);                                                       \
+    W8_MMA_##mma(); /* the body's W8_MMA_ALL or _SHORT (a 224-row tile's group 1) */  \
     TK_SETPRIO(0);                                                                      \
     TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
   } while (0)
@@ -206,7 +206,9 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
 #define W8_ID(x) W8_CAT(x, 256x256)
 #define W8_KERNEL gemm_8wave
 #define W8_KERNEL_NN gemm_8wave_nn
+#define W8_ROWSKIP /* also the 224x256 tiles */
 #include "gemm_8wave_body.h"
+#undef W8_ROWSKIP
 #undef W8_TM
 #undef W8_TN
 #undef W8_ID
@@ -271,6 +273,7 @@ static const struct {
   gemm_8wave_fn nt, nn;
 } gemm_8wave_shapes[] = {
     {256, 256, 64, gemm_8wave, gemm_8wave_nn},
+    {224, 256, 64, gemm_8wave, gemm_8wave_nn}, /* the 256x256 kernels, group 1 one row fragment short */
     {256, 128, 64, gemm_8wave_256x128, NULL},
     {128, 256, 64, gemm_8wave_128x256, gemm_8wave_128x256_nn},
     {128, 128, 64, gemm_8wave_128x128, NULL},
@@ -292,7 +295,7 @@ static const char *gemm_8wave_unsupported_tile(const tk_gemm_problem *p, int32_t
 {
   const int64_t esz = tk_gemm_c_elem_bytes(p), lim = TK_GL_MAX_BYTES; /* tk_gl_make's limit */
   if (!gemm_8wave_kernels(tm, tn, 64, 0))
-    return "8wave tiles are 256x256, 256x128, 128x256 and 128x128";
+    return "8wave tiles are 256x256, 224x256, 256x128, 128x256 and 128x128";
   if (!gemm_8wave_kernels(tm, tn, ks, 0)) return "8wave's K step is 64 (and 128 for the 128x128 tile)";
   if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, ks, 1))
     return "8wave with B as K x N (nn) needs a tile 256 wide in N (256x256 or 128x256)";
@@ -353,7 +356,7 @@ static int32_t gemm_8wave_sk_groups(int32_t tm, int32_t tn, int32_t ks)
  * (gemm_8wave_body.h). */
 static gemm_sk gemm_8wave_sk_plan(const tk_gemm_problem *p, int32_t tm, int32_t tn, int32_t ks, int32_t groups)
 {
-  gemm_sk sk = {0, 0, 0, 0};
+  gemm_sk sk = {0, 0, 0, 0, 0};
   const int64_t tiles = ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm), kt = (p->k + ks - 1) / ks;
   if (groups < 1 || p->batch != 1 || tiles % groups == 0 || tiles < groups || tiles > 0x7fffffffll) return sk;
   const int64_t sk_tiles = tiles % groups;
@@ -362,13 +365,17 @@ static gemm_sk gemm_8wave_sk_plan(const tk_gemm_problem *p, int32_t tm, int32_t 
   return sk;
 }
 
+/* Rows of the kernel's register tile for tile rows tm: the 224-row tiles
+ * run on the 256x256 kernel (its stream-K slots hold 256 rows) */
+static int32_t gemm_8wave_reg_rows(int32_t tm) { return tm == 224 ? 256 : tm; }
+
 /* Launches tile tm x tn with `splits` K splits (the caller has clamped it
  * with gemm_8wave_splits) or stream-K `sk` (groups 0: none); with either,
  * ws is the zeroed workspace of gemm_splitk.h (gemm_8wave_ws_bytes). */
 static int64_t gemm_8wave_ws_bytes(const tk_gemm_problem *p, int32_t tm, int32_t tn, int64_t splits,
                                    const gemm_sk *sk)
 {
-  if (sk->groups) return gemm_sk_ws_bytes(sk, tm, tn);
+  if (sk->groups) return gemm_sk_ws_bytes(sk, gemm_8wave_reg_rows(tm), tn);
   return gemm_splitk_ws_bytes(p, splits, ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm));
 }
 
@@ -378,7 +385,8 @@ static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_
 {
   const int64_t tiles = ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm);
   const gemm_8wave_fn *fn = gemm_8wave_kernels(tm, tn, ks, p->layout == TK_GEMM_NN);
-  if (tiles > 0xffffffffll || splits < 1 || splits > 65535 || !fn || gemm_8wave_unsupported_tile(p, tm, tn, ks))
+  if (tiles > 0xffffffffll || splits < 1 || splits > 65535 || (tm == 224 && splits > 1) || !fn ||
+      gemm_8wave_unsupported_tile(p, tm, tn, ks))
     return hipErrorInvalidValue;
   if (sk->groups && (splits != 1 || p->batch != 1 || sk->dp + sk->tiles != tiles ||
                      (int64_t)sk->tiles * ((p->k + ks - 1) / ks) < sk->groups))
@@ -387,6 +395,7 @@ static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_
   gemm_sk k = *sk; /* what the kernel reads instead of gridDim (gemm_splitk.h) */
   if (!k.groups) k.dp = (int32_t)(uint32_t)tiles;
   k.splits = (int32_t)splits;
+  k.tm = tm;
   hipLaunchKernelGGL(*fn, dim3(wgs, (unsigned)splits, (unsigned)p->batch), dim3(512), 0, stream, a, b, c, *p, ws,
                      splits > 1 ? gemm_8wave_kc(p, splits, ks) : p->k, k);
   return hipGetLastError();

@@ -10,6 +10,11 @@
  *   W8_ID(x)       x with the shape's suffix (type and function names)
  *   W8_KERNEL      the kernel's name; W8_KERNEL_NN the K x N B variant's
  *                  (bf16 with TN = 256 only, see below)
+ *   W8_ROWSKIP     (optional; TM = 256 only) the kernel also runs tiles of
+ *                  224 rows (gemm_sk.tm): group 1 issues no MFMAs for its
+ *                  last 32 rows and stores none of them, so a CU's work is
+ *                  7/8 of a 256x256 tile (4096^3: 19 x 16 = 304 tiles, one
+ *                  per CU of an MI325X, instead of 256 with 48 CUs idle)
  * so every tile shape and both input types run the same loop (gemm_8wave.h
  * describes it): the byte traffic per half-step is the same for both.
  *
@@ -24,6 +29,20 @@
 #define W8_GM (W8_TM / 2) /* A rows per group, C rows per wave */
 #define W8_GN (W8_TN / 2) /* Bt rows per group */
 #define W8_WN (W8_TN / 4) /* C columns per wave */
+/* rows between tile origins (gemm_tile_at), and whether this wave's group
+ * is the one that drops its last 32 rows (224-row tiles) */
+#ifdef W8_ROWSKIP
+static_assert(W8_TM == 256 && W8_WN != 32, "gemm_8wave_body: 224-row tiles are the 256x256 kernel's (LDS epilogue)");
+#define W8_ROWS(sk) ((int64_t)(sk).tm)
+#define W8_SHORT(sk) ((sk).tm < W8_TM && grp == 1)
+/* after the loop: the test made again (held across the loop, its lane mask
+ * was spilled) */
+#define W8_SHORT_AFTER(sk) ((sk).tm < W8_TM && tk_opaque(grp) == 1)
+#else
+#define W8_ROWS(sk) ((int64_t)W8_TM)
+#define W8_SHORT(sk) false
+#define W8_SHORT_AFTER(sk) false
+#endif
 
 TK_ST(W8_ID(w8_ha), W8_TT, W8_GM, W8_KH, TK_LDS_SWZ);
 TK_ST(W8_ID(w8_hb), W8_TT, W8_GN, W8_KH, TK_LDS_SWZ);
@@ -89,8 +108,10 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
   const uint32_t gtid = tk_opaque(threadIdx.x) % 256; /* thread index inside the group (opaque: not shared between segments) */
   int64_t m0, n0;
-  gemm_tile_at(p, W8_TM, W8_TN, sg0.lid, &m0, &n0);
+  gemm_tile_at(p, W8_ROWS(sk), W8_TN, sg0.lid, &m0, &n0);
   const int64_t z = blockIdx.z;
+  const bool shortg = W8_SHORT(sk);
+  (void)shortg;
 
   /* this batch's A (M x K) and B (N x K, or K x N for nn) */
   const W8_EL *az = a + z * tk_gemm_a_stride(&p), *bz = b + z * tk_gemm_b_stride(&p);
@@ -131,23 +152,40 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   }
   tk_group_barrier_if(4, 1); /* group 1 starts half a phase late */
 
-  for (int32_t ks = 0; ks < ksteps; ++ks) {
-    const int64_t k0 = kb + (int64_t)ks * 2 * W8_KH;
-    W8_MEMORY(0, k0 + 3 * W8_KH);
-    W8_BARRIER();
-    W8_COMPUTE();
-    W8_BARRIER();
-    W8_MEMORY(1, k0 + 4 * W8_KH);
-    W8_BARRIER();
-    W8_COMPUTE();
-    /* group 1 skips its last barrier and group 0 the closing one below
-     * (same count for both): group 0's last one here pairs with group 1's
-     * after its last memory cluster, so every LDS read of the loop is done
-     * once a group leaves the loop; what follows (tail, LDS epilogue,
-     * split-K) has its own barriers.  Group 0 no longer waits for group 1's
-     * last compute cluster before its epilogue. */
-    if (ks + 1 < ksteps || grp == 0) W8_BARRIER();
+  /* the main loop; group 1 of a 224-row tile runs it without the MFMAs of
+   * its last row fragment: a second copy of the loop (a branch inside the
+   * compute cluster made clang copy the accumulators and spill ~1200 VGPRs) */
+#define W8_MMA_ALL() tk_mma_ABt(acc, fa, fb, acc)
+#define W8_MMA_SHORT() tk_mma_ABt_rows(acc, fa, fb, acc, W8_GM / 32 - 1)
+#define W8_LOOP(mma) /* mma: ALL or SHORT */                                            \
+  for (int32_t ks = 0; ks < ksteps; ++ks) {                                             \
+    const int64_t k0 = kb + (int64_t)ks * 2 * W8_KH;                                    \
+    W8_MEMORY(0, k0 + 3 * W8_KH);                                                       \
+    W8_BARRIER();                                                                       \
+    W8_COMPUTE(mma);                                                                    \
+    W8_BARRIER();                                                                       \
+    W8_MEMORY(1, k0 + 4 * W8_KH);                                                       \
+    W8_BARRIER();                                                                       \
+    W8_COMPUTE(mma);                                                                    \
+    if (ks + 1 < ksteps || grp == 0) W8_BARRIER(); /* see below */                      \
   }
+#ifdef W8_ROWSKIP
+  if (shortg) {
+    W8_LOOP(SHORT)
+  } else
+#endif
+  {
+    W8_LOOP(ALL)
+  }
+#undef W8_LOOP
+#undef W8_MMA_ALL
+#undef W8_MMA_SHORT
+  /* the loop's last barrier: group 1 skips its last one and group 0 the
+   * closing one below (same count for both): group 0's last one pairs with
+   * group 1's after its last memory cluster, so every LDS read of the loop is
+   * done once a group leaves the loop; what follows (tail, LDS epilogue,
+   * split-K) has its own barriers.  Group 0 no longer waits for group 1's
+   * last compute cluster before its epilogue. */
   if (ksteps == 0) tk_group_barrier_if(4, 0); /* pairs with group 1's extra barrier */
 
   /* the segment again, from a fresh read of the arguments: nothing of it
@@ -183,6 +221,8 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     }
   }
   const gemm_seg sg = gemm_8wave_seg_ka(ka, seg, 2 * W8_KH, skp); /* without stream-K only dest is used */
+  const bool shorte = W8_SHORT_AFTER(ka->sk); /* rows 224.. of a 224-row tile are the next tile's: not stored */
+  (void)shorte;
   int32_t dest = sg.dest;
 
   /* epilogue: TM/64 pieces of 32 x TN/4 through this wave's LDS tile; with
@@ -255,7 +295,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   const tk_rsrc rc = tk_gl_rsrc(&gc);
   const int64_t wr0 = m0 + gm * grp, wc0 = n0 + wn * gw; /* this wave's GM x WN block */
   const tk_gview wv = tk_gview_make(&gc, 0, 0, wr0, wc0);
-  if (W8_WN == 32 && wv.rows >= gm && wv.cols >= wn) {
+  if (W8_WN == 32 && !shorte && wv.rows >= gm && wv.cols >= wn) {
     /* wave-uniform: a block wholly inside C (or the workspace) goes straight
      * from the accumulators, no LDS round trip.  Tiles 128 wide in N only:
      * in the 256-wide ones (two fragment columns) the path made clang spill
@@ -267,7 +307,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     /* the pieces written out (at most 4): constant fragment indices keep acc
      * in registers, whatever clang's unrolling limits */
 #define W8_EPI_PIECE(fr)                                                                \
-  if ((fr) < W8_GM / 32) {                                                              \
+  if ((fr) < W8_GM / 32 && !((fr) == W8_GM / 32 - 1 && shorte)) {                      \
     W8_ID(w8_piece) pc;                                                                 \
     _Pragma("unroll") for (int j = 0; j < W8_WN / 32; ++j) pc.f[j] =                    \
         acc.f[((fr) % (W8_GM / 32)) * (W8_WN / 32) + j];                                \
@@ -298,6 +338,8 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_run)(
     if (((const gemm_8wave_kargs *)tk_kernarg_fresh())->sk.splits > 1) {
       const gemm_8wave_kargs *kf = (const gemm_8wave_kargs *)tk_kernarg_fresh();
       int64_t m0, n0;
+      /* (224-row tiles take no split-K, gemm_8wave_unsupported_tile: the
+       * tile height as a variable made the reduction spill 30 SGPRs) */
       gemm_tile_at(kf->p, W8_TM, W8_TN, gemm_8wave_seg_ka(kf, 0, 2 * W8_KH, false).lid, &m0, &n0);
       gemm_splitk_finish(kf->p, kf->ws, kf->c, blockIdx.z, m0, n0, W8_TM, W8_TN, (uint32_t *)&sm);
     }
@@ -338,6 +380,9 @@ __global__ __launch_bounds__(512) void W8_KERNEL_NN(const W8_EL *__restrict__ a,
 
 #undef W8_B_COMMIT
 #undef W8_B_ISSUE
+#undef W8_ROWS
+#undef W8_SHORT
+#undef W8_SHORT_AFTER
 #undef W8_GM
 #undef W8_GN
 #undef W8_WN

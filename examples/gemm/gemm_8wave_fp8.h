@@ -78,7 +78,7 @@ static hipError_t gemm_8wave_fp8_launch(const tk_gemm_problem *p, const uint8_t 
   const int64_t tiles = ((p->n + W8F_TILE - 1) / W8F_TILE) * ((p->m + W8F_TILE - 1) / W8F_TILE);
   if (tiles > 0xffffffffll || gemm_8wave_fp8_unsupported(p)) return hipErrorInvalidValue;
   /* one split: no workspace, the whole K range */
-  const gemm_sk no_sk = {(int32_t)(uint32_t)tiles, 0, 0, 1}; /* every tile data-parallel, one split */
+  const gemm_sk no_sk = {(int32_t)(uint32_t)tiles, 0, 0, 1, W8F_TILE}; /* every tile data-parallel, one split */
   hipLaunchKernelGGL(gemm_8wave_fp8, dim3((unsigned)tiles, 1, (unsigned)p->batch), dim3(512), 0, stream, a, b, c, *p,
                      (float *)NULL, p->k, no_sk);
   return hipGetLastError();

@@ -213,6 +213,7 @@ static __device__ inline __attribute__((always_inline)) bool gemm_count_part(uin
  * dispatch-packet load and division came before a workgroup's first load. */
 typedef struct {
   int32_t dp, tiles, groups, splits;
+  int32_t tm; /* rows between tile origins: the tile's, or 224 on the 256x256 kernel */
 } gemm_sk;
 
 /* bytes of stream-K workspace: 2 * groups tm x tn f32 slots, then one

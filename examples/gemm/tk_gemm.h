@@ -138,7 +138,9 @@ int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const void *a, cons
 
 /* A kernel with its parameters.  Zero fields (and TK_GEMM_AUTO) mean "the
  * heuristic's"; tk_gemm_plan fills them in.  tile_m x tile_n: 8wave 256x256,
- * 256x128, 128x256 or 128x128 (nn: 256 wide in N only), 4wave 128x128, simple
+ * 224x256 (the 256x256 kernel with 7/8 of its MFMAs: more, smaller tiles for
+ * grids just under one round), 256x128, 128x256 or 128x128 (nn: 256 wide in
+ * N only), 4wave 128x128, simple
  * 64x64.  split_k: 8wave only, K cut into split_k ranges of a multiple of
  * the K step (fewer when K is short: tk_gemm_plan clamps it); each split
  * writes an f32 partial to a workspace and the tile's last split sums them in

@@ -259,7 +259,7 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
 /* the stream-K decomposition of a planned config (groups 0: none) */
 static gemm_sk config_sk(const tk_gemm_problem *p, const tk_gemm_config *cfg)
 {
-  const gemm_sk none = {0, 0, 0, 0};
+  const gemm_sk none = {0, 0, 0, 0, 0};
   if (cfg->kernel != TK_GEMM_8WAVE || cfg->stream_k <= TK_GEMM_SK_ON) return none;
   return gemm_8wave_sk_plan(p, cfg->tile_m, cfg->tile_n, cfg->k_step, cfg->stream_k);
 }
@@ -282,6 +282,8 @@ const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_c
   if (cfg->kernel == TK_GEMM_8WAVE) {
     if (cfg->split_k > 1 && p->m * p->n * 4 > TK_GL_MAX_BYTES)
       return "8wave split-K needs M*N*4 bytes (one partial) below 4 GiB";
+    if (cfg->split_k > 1 && cfg->tile_m == 224)
+      return "the 224x256 tile runs without split-K (use 256x256 or a smaller tile)";
     return gemm_8wave_unsupported_tile(p, cfg->tile_m, cfg->tile_n, cfg->k_step);
   }
   if (cfg->split_k != 1) return "split-K is an 8wave feature (--split-k needs --kernel 8wave or auto)";

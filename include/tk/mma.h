@@ -24,6 +24,9 @@
  *                              exactly B's layout, so no data moves
  *   tk_mma_AtB (D, At, B, C): At K×M held in the B kind
  *   tk_mma_AtBt(D, At, Bt, C)
+ *   tk_mma_ABt_rows(D, A, Bt, C, NM): tk_mma_ABt over A's first NM row
+ *                              fragments only (a shorter block, no MFMAs
+ *                              issued for the rest)
  * Shapes and types are checked with static_assert. On gfx950 the products
  * of bf16/f16 16x16x16 and 32x32x8 tiles with an even number of K fragments
  * issue one 16x16x32 / 32x32x16 MFMA per pair of K fragments (twice the
@@ -298,6 +301,19 @@ typedef long long tk_i64x4_ __attribute__((ext_vector_type(4)));
                     ((int)_TA::tk_rows), ((int)_TA::tk_cols), ((int)_TB::tk_rows));                    \
        static_assert(((int)_TA::tk_cols) == ((int)_TB::tk_cols), "tk: mma_ABt: A cols (K) must equal Bt cols (K)"); \
        TK_MMA_LOOP(D, A, Bt, C, ((int)_TA::tk_fr), ((int)_TB::tk_fr), ((int)_TA::tk_fc),               \
+                   _m * ((int)_TA::tk_fc) + _k, _n * ((int)_TB::tk_fc) + _k); } while (0)
+/* D = A · Bt^T + C over the first NM row fragments of A, C and D only (NM a
+ * constant, 1..A's row fragments); D's other fragments are left as they are.
+ * For a wave whose block runs past the rows it must produce (a tile of C
+ * shorter than the kernel's register tile): the MFMAs of the rows beyond
+ * are not issued at all. */
+#define tk_mma_ABt_rows(D, A, Bt, C, NM)                                          \
+  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(Bt) _TB; \
+       TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_A, TK_OP_A,            \
+                    ((int)_TA::tk_rows), ((int)_TA::tk_cols), ((int)_TB::tk_rows));                    \
+       static_assert(((int)_TA::tk_cols) == ((int)_TB::tk_cols), "tk: mma_ABt: A cols (K) must equal Bt cols (K)"); \
+       static_assert((NM) >= 1 && (NM) <= ((int)_TA::tk_fr), "tk: mma_ABt_rows: NM must be 1..A's row fragments"); \
+       TK_MMA_LOOP(D, A, Bt, C, (NM), ((int)_TB::tk_fr), ((int)_TA::tk_fc),                          \
                    _m * ((int)_TA::tk_fc) + _k, _n * ((int)_TB::tk_fc) + _k); } while (0)
 /* D = At^T · B + C, At K×M in the B kind */
 #define tk_mma_AtB(D, At, B, C)                                                   \

@@ -56,7 +56,7 @@ MFMA_KERNEL(k_i8_16, uint8_t, TK_K_A_I8_16x16x32, TK_K_B_I8_16x16x32, TK_K_C_I32
 #define TN 48
 #define TK 32
 __global__ void k_tiles(const uint16_t *a, const uint16_t *at, const uint16_t *b, const uint16_t *bt,
-                        const float *c, float *d /* 4 results */) {
+                        const float *c, float *d /* 5 results */) {
   TK_RT(a_t, TK_K_A_BF16_16x16x16, TM, TK);
   TK_RT(at_t, TK_K_B_BF16_16x16x16, TK, TM);
   TK_RT(b_t, TK_K_B_BF16_16x16x16, TK, TN);
@@ -70,6 +70,8 @@ __global__ void k_tiles(const uint16_t *a, const uint16_t *at, const uint16_t *b
   tk_mma_ABt(D, A, Bt, C); ACC_IO(float, D, d + 1 * TM * TN, TN, TO_MAT);
   tk_mma_AtB(D, At, B, C); ACC_IO(float, D, d + 2 * TM * TN, TN, TO_MAT);
   tk_mma_AtBt(D, At, Bt, C); ACC_IO(float, D, d + 3 * TM * TN, TN, TO_MAT);
+  c_t E = C; /* first row fragment (rows 0..15) only: rows 16.. keep C */
+  tk_mma_ABt_rows(E, A, Bt, E, 1); ACC_IO(float, E, d + 4 * TM * TN, TN, TO_MAT);
 }
 
 enum { E_BF16, E_F16, E_FP8, E_I8 };
@@ -131,18 +133,19 @@ int main(void) {
   for (int i = 0; i < TM; i++) for (int k = 0; k < TK; k++) { a[i * TK + k] = at[k * TM + i] = tk_f32_to_bf16(av[i * TK + k]); }
   for (int k = 0; k < TK; k++) for (int j = 0; j < TN; j++) { b[k * TN + j] = bt[j * TK + k] = tk_f32_to_bf16(bv[k * TN + j]); }
   uint16_t *da = tt_dev(a), *dat = tt_dev(at), *db = tt_dev(b), *dbt = tt_dev(bt);
-  float *dc = tt_dev(cv), *dd = tt_dev(std::vector<float>(4 * TM * TN, -7777.f));
+  float *dc = tt_dev(cv), *dd = tt_dev(std::vector<float>(5 * TM * TN, -7777.f));
   hipLaunchKernelGGL(k_tiles, dim3(1), dim3(64), 0, 0, da, dat, db, dbt, dc, dd);
   HIPCHECK(hipGetLastError());
   HIPCHECK(hipDeviceSynchronize());
-  std::vector<float> got = tt_host(dd, 4 * TM * TN);
-  const char *names[4] = {"mma_AB", "mma_ABt", "mma_AtB", "mma_AtBt"};
-  for (int v = 0; v < 4; v++) {
+  std::vector<float> got = tt_host(dd, 5 * TM * TN);
+  const char *names[5] = {"mma_AB", "mma_ABt", "mma_AtB", "mma_AtBt", "mma_ABt_rows (1 of 2 row fragments)"};
+  for (int v = 0; v < 5; v++) {
     int bad = 0;
     for (int i = 0; i < TM; i++)
       for (int j = 0; j < TN; j++) {
         double ref = cv[i * TN + j];
-        for (int k = 0; k < TK; k++) ref += (double)av[i * TK + k] * bv[k * TN + j];
+        if (v < 4 || i < 16) /* mma_ABt_rows: rows of the second fragment keep C */
+          for (int k = 0; k < TK; k++) ref += (double)av[i * TK + k] * bv[k * TN + j];
         if (got[v * TM * TN + i * TN + j] != ref && bad++ < 5)
           printf("  %s: D[%d][%d] = %g, expected %g\n", names[v], i, j, got[v * TM * TN + i * TN + j], ref);
       }
