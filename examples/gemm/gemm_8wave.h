@@ -71,7 +71,7 @@
 
 /* element (r, k) of one of the swizzled bf16 x 32 half-step tiles (the
  * masked K tail's staging) */
-#define W8_LDS_AT(tile, r, k) (*(W8_EL *)((char *)(tile).data + tk_lds_offset(TK_LDS_SWZ, W8_KH, sizeof(W8_EL), (r), (k))))
+#define W8_LDS_AT(tile, r, k) (*(W8_EL *)((char *)(tile).data + tk_st_offset(W8_ID(w8_ha), (r), (k)))) /* a[] and b[]: one layout */
 
 /* Can the group loads move this problem's rows (16-byte rows and origins,
  * operands within a buffer descriptor)?  Otherwise the kernel stages all of

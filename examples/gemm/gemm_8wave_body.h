@@ -44,8 +44,13 @@ static_assert(W8_TM == 256 && W8_WN != 32, "gemm_8wave_body: 224-row tiles are t
 #define W8_SHORT_AFTER(sk) false
 #endif
 
-TK_ST(W8_ID(w8_ha), W8_TT, W8_GM, W8_KH, TK_LDS_SWZ);
-TK_ST(W8_ID(w8_hb), W8_TT, W8_GN, W8_KH, TK_LDS_SWZ);
+/* half-step tiles: only 16-byte accesses (ds_write_b128 commits, ds_read_b128
+ * fragment reads), so the 16-byte swizzle: no per-lane half exchange after
+ * each read on gfx942 (4 v_cndmask per ds_read_b128, 48 per memory cluster
+ * of the 256x256 tile: what made group 0's memory cluster outlast group 1's
+ * 24-MFMA compute cluster in 224-row tiles) */
+TK_ST(W8_ID(w8_ha), W8_TT, W8_GM, W8_KH, TK_LDS_SWZ16);
+TK_ST(W8_ID(w8_hb), W8_TT, W8_GN, W8_KH, TK_LDS_SWZ16);
 typedef struct {
   W8_ID(w8_ha) a[2]; /* A rows 0.., TM/2.. */
   W8_ID(w8_hb) b[2]; /* Bt (N x K) rows 0.., TN/2.. */

@@ -218,7 +218,7 @@ TK_DI tk_rsrc tk_gl_rsrc_mat(const tk_gl *g, int64_t b, int64_t h) {
     TK_WAIT_VMCNT(n_after);                                                        \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++) {                    \
       asm volatile("" : "+v"((S).v[_i])); /* no use of the loads above the wait */ \
-      if (TK_LDS_SWZ_HALVES && (tk__load_slot(_T, _S, tid, _i) & 8u)) (S).v[_i] = (S).v[_i].zwxy; \
+      if (TK_LDS_HALVES((int)_T::tk_layout) && (tk__load_slot(_T, _S, tid, _i) & 8u)) (S).v[_i] = (S).v[_i].zwxy; \
       asm volatile("" : "+v"((S).v[_i])); /* the exchange happens here, not where it is written */ \
     }                                                                              \
   } while (0)
@@ -416,7 +416,7 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
       const uint32_t _p = _wbase + ((uint32_t)(tid) % 64u) * 4u;                   \
       const uint32_t _r = _p / _rb;                                                \
       const uint32_t _u = (_p % _rb) / 8u;                                         \
-      const uint32_t _uu = ((int)_T::tk_layout) == TK_LDS_LINEAR ? _u : (_u ^ tk_lds_swz_f(_rb, _r)); \
+      const uint32_t _uu = _u ^ tk_lds_swz_units(((int)_T::tk_layout), _rb, _r);    \
       const uint32_t _byte = _uu * 8u + _p % 8u;                                   \
       const uint32_t _go = tk_gview_off(&_gv, _r, _byte / ((int)_T::tk_elem_bytes));      \
       tk_llvm_raw_buffer_load_lds((rsrc),                                          \
@@ -438,7 +438,7 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
            _rb = ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) };                  \
     static_assert(TK_HAS_GLOBAL_LOAD_LDS_X4,                                       \
                   "tk: tk_load_lds_direct_x4 needs 16-byte direct LDS loads (gfx950); this pass targets a device without them (gfx942: use tk_load_lds_direct)"); \
-    static_assert(((int)_T::tk_layout) == TK_LDS_LINEAR || !TK_LDS_SWZ_HALVES,      \
+    static_assert(!TK_LDS_HALVES((int)_T::tk_layout),                               \
                   "tk: 16-byte direct loads need a layout that keeps 16-byte chunks whole"); \
     static_assert(_bytes % ((NT) * 16) == 0 && (NT) % 64 == 0,                     \
                   "tk: 16-byte direct loads need whole waves and a tile of a multiple of NT*16 bytes"); \
@@ -449,7 +449,7 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
       const uint32_t _p = _wbase + ((uint32_t)(tid) % 64u) * 16u;                  \
       const uint32_t _r = _p / _rb;                                                \
       const uint32_t _u = (_p % _rb) / 8u; /* even: the chunk's first 8-byte unit */ \
-      const uint32_t _uu = ((int)_T::tk_layout) == TK_LDS_LINEAR ? _u : (_u ^ tk_lds_swz_f(_rb, _r)); \
+      const uint32_t _uu = _u ^ tk_lds_swz_units(((int)_T::tk_layout), _rb, _r);    \
       const uint32_t _go = tk_gview_off(&_gv, _r, _uu * 8u / ((int)_T::tk_elem_bytes)); \
       tk_llvm_raw_buffer_load_lds((rsrc),                                          \
           (__attribute__((address_space(3))) void *)((char *)(sm).data + _wbase),  \
@@ -628,7 +628,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
           ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s,                      \
           (uint32_t)(c0) + 2 * _k * _kw + 2 * ((int)_P::tk_n) * (_l / _s));        \
       const uint32_t _addr = _base + (_o & ~15u);                                  \
-      if (_k == 0) (P).tk_swapped_ = TK_LDS_SWZ_HALVES ? (_o & 8u) : 0u;                                      \
+      if (_k == 0) (P).tk_swapped_ = TK_LDS_HALVES((int)_T::tk_layout) ? (_o & 8u) : 0u;                     \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
         TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm, 0);                 \

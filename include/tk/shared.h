@@ -39,6 +39,18 @@
  *                 Needs row_bytes a power of two >= 16.
  *                 gfx950 (64 banks): the same on 16-byte chunks over
  *                 256-byte windows, halves never exchanged (tk_lds_swz_f).
+ *  TK_LDS_SWZ16   for 16-byte accesses only: whole 16-byte chunks of a row
+ *                 permuted by k' = k ^ q, q = (r/W) % Cw, W = max(1,
+ *                 128/row_bytes) rows per 128-byte window, Cw = 8/W chunks
+ *                 of a row in one.  Conflict free for ds_write_b128 group
+ *                 stores and ds_read_b128 reads of 16- and 32-row fragments
+ *                 under the phases above (a phase's 8 lanes: 4 rows of one
+ *                 parity, or 8 rows, whose q differ); halves are never
+ *                 exchanged, so 16-byte readers and writers need no per-lane
+ *                 select (TK_LDS_SWZ costs 4 v_cndmask per ds_read_b128 on
+ *                 gfx942).  ds_read_b64 reads of it conflict: use TK_LDS_SWZ
+ *                 for those.  gfx950: the same as TK_LDS_SWZ (already whole
+ *                 16-byte chunks).
  * The host tests (tests/tk/host_swizzle.cpp) check bijection and the phase
  * model for every layout.
  */
@@ -47,7 +59,7 @@
 
 #include "target.h"
 
-enum { TK_LDS_LINEAR = 0, TK_LDS_SWZ = 1 };
+enum { TK_LDS_LINEAR = 0, TK_LDS_SWZ = 1, TK_LDS_SWZ16 = 2 };
 
 /* gfx942 (32 banks): 8-byte units permuted over 128-byte windows, the two
  * halves of a 16-byte chunk exchanged in rows with (r & 8), so that the
@@ -73,13 +85,29 @@ TK_HDI uint32_t tk_lds_swz_f(uint32_t row_bytes, uint32_t r) {
 #endif
 }
 TK_HDI int tk_lds_swz_halves_swapped(uint32_t r) { return TK_LDS_SWZ_HALVES && (r & 8u) != 0; }
+/* Whether a layout may exchange the 8-byte halves of a 16-byte chunk (a
+ * compile-time constant for a constant layout). */
+#define TK_LDS_HALVES(layout) (TK_LDS_SWZ_HALVES && (layout) == TK_LDS_SWZ)
+/* TK_LDS_SWZ16's permutation of row r, in 8-byte units (always even) */
+TK_HDI uint32_t tk_lds_swz16_f(uint32_t row_bytes, uint32_t r) {
+#if TK_LDS_BANKS == 64
+  return tk_lds_swz_f(row_bytes, r);
+#else
+  uint32_t w = row_bytes >= 128 ? 1 : 128 / row_bytes;
+  return ((r / w) % (8 / w)) * 2;
+#endif
+}
+/* a layout's permutation of row r's 8-byte units (0: linear) */
+TK_HDI uint32_t tk_lds_swz_units(int layout, uint32_t row_bytes, uint32_t r) {
+  return layout == TK_LDS_LINEAR ? 0u : layout == TK_LDS_SWZ16 ? tk_lds_swz16_f(row_bytes, r) : tk_lds_swz_f(row_bytes, r);
+}
 
 /* byte offset of element (r, c) of a tile with `cols` columns of elem_bytes */
 TK_HDI uint32_t tk_lds_offset(int layout, uint32_t cols, uint32_t elem_bytes, uint32_t r, uint32_t c) {
   uint32_t rb = cols * elem_bytes, byte = c * elem_bytes;
   if (layout == TK_LDS_LINEAR) return r * rb + byte;
   uint32_t u = byte / 8, rest = byte % 8;
-  return r * rb + ((u ^ tk_lds_swz_f(rb, r)) * 8) + rest;
+  return r * rb + ((u ^ tk_lds_swz_units(layout, rb, r)) * 8) + rest;
 }
 
 /* Offset of (r + dr, c + dc) from base = tk_lds_offset(layout, cols, eb, r, c),
@@ -94,7 +122,7 @@ TK_HDI uint32_t tk_lds_offset_add(int layout, uint32_t cols, uint32_t elem_bytes
                                   uint32_t dc) {
   const uint32_t rb = cols * elem_bytes;
   if (layout == TK_LDS_LINEAR) return base + dr * rb + dc * elem_bytes;
-  return (base ^ (((dc * elem_bytes / 8) ^ tk_lds_swz_f(rb, dr)) * 8)) + dr * rb;
+  return (base ^ (((dc * elem_bytes / 8) ^ tk_lds_swz_units(layout, rb, dr)) * 8)) + dr * rb;
 }
 
 /* TK_ST(name, elem_t, R, C, layout): typedef an LDS tile of R×C elements.
@@ -106,6 +134,8 @@ TK_HDI uint32_t tk_lds_offset_add(int layout, uint32_t cols, uint32_t elem_bytes
       "tk: shared tile rows must be a positive multiple of 16 (the fragment size)"); \
     static_assert((C) > 0 && (C) % 16 == 0,                                       \
       "tk: shared tile cols must be a positive multiple of 16 (the fragment size)"); \
+    static_assert((layout) == TK_LDS_LINEAR || (layout) == TK_LDS_SWZ || (layout) == TK_LDS_SWZ16, \
+      "tk: shared tile layout must be TK_LDS_LINEAR, TK_LDS_SWZ or TK_LDS_SWZ16"); \
     static_assert((layout) == TK_LDS_LINEAR ||                                   \
                   (((C) * sizeof(elem_t)) & ((C) * sizeof(elem_t) - 1)) == 0,    \
       "tk: swizzled shared tiles need a row of a power-of-two number of bytes");  \

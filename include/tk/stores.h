@@ -170,7 +170,7 @@
       const uint32_t _r = _j / _cpr, _c = (_j % _cpr) * _epc;                     \
       const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), _r, _c); \
       tk_u32x4 _x = *(const tk_u32x4 *)((const char *)(sm).data + (_o & ~15u));   \
-      if (TK_LDS_SWZ_HALVES && (_o & 8u)) _x = _x.zwxy;                                                  \
+      if (TK_LDS_HALVES((int)_T::tk_layout) && (_o & 8u)) _x = _x.zwxy;                                                  \
       tk_buffer_store_b128((rsrc), tk_gview_off(&_gv, _r, _c), _x);               \
     }                                                                             \
   } while (0)
@@ -272,7 +272,7 @@
         const uint32_t _r = _tr + (uint32_t)(_i * _rps);                          \
         const uint32_t _o = tk_lds_offset_add(((int)_T::tk_layout), ((int)_T::tk_cols), 4, _lb, (uint32_t)(_i * _rps), 0); \
         tk_u32x4 _x = *(const tk_u32x4 *)((const char *)(sm).data + (_o & ~15u)); \
-        if (TK_LDS_SWZ_HALVES && (_o & 8u)) _x = _x.zwxy;                         \
+        if (TK_LDS_HALVES((int)_T::tk_layout) && (_o & 8u)) _x = _x.zwxy;                         \
         float _v[4] = {_al * tk_bits_f32(_x.x), _al * tk_bits_f32(_x.y),          \
                        _al * tk_bits_f32(_x.z), _al * tk_bits_f32(_x.w)};         \
         const uint32_t _g0 = _gb + (uint32_t)(_i * _rps) * _gv.pitch;             \
@@ -286,7 +286,7 @@
       const uint32_t _r = _j / _gpr, _c = (_j % _gpr) * 4u;                       \
       const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), 4, _r, _c); \
       tk_u32x4 _x = *(const tk_u32x4 *)((const char *)(sm).data + (_o & ~15u));   \
-      if (TK_LDS_SWZ_HALVES && (_o & 8u)) _x = _x.zwxy; /* swizzled: the 8-byte halves are exchanged */   \
+      if (TK_LDS_HALVES((int)_T::tk_layout) && (_o & 8u)) _x = _x.zwxy; /* swizzled: the 8-byte halves are exchanged */   \
       float _v[4] = {_al * tk_bits_f32(_x.x), _al * tk_bits_f32(_x.y),            \
                      _al * tk_bits_f32(_x.z), _al * tk_bits_f32(_x.w)};           \
       const uint32_t _g0 = tk_gview_off(&_gv, _r, _c);                            \

@@ -38,7 +38,9 @@ static int phase_ways(const std::vector<access> &ph) {
 static const int b128_phase_base[4][2] = {{0, 20}, {4, 16}, {8, 28}, {12, 24}};
 
 // Returns the worst conflict degree over all patterns; prints per pattern.
-static int check_layout(int layout, int rows, int cols, int eb, int verbose) {
+// returns the worst ways of the 16-byte accesses (b128 writes and reads);
+// the ds_read_b64 fragment reads' worst goes to *r64
+static int check_layout(int layout, int rows, int cols, int eb, int verbose, int *r64) {
   uint32_t rb = cols * eb, total = rows * rb;
   // bijection: every (r, c) to a distinct element slot inside the tile
   std::vector<int> hit(total, 0);
@@ -67,6 +69,7 @@ static int check_layout(int layout, int rows, int cols, int eb, int verbose) {
       uint32_t a0 = tk_lds_offset(layout, cols, eb, r, ch * 16 / eb);
       uint32_t a1 = tk_lds_offset(layout, cols, eb, r, (ch * 16 + 8) / eb);
       CHECK((a0 ^ a1) == 8 && (a0 & ~15u) == (a1 & ~15u), "16-byte chunk not contiguous");
+      if (layout == TK_LDS_SWZ16) CHECK(a1 == a0 + 8, "TK_LDS_SWZ16 exchanged the halves of a chunk (row %d)", r);
       ph.push_back({a0 & ~15u, 16});
     }
     int w = phase_ways(ph);
@@ -108,11 +111,9 @@ static int check_layout(int layout, int rows, int cols, int eb, int verbose) {
   }
   if (verbose)
     printf("layout %-6s %3dx%-3d eb%d: worst ways write_b128 %d, read_b64 %d, read_b128 %d\n",
-           layout ? "swz" : "linear", rows, cols, eb, worst_w, worst_r64, worst_r128);
-  int worst = worst_w;
-  if (worst_r64 > worst) worst = worst_r64;
-  if (worst_r128 > worst) worst = worst_r128;
-  return worst;
+           layout == TK_LDS_SWZ16 ? "swz16" : layout ? "swz" : "linear", rows, cols, eb, worst_w, worst_r64, worst_r128);
+  *r64 = worst_r64;
+  return worst_w > worst_r128 ? worst_w : worst_r128;
 }
 
 int main(void) {
@@ -123,20 +124,24 @@ int main(void) {
   int n = (int)(sizeof shapes / sizeof shapes[0]);
   for (int i = 0; i < n; i++) {
     int R = shapes[i][0], C = shapes[i][1], eb = shapes[i][2];
-    int ws = check_layout(TK_LDS_SWZ, R, C, eb, 1);
-    CHECK(ws == 1, "swizzled %dx%d eb%d has %d-way bank conflicts", R, C, eb, ws);
-    int wl = check_layout(TK_LDS_LINEAR, R, C, eb, 1);
+    int r64 = 0;
+    int ws = check_layout(TK_LDS_SWZ, R, C, eb, 1, &r64);
+    CHECK(ws == 1 && r64 == 1, "swizzled %dx%d eb%d has %d-way bank conflicts", R, C, eb, ws > r64 ? ws : r64);
+    int wl = check_layout(TK_LDS_LINEAR, R, C, eb, 1, &r64);
     if (C * eb >= 64) CHECK(wl > 1, "linear %dx%d eb%d shows no conflict: the phase model would be vacuous", R, C, eb);
+    // the 16-byte swizzle: conflict free for b128 writes and reads (b64 reads are not its use)
+    int w16 = check_layout(TK_LDS_SWZ16, R, C, eb, 1, &r64);
+    CHECK(w16 == 1, "TK_LDS_SWZ16 %dx%d eb%d has %d-way conflicts on 16-byte accesses", R, C, eb, w16);
   }
   // the half-swap rule documented in shared.h: swapped iff row bit 3 is set
   for (int r = 0; r < 64; r++) {
     uint32_t a = tk_lds_offset(TK_LDS_SWZ, 64, 2, r, 0), b = tk_lds_offset(TK_LDS_SWZ, 64, 2, r, 4);
     CHECK((a > b) == (tk_lds_swz_halves_swapped(r) != 0), "half swap rule wrong at row %d", r);
   }
-  // tk_lds_offset_add: f32 / bf16 / fp8 tiles of 32..256-byte rows, both layouts
+  // tk_lds_offset_add: f32 / bf16 / fp8 tiles of 32..256-byte rows, every layout
   const int add_shapes[][3] = {{32, 64, 4}, {32, 32, 4}, {32, 128, 2}, {64, 64, 2}, {32, 16, 2}, {64, 128, 1}, {32, 8, 4}};
   for (int i = 0; i < (int)(sizeof add_shapes / sizeof add_shapes[0]); i++)
-    for (int layout = 0; layout < 2; layout++) check_offset_add(layout, add_shapes[i][0], add_shapes[i][1], add_shapes[i][2]);
+    for (int layout = 0; layout < 3; layout++) check_offset_add(layout, add_shapes[i][0], add_shapes[i][1], add_shapes[i][2]);
   printf("%d failed\n", g_fail);
   return g_fail ? 1 : 0;
 }

@@ -102,6 +102,12 @@ int main(void) {
     if (s[1] * s[2] >= 64) CHECK(wl > 1, "linear %dx%d eb%d shows no conflict: the check would be vacuous", s[0], s[1], s[2]);
   }
   for (int r = 0; r < 256; r++) CHECK(!tk_lds_swz_halves_swapped(r), "gfx950 swizzle exchanges halves at row %d", r);
+  // TK_LDS_SWZ16 is TK_LDS_SWZ on gfx950 (shared.h)
+  for (const auto &s : shapes)
+    for (int r = 0; r < s[0]; r++)
+      for (int c = 0; c < s[1]; c++)
+        CHECK(tk_lds_offset(TK_LDS_SWZ16, s[1], s[2], r, c) == tk_lds_offset(TK_LDS_SWZ, s[1], s[2], r, c),
+              "TK_LDS_SWZ16 differs from TK_LDS_SWZ on gfx950 at (%d, %d)", r, c);
   // the known limit (shared.h): ds_read_b64 of a 32-row fragment (32 lanes:
   // rows 0-31 at one 8-byte unit) is 2-way, since only 16 chunk positions
   // exist per 256-byte window and halves are never exchanged
@@ -115,7 +121,7 @@ int main(void) {
   // tk_lds_offset_add: f32 / bf16 / fp8 tiles of 32..256-byte rows, both layouts
   const int add_shapes[][3] = {{32, 64, 4}, {32, 32, 4}, {32, 128, 2}, {64, 64, 2}, {32, 16, 2}, {64, 128, 1}, {32, 8, 4}};
   for (int i = 0; i < (int)(sizeof add_shapes / sizeof add_shapes[0]); i++)
-    for (int layout = 0; layout < 2; layout++) check_offset_add(layout, add_shapes[i][0], add_shapes[i][1], add_shapes[i][2]);
+    for (int layout = 0; layout < 3; layout++) check_offset_add(layout, add_shapes[i][0], add_shapes[i][1], add_shapes[i][2]);
   printf("%d failed\n", g_fail);
   return g_fail ? 1 : 0;
 }
