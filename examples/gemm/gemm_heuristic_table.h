@@ -12,19 +12,19 @@ typedef struct {
 } gemm_heuristic_row;
 
 static const gemm_heuristic_row gemm_heuristic_table[] = {
-    {1024, 1024, 1024, TK_GEMM_8WAVE, 128, 128, 4, 128}, /* 8wave-128x128k128-s4: 69.4 TFLOP/s, 4wave 34.9 */
-    {2048, 2048, 2048, TK_GEMM_8WAVE, 128, 128, 1, 128}, /* 8wave-128x128k128: 313.5 TFLOP/s, 4wave 163.1 */
-    {3072, 3072, 4096, TK_GEMM_8WAVE, 128, 256, 1, 64}, /* 8wave-128x256: 602.4 TFLOP/s, 4wave 392.8 */
-    {4096, 4096, 4096, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 617.1 TFLOP/s, 4wave 363.8 */
-    {8192, 8192, 8192, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 752.6 TFLOP/s, 4wave 434.2 */
-    {16384, 16384, 16384, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 785.8 TFLOP/s, 4wave - */
-    {4096, 4096, 14336, TK_GEMM_8WAVE, 128, 256, 1, 64}, /* 8wave-128x256: 684.3 TFLOP/s, 4wave 382.7 */
-    {4096, 14336, 4096, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 695.8 TFLOP/s, 4wave 430.8 */
-    {16384, 8192, 1024, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 548.1 TFLOP/s, 4wave 374.0 */
-    {8192, 28672, 8192, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 785.1 TFLOP/s, 4wave - */
-    {1, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 128}, /* 8wave-128x128k128-s8: 0.8 TFLOP/s, 4wave 0.2 */
-    {16, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 128}, /* 8wave-128x128k128-s8: 13.3 TFLOP/s, 4wave 2.9 */
-    {128, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 128}, /* 8wave-128x128k128-s8: 114.1 TFLOP/s, 4wave 22.8 */
+    {1024, 1024, 1024, TK_GEMM_8WAVE, 128, 128, 2, 128}, /* 8wave-128x128k128-s2: 73.6 TFLOP/s, 4wave 34.9 */
+    {2048, 2048, 2048, TK_GEMM_8WAVE, 128, 128, 1, 128}, /* 8wave-128x128k128: 383.7 TFLOP/s, 4wave 163.1 */
+    {3072, 3072, 4096, TK_GEMM_8WAVE, 128, 256, 1, 64}, /* 8wave-128x256: 649.8 TFLOP/s, 4wave 392.8 */
+    {4096, 4096, 4096, TK_GEMM_8WAVE, 224, 256, 1, 64}, /* 8wave-224x256: 697.9 TFLOP/s, 4wave 363.8 */
+    {8192, 8192, 8192, TK_GEMM_8WAVE, 128, 256, 1, 64}, /* 8wave-128x256: 770.3 TFLOP/s, 4wave 434.2 */
+    {16384, 16384, 16384, TK_GEMM_8WAVE, 128, 256, 1, 64}, /* 8wave-128x256: 810.9 TFLOP/s, 4wave - */
+    {4096, 4096, 14336, TK_GEMM_8WAVE, 224, 256, 1, 64}, /* 8wave-224x256: 769.8 TFLOP/s, 4wave 382.7 */
+    {4096, 14336, 4096, TK_GEMM_8WAVE, 128, 256, 1, 64}, /* 8wave-128x256: 710.8 TFLOP/s, 4wave 430.8 */
+    {16384, 8192, 1024, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 548.4 TFLOP/s, 4wave 374.0 */
+    {8192, 28672, 8192, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 785.4 TFLOP/s, 4wave - */
+    {1, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 64}, /* 8wave-128x128-s8: 0.9 TFLOP/s, 4wave 0.2 */
+    {16, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 128}, /* 8wave-128x128k128-s8: 14.2 TFLOP/s, 4wave 2.9 */
+    {128, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 128}, /* 8wave-128x128k128-s8: 117.2 TFLOP/s, 4wave 22.8 */
 };
 
 #endif /* GEMM_HEURISTIC_TABLE_H */
