@@ -115,7 +115,11 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   int64_t m0, n0;
   gemm_tile_at(p, W8_ROWS(sk), W8_TN, sg0.lid, &m0, &n0);
   const int64_t z = blockIdx.z;
-  const bool shortg = W8_SHORT(sk);
+  /* a wave-uniform vote, so the choice of loop below is a scalar branch:
+   * with TK_OPAQUE_IDS clang cannot see that grp is uniform, ran both loops
+   * one after the other under exec masks, and the waitcnt pass then carried
+   * the full loop's loads into the short loop (vmcnt waits inside it) */
+  const bool shortg = tk_wave_any(W8_SHORT(sk));
   (void)shortg;
 
   /* this batch's A (M x K) and B (N x K, or K x N for nn) */
@@ -177,11 +181,12 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
 #ifdef W8_ROWSKIP
   if (shortg) {
     W8_LOOP(SHORT)
-  } else
-#endif
-  {
+  } else {
     W8_LOOP(ALL)
   }
+#else
+  W8_LOOP(ALL)
+#endif
 #undef W8_LOOP
 #undef W8_MMA_ALL
 #undef W8_MMA_SHORT
