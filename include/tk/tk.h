@@ -16,6 +16,8 @@
  * stores.h    accumulators -> LDS -> global stores with alpha/beta (+ epilogue)
  * sync.h      waits, barriers, scheduling hints, wave/lane/group identity
  * grid.h      tile order: L2 grouping and the XCD remap
+ * vec.h       row vectors (row-wise kernels): masked 16-byte loads/stores,
+ *             group reductions, fences, LDS tile <-> accumulator conversions
  * Each header names the hardware facts it relies on and their sources. */
 #ifndef TK_TK_H
 #define TK_TK_H
@@ -32,4 +34,5 @@
 #include "stores.h"
 #include "sync.h"
 #include "grid.h"
+#include "vec.h"
 #endif
