@@ -274,6 +274,16 @@ TK_DI void tk__rv_st8_fp8(tk_rsrc r, uint32_t row, int64_t c0, int64_t n, const 
   }
 }
 
+/* One 8-element chunk at column c0 of a row (the pieces the vector loads
+ * and stores are made of; for code that streams a second row chunk by
+ * chunk, e.g. a norm's weights, instead of holding all of it): */
+TK_DI void tk_ld8_bf16(float *o, tk_rsrc r, uint32_t row, int64_t c0, int64_t n) { tk__rv_ld8_16(o, r, row, c0, n, 0); }
+TK_DI void tk_ld8_f16(float *o, tk_rsrc r, uint32_t row, int64_t c0, int64_t n) { tk__rv_ld8_16(o, r, row, c0, n, 1); }
+TK_DI void tk_st8_bf16(tk_rsrc r, uint32_t row, int64_t c0, int64_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 0); }
+TK_DI void tk_st8_f16(tk_rsrc r, uint32_t row, int64_t c0, int64_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 1); }
+/* first column of chunk k of thread t in a vector of G threads */
+TK_HDI int64_t tk_rv_chunk_col(int g, int t, int k) { return ((int64_t)k * g + t) * 8; }
+
 #define TK__RV_IO(V, t, BODY)                                                     \
   do { typedef TK_TYPEOF(V) _TV;                                                  \
        _Pragma("unroll") for (int _k = 0; _k < ((int)_TV::tk_rv_chunks); _k++) { \
