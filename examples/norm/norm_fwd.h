@@ -36,7 +36,7 @@ typedef struct norm_args {
     __shared__ float red[NORM_WG(G) / 64];                                        \
     const int t = (int)(threadIdx.x % (G));                                       \
     const int64_t row = (int64_t)blockIdx.x * (NORM_WG(G) / (G)) + threadIdx.x / (G); \
-    const int64_t nv = row < a.m ? a.n : 0; /* past M: no access */               \
+    const uint32_t nv = row < a.m ? (uint32_t)a.n : 0u; /* past M: no access */            \
     const uint32_t rrow = (uint32_t)(row < a.m ? row : 0);                        \
     const tk_rsrc rx = tk_rsrc_make(a.x, a.x_bytes), rout = tk_rsrc_make(a.out, a.out_bytes); \
     rv_t h, r;                                                                    \
@@ -58,7 +58,7 @@ typedef struct norm_args {
     if (a.has_res || a.has_drop) {                                                \
       /* the stored residual is what is normalised: round to bf16 */             \
       _Pragma("unroll") for (int e = 0; e < TK_RV_PER_THREAD(h); e++)            \
-        h.v[e] = tk_bf16_to_f32(tk_f32_to_bf16(h.v[e]));                          \
+        h.v[e] = tk_round_bf16(h.v[e]);                                                \
       if (a.has_res)                                                              \
         tk_rv_store_bf16(h, tk_rsrc_make(a.res_out, a.res_out_bytes), (uint32_t)(rrow * a.ld_res_out * 2), nv, t); \
     }                                                                             \
@@ -75,7 +75,7 @@ typedef struct norm_args {
     const tk_rsrc rw = tk_rsrc_make(a.w, (uint32_t)(a.n * 2));                    \
     const tk_rsrc rb = tk_rsrc_make(a.rms ? a.w : a.b, (uint32_t)(a.n * 2));      \
     _Pragma("unroll") for (int k = 0; k < ((int)rv_t::tk_rv_chunks); k++) {      \
-      const int64_t c0 = tk_rv_chunk_col((G), t, k);                              \
+      const uint32_t c0 = (uint32_t)tk_rv_chunk_col((G), t, k);                           \
       float w8[8], b8[8] = {0}, y[8];                                                   \
       tk_ld8_bf16(w8, rw, 0u, c0, nv);                                            \
       if (!a.rms) tk_ld8_bf16(b8, rb, 0u, c0, nv);                                \

@@ -51,7 +51,7 @@
 #define TK_RV_PER_THREAD(V) ((int)sizeof((V).v) / (int)sizeof(float))
 /* column of element e (0 .. per-thread count - 1) of thread t in a vector of
  * G threads */
-TK_HDI int64_t tk_rv_col(int g, int t, int e) { return ((int64_t)(e / 8) * g + t) * 8 + e % 8; }
+TK_HDI int tk_rv_col(int g, int t, int e) { return ((e / 8) * g + t) * 8 + e % 8; }
 
 /* --- element-wise, scalar broadcasts (no cross-thread traffic) ----------- */
 #define TK__RV_SAME(D, A)                                                         \
@@ -77,7 +77,7 @@ TK_HDI int64_t tk_rv_col(int g, int t, int e) { return ((int64_t)(e / 8) * g + t
 /* set the elements at columns >= n (the tail past the row) to s: reductions
  * run over the whole capacity, so a computed tail must be cleared first */
 #define tk_rv_mask_tail(D, t, n, s)                                               \
-  do { typedef TK_TYPEOF(D) _TV; const int64_t _n = (int64_t)(n); const float _s = (float)(s); \
+  do { typedef TK_TYPEOF(D) _TV; const int _n = (int)(n); const float _s = (float)(s); \
        _Pragma("unroll") for (int _e = 0; _e < TK_RV_PER_THREAD(D); _e++)        \
          if (tk_rv_col(((int)_TV::tk_rv_threads), (int)(t), _e) >= _n) (D).v[_e] = _s; } while (0)
 
@@ -163,22 +163,26 @@ TK_DI float tk_group_max(float v, int g, float *scratch) { return tk__group_redu
  * in E[x^2] - E[x]^2; the row is in registers, so the second pass reads no
  * memory).  Elements past n are ignored.  Two group reductions. */
 #define tk_rv_mean_var(V, t, n, scratch, mean_out, var_out)                       \
-  do { typedef TK_TYPEOF(V) _TV; const int64_t _n = (int64_t)(n);                 \
+  do { typedef TK_TYPEOF(V) _TV; const int _n = (int)(n);                         \
        float _s = 0.0f;                                                           \
        _Pragma("unroll") for (int _e = 0; _e < TK_RV_PER_THREAD(V); _e++)        \
          _s += tk_rv_col(((int)_TV::tk_rv_threads), (int)(t), _e) < _n ? (V).v[_e] : 0.0f; \
-       const float _mean = tk_group_sum(_s, ((int)_TV::tk_rv_threads), (scratch)) / (float)(uint32_t)_n; \
+       const float _mean = tk_group_sum(_s, ((int)_TV::tk_rv_threads), (scratch)) / (float)_n; \
        float _q = 0.0f;                                                           \
        _Pragma("unroll") for (int _e = 0; _e < TK_RV_PER_THREAD(V); _e++) {      \
          const float _d = (V).v[_e] - _mean;                                      \
          _q += tk_rv_col(((int)_TV::tk_rv_threads), (int)(t), _e) < _n ? _d * _d : 0.0f; } \
        (mean_out) = _mean;                                                        \
-       (var_out) = tk_group_sum(_q, ((int)_TV::tk_rv_threads), (scratch)) / (float)(uint32_t)_n; } while (0)
+       (var_out) = tk_group_sum(_q, ((int)_TV::tk_rv_threads), (scratch)) / (float)_n; } while (0)
 
 /* v of lane src (wave-uniform result, v_readlane) */
 TK_DI float tk_wave_bcast(float v, int src) {
   return __builtin_bit_cast(float, __builtin_amdgcn_readlane(__builtin_bit_cast(int, v), src));
 }
+
+/* x rounded to bf16 (nearest even, NaN kept) and back to f32, branch free:
+ * the value a bf16 store of x would hold */
+TK_HDI float tk_round_bf16(float x) { return tk_bits_f32(tk__bf16_hi_rne(x) & 0xffff0000u); }
 
 /* --- memory fences ---------------------------------------------------------
  * Order this thread's earlier global/LDS accesses before its later ones as
@@ -199,7 +203,7 @@ TK_DI void tk_fence_device(void) { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "age
 #define TK__RV_OOB 0xfffffff0u
 TK_DEV void tk_llvm_raw_buffer_store_i8(int8_t v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
     __asm("llvm.amdgcn.raw.buffer.store.i8");
-TK_DI void tk__rv_ld8_16(float *o, tk_rsrc r, uint32_t row, int64_t c0, int64_t n, int is_f16) {
+TK_DI void tk__rv_ld8_16(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, int is_f16) {
   if ((row & 15u) == 0 && c0 + 8 <= n) {
     const tk_u32x4 w = tk_buffer_load_b128(r, row + (uint32_t)c0 * 2u);
     _Pragma("unroll") for (int j = 0; j < 4; j++) {
@@ -218,7 +222,7 @@ TK_DI void tk__rv_ld8_16(float *o, tk_rsrc r, uint32_t row, int64_t c0, int64_t 
     }
   }
 }
-TK_DI void tk__rv_st8_16(tk_rsrc r, uint32_t row, int64_t c0, int64_t n, const float *x, int is_f16) {
+TK_DI void tk__rv_st8_16(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const float *x, int is_f16) {
   if ((row & 15u) == 0 && c0 + 8 <= n) {
     tk_u32x4 w;
     _Pragma("unroll") for (int j = 0; j < 4; j++)
@@ -231,7 +235,7 @@ TK_DI void tk__rv_st8_16(tk_rsrc r, uint32_t row, int64_t c0, int64_t n, const f
         tk_buffer_store_b16(r, row + (uint32_t)(c0 + i) * 2u, is_f16 ? tk_f32_to_f16(x[i]) : tk_f32_to_bf16(x[i]));
   }
 }
-TK_DI void tk__rv_ld8_fp8(float *o, tk_rsrc r, uint32_t row, int64_t c0, int64_t n, int e5) {
+TK_DI void tk__rv_ld8_fp8(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, int e5) {
   uint32_t lo, hi;
   if ((row & 7u) == 0 && c0 + 8 <= n) {
     const tk_u32x2 w = tk_buffer_load_b64(r, row + (uint32_t)c0);
@@ -258,7 +262,7 @@ TK_DI void tk__rv_ld8_fp8(float *o, tk_rsrc r, uint32_t row, int64_t c0, int64_t
   /* columns past the row are 0 like the other loads (a zero byte is +0 in
    * both fp8 encodings, so only the vector path needs no care) */
 }
-TK_DI void tk__rv_st8_fp8(tk_rsrc r, uint32_t row, int64_t c0, int64_t n, const float *x, int e5) {
+TK_DI void tk__rv_st8_fp8(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const float *x, int e5) {
   const uint32_t lo = e5 ? tk_cvt_pk4_fp8e5(x[0], x[1], x[2], x[3]) : tk_cvt_pk4_fp8e4(x[0], x[1], x[2], x[3]);
   const uint32_t hi = e5 ? tk_cvt_pk4_fp8e5(x[4], x[5], x[6], x[7]) : tk_cvt_pk4_fp8e4(x[4], x[5], x[6], x[7]);
   if ((row & 7u) == 0 && c0 + 8 <= n) {
@@ -277,33 +281,33 @@ TK_DI void tk__rv_st8_fp8(tk_rsrc r, uint32_t row, int64_t c0, int64_t n, const 
 /* One 8-element chunk at column c0 of a row (the pieces the vector loads
  * and stores are made of; for code that streams a second row chunk by
  * chunk, e.g. a norm's weights, instead of holding all of it): */
-TK_DI void tk_ld8_bf16(float *o, tk_rsrc r, uint32_t row, int64_t c0, int64_t n) { tk__rv_ld8_16(o, r, row, c0, n, 0); }
-TK_DI void tk_ld8_f16(float *o, tk_rsrc r, uint32_t row, int64_t c0, int64_t n) { tk__rv_ld8_16(o, r, row, c0, n, 1); }
-TK_DI void tk_st8_bf16(tk_rsrc r, uint32_t row, int64_t c0, int64_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 0); }
-TK_DI void tk_st8_f16(tk_rsrc r, uint32_t row, int64_t c0, int64_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 1); }
+TK_DI void tk_ld8_bf16(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n) { tk__rv_ld8_16(o, r, row, c0, n, 0); }
+TK_DI void tk_ld8_f16(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n) { tk__rv_ld8_16(o, r, row, c0, n, 1); }
+TK_DI void tk_st8_bf16(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 0); }
+TK_DI void tk_st8_f16(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 1); }
 /* first column of chunk k of thread t in a vector of G threads */
-TK_HDI int64_t tk_rv_chunk_col(int g, int t, int k) { return ((int64_t)k * g + t) * 8; }
+TK_HDI int tk_rv_chunk_col(int g, int t, int k) { return (k * g + t) * 8; }
 
 #define TK__RV_IO(V, t, BODY)                                                     \
   do { typedef TK_TYPEOF(V) _TV;                                                  \
        _Pragma("unroll") for (int _k = 0; _k < ((int)_TV::tk_rv_chunks); _k++) { \
-         const int64_t _c0 = ((int64_t)_k * ((int)_TV::tk_rv_threads) + (int)(t)) * 8; \
+         const uint32_t _c0 = (uint32_t)((_k * ((int)_TV::tk_rv_threads) + (int)(t)) * 8); \
          float *_p = &(V).v[8 * _k]; (void)_p; BODY; } } while (0)
-#define tk_rv_load_bf16(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_16(_p, (r), (row), _c0, (n), 0))
-#define tk_rv_load_f16(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_16(_p, (r), (row), _c0, (n), 1))
-#define tk_rv_load_fp8e4(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_fp8(_p, (r), (row), _c0, (n), 0))
-#define tk_rv_load_fp8e5(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_fp8(_p, (r), (row), _c0, (n), 1))
-#define tk_rv_store_bf16(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_16((r), (row), _c0, (n), _p, 0))
-#define tk_rv_store_f16(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_16((r), (row), _c0, (n), _p, 1))
-#define tk_rv_store_fp8e4(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_fp8((r), (row), _c0, (n), _p, 0))
-#define tk_rv_store_fp8e5(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_fp8((r), (row), _c0, (n), _p, 1))
+#define tk_rv_load_bf16(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_16(_p, (r), (row), _c0, (uint32_t)(n), 0))
+#define tk_rv_load_f16(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_16(_p, (r), (row), _c0, (uint32_t)(n), 1))
+#define tk_rv_load_fp8e4(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_fp8(_p, (r), (row), _c0, (uint32_t)(n), 0))
+#define tk_rv_load_fp8e5(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_fp8(_p, (r), (row), _c0, (uint32_t)(n), 1))
+#define tk_rv_store_bf16(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_16((r), (row), _c0, (uint32_t)(n), _p, 0))
+#define tk_rv_store_f16(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_16((r), (row), _c0, (uint32_t)(n), _p, 1))
+#define tk_rv_store_fp8e4(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_fp8((r), (row), _c0, (uint32_t)(n), _p, 0))
+#define tk_rv_store_fp8e5(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_fp8((r), (row), _c0, (uint32_t)(n), _p, 1))
 
 /* Load a bf16 row of n/2 values with each value repeated twice: element c
  * of V is value c/2 (interleaved-pair layouts: rotary's cos/sin for
  * (x[2i], x[2i+1])).  n: columns of V (even); row: byte offset of value 0.
  * Each chunk needs 4 values: one 8-byte access when aligned and whole. */
-TK_DI void tk__rv_ld8_pairs(float *o, tk_rsrc r, uint32_t row, int64_t c0, int64_t n) {
-  const int64_t h0 = c0 / 2;
+TK_DI void tk__rv_ld8_pairs(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n) {
+  const uint32_t h0 = c0 / 2;
   if ((row & 7u) == 0 && c0 + 8 <= n) {
     const tk_u32x2 w = tk_buffer_load_b64(r, row + (uint32_t)h0 * 2u);
     _Pragma("unroll") for (int j = 0; j < 2; j++) {
@@ -317,7 +321,7 @@ TK_DI void tk__rv_ld8_pairs(float *o, tk_rsrc r, uint32_t row, int64_t c0, int64
     }
   }
 }
-#define tk_rv_load_bf16_pairs(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_pairs(_p, (r), (row), _c0, (n)))
+#define tk_rv_load_bf16_pairs(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_pairs(_p, (r), (row), _c0, (uint32_t)(n)))
 
 /* value of element e's pair partner (e ^ 1, the same chunk and thread) */
 #define tk_rv_pair(V, e) ((V).v[(e) ^ 1])
