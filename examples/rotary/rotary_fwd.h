@@ -1,0 +1,68 @@
+/* rotary_fwd.h: the rotary embedding kernel (tk_rotary.h has the
+ * semantics), built from tk/vec.h row vectors.  One (b, h, s) row per group
+ * of G threads (G = D/16 .. 64: e.g. 8 threads per row and 32 rows per
+ * workgroup at D = 128), each thread one 16-byte chunk of x per half (or two
+ * neighbouring chunks interleaved), the cos / sin values it needs as 16- or
+ * 8-byte loads (the tables are S x D/2: L2 hits across b and h).  Rows
+ * whose halves are not 16-byte aligned (D/2 % 8 != 0) take the element
+ * path of the vector loads, so any even D works. */
+#ifndef ROTARY_FWD_H
+#define ROTARY_FWD_H
+
+#include <tk/tk.h>
+#include "tk_rotary.h"
+
+typedef struct rotary_args {
+  const uint16_t *x, *c, *s;
+  uint16_t *o;
+  uint32_t x_bytes, o_bytes, cs_bytes;
+  int64_t rows, h, s_len, d;
+  int64_t xs[3], os[3];
+} rotary_args;
+
+#define ROT_WG(G) ((G) < 256 ? 256 : (G))
+
+/* HC: capacity of a half row (>= D/2), G threads per row */
+#define ROTARY_KERNEL(name, HC, G)                                                \
+  __global__ __launch_bounds__(ROT_WG(G)) void name(rotary_args a, int interleaved) { \
+    const int t = (int)(threadIdx.x % (G));                                       \
+    const int64_t row = (int64_t)blockIdx.x * (ROT_WG(G) / (G)) + threadIdx.x / (G); \
+    const uint32_t rr = (uint32_t)(row < a.rows ? row : 0); /* rows < 2^31 */     \
+    const uint32_t sl = (uint32_t)a.s_len, hl = (uint32_t)a.h;                    \
+    const int64_t sq = rr % sl, hh = (rr / sl) % hl, bb = rr / sl / hl;           \
+    const uint32_t xo = (uint32_t)((bb * a.xs[0] + hh * a.xs[1] + sq * a.xs[2]) * 2); \
+    const uint32_t oo = (uint32_t)((bb * a.os[0] + hh * a.os[1] + sq * a.os[2]) * 2); \
+    const uint32_t co = (uint32_t)(sq * (a.d / 2) * 2);                           \
+    const uint32_t half = (uint32_t)(a.d / 2);                                    \
+    const uint32_t nh = row < a.rows ? half : 0u, nf = 2u * nh;                   \
+    const tk_rsrc rx = tk_rsrc_make(a.x, a.x_bytes), ro = tk_rsrc_make(a.o, a.o_bytes); \
+    const tk_rsrc rc = tk_rsrc_make(a.c, a.cs_bytes), rs = tk_rsrc_make(a.s, a.cs_bytes); \
+    if (interleaved) {                                                            \
+      TK_RV(full_t, 2 * (HC), G);                                                 \
+      full_t x, c, s;                                                             \
+      tk_rv_load_bf16(x, rx, xo, nf, t);                                          \
+      tk_rv_load_bf16_pairs(c, rc, co, nf, t);                                    \
+      tk_rv_load_bf16_pairs(s, rs, co, nf, t);                                    \
+      full_t y;                                                                   \
+      _Pragma("unroll") for (int e = 0; e < TK_RV_PER_THREAD(x); e++)            \
+        y.v[e] = (e & 1) ? __builtin_fmaf(x.v[e], c.v[e], x.v[e ^ 1] * s.v[e])   \
+                         : __builtin_fmaf(x.v[e], c.v[e], -(x.v[e ^ 1] * s.v[e])); \
+      tk_rv_store_bf16(y, ro, oo, nf, t);                                         \
+    } else {                                                                      \
+      TK_RV(half_t, HC, G);                                                       \
+      half_t x1, x2, c, s;                                                        \
+      tk_rv_load_bf16(x1, rx, xo, nh, t);                                         \
+      tk_rv_load_bf16(x2, rx, xo + half * 2u, nh, t);                             \
+      tk_rv_load_bf16(c, rc, co, nh, t);                                          \
+      tk_rv_load_bf16(s, rs, co, nh, t);                                          \
+      half_t y1, y2;                                                              \
+      _Pragma("unroll") for (int e = 0; e < TK_RV_PER_THREAD(x1); e++) {        \
+        y1.v[e] = __builtin_fmaf(x1.v[e], c.v[e], -(x2.v[e] * s.v[e]));          \
+        y2.v[e] = __builtin_fmaf(x2.v[e], c.v[e], x1.v[e] * s.v[e]);             \
+      }                                                                           \
+      tk_rv_store_bf16(y1, ro, oo, nh, t);                                        \
+      tk_rv_store_bf16(y2, ro, oo + half * 2u, nh, t);                            \
+    }                                                                             \
+  }
+
+#endif
