@@ -22,7 +22,7 @@ typedef struct norm_args {
   uint32_t x_bytes, res_bytes, out_bytes, res_out_bytes; /* buffer ranges */
   int64_t m, n, ld_x, ld_res, ld_out, ld_res_out;
   uint64_t seed;
-  uint32_t thr;      /* keep iff hash >= thr */
+  uint32_t thr;      /* keep iff the column's 16 hash bits >= thr */
   float scale;       /* 1 / (1 - p) */
   float eps;
   int32_t rms, has_res, has_drop;
@@ -47,10 +47,14 @@ typedef struct norm_args {
     /* h = x * (keep ? 1/(1-p) : 0) + residual, one fma as on the CPU */          \
     if (a.has_drop) {                                                             \
       const uint32_t key = tk_norm_row_key(a.seed, rrow);                        \
-      _Pragma("unroll") for (int e = 0; e < TK_RV_PER_THREAD(h); e++) {          \
+      /* one hash per column pair (chunks start at even columns) */            \
+      _Pragma("unroll") for (int e = 0; e < TK_RV_PER_THREAD(h); e += 2) {       \
         const uint32_t col = (uint32_t)tk_rv_col((G), t, e);                     \
-        const float m = tk_norm_hash(key, col) >= a.thr ? a.scale : 0.0f;        \
-        h.v[e] = __builtin_fmaf(h.v[e], m, r.v[e]);                              \
+        const uint32_t hs = tk_norm_hash(key, col >> 1);                         \
+        const float m0 = (hs & 0xffffu) >= a.thr ? a.scale : 0.0f;               \
+        const float m1 = (hs >> 16) >= a.thr ? a.scale : 0.0f;                   \
+        h.v[e] = __builtin_fmaf(h.v[e], m0, r.v[e]);                             \
+        h.v[e + 1] = __builtin_fmaf(h.v[e + 1], m1, r.v[e + 1]);                 \
       }                                                                           \
     } else if (a.has_res) {                                                       \
       tk_rv_add(h, h, r);                                                         \

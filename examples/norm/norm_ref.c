@@ -10,7 +10,8 @@
 int tk_norm_keep(const tk_norm_problem *p, int64_t row, int64_t col)
 {
   if (!(p->dropout > 0.0f)) return 1;
-  return tk_norm_hash(tk_norm_row_key(p->seed, (uint32_t)row), (uint32_t)col) >= tk_norm_threshold(p->dropout);
+  const uint32_t h = tk_norm_hash(tk_norm_row_key(p->seed, (uint32_t)row), (uint32_t)col >> 1);
+  return tk_norm_bits16(h, (uint32_t)col) >= tk_norm_threshold(p->dropout);
 }
 
 static void cmp_add(tk_norm_cmp *c, double err, double bound)

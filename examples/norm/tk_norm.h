@@ -10,9 +10,10 @@
  *
  * mean and var over the row (population variance, two passes over the row
  * held in registers); x * 1/(1-p) + residual is one f32 fma.  The dropout
- * mask is counter based: keep_ij = tk_norm_hash(seed, i, j) >= floor(p *
- * 2^32), the same on the GPU and the CPU (tk_norm_keep), so the reference
- * reproduces it bit for bit.  This is HipKittens' fused dropout + residual +
+ * mask is counter based: one 32-bit hash of (seed, row i, column pair j/2)
+ * gives 16 bits to each column of the pair, keep_ij = bits >= floor(p *
+ * 2^16) (so p acts as a multiple of 2^-16), the same on the GPU and the CPU
+ * (tk_norm_keep): the reference reproduces the mask bit for bit.  This is HipKittens' fused dropout + residual +
  * LayerNorm (kernels/layernorm of the hipkittens-cdna4 fixture) with a
  * seeded mask instead of a clock-seeded one.
  *
@@ -94,8 +95,10 @@ TK_NORM_HD uint32_t tk_norm_row_key(uint64_t seed, uint32_t row)
   return tk_norm_mix32(tk_norm_mix32(tk_norm_mix32((uint32_t)(seed >> 32)) ^ (uint32_t)seed) ^ row);
 }
 TK_NORM_HD uint32_t tk_norm_hash(uint32_t row_key, uint32_t col) { return tk_norm_mix32(row_key + col * 0x9e3779b9u); }
-/* keep iff hash >= threshold = floor(p * 2^32) */
-TK_NORM_HD uint32_t tk_norm_threshold(float p) { return (uint32_t)((double)p * 4294967296.0); }
+/* keep column j iff its 16 bits (the low half of tk_norm_hash(key, j / 2)
+ * for even j, the high half for odd j) >= threshold = floor(p * 2^16) */
+TK_NORM_HD uint32_t tk_norm_threshold(float p) { return (uint32_t)((double)p * 65536.0); }
+TK_NORM_HD uint32_t tk_norm_bits16(uint32_t hash, uint32_t col) { return (col & 1u) ? hash >> 16 : hash & 0xffffu; }
 int tk_norm_keep(const tk_norm_problem *p, int64_t row, int64_t col);
 
 /* ---- CPU double-precision reference and check (host memory) -------------- */

@@ -52,6 +52,9 @@
 /* column of element e (0 .. per-thread count - 1) of thread t in a vector of
  * G threads */
 TK_HDI int tk_rv_col(int g, int t, int e) { return ((e / 8) * g + t) * 8 + e % 8; }
+/* first column of chunk k of thread t in a vector of G threads */
+TK_HDI int tk_rv_chunk_col(int g, int t, int k) { return (k * g + t) * 8; }
+
 
 /* --- element-wise, scalar broadcasts (no cross-thread traffic) ----------- */
 #define TK__RV_SAME(D, A)                                                         \
@@ -164,14 +167,26 @@ TK_DI float tk_group_max(float v, int g, float *scratch) { return tk__group_redu
  * memory).  Elements past n are ignored.  Two group reductions. */
 #define tk_rv_mean_var(V, t, n, scratch, mean_out, var_out)                       \
   do { typedef TK_TYPEOF(V) _TV; const int _n = (int)(n);                         \
-       float _s = 0.0f;                                                           \
-       _Pragma("unroll") for (int _e = 0; _e < TK_RV_PER_THREAD(V); _e++)        \
-         _s += tk_rv_col(((int)_TV::tk_rv_threads), (int)(t), _e) < _n ? (V).v[_e] : 0.0f; \
+       float _s = 0.0f, _q = 0.0f;                                                \
+       /* a chunk wholly inside the row sums without per-element selects      \
+        * (a branch per chunk, skipped unless a lane holds the row's end) */   \
+       _Pragma("unroll") for (int _k = 0; _k < ((int)_TV::tk_rv_chunks); _k++) { \
+         const int _c0 = tk_rv_chunk_col(((int)_TV::tk_rv_threads), (int)(t), _k); \
+         if (_c0 + 8 <= _n) {                                                     \
+           _Pragma("unroll") for (int _i = 0; _i < 8; _i++) _s += (V).v[8 * _k + _i]; \
+         } else {                                                                 \
+           _Pragma("unroll") for (int _i = 0; _i < 8; _i++) _s += _c0 + _i < _n ? (V).v[8 * _k + _i] : 0.0f; \
+         } }                                                                      \
        const float _mean = tk_group_sum(_s, ((int)_TV::tk_rv_threads), (scratch)) / (float)_n; \
-       float _q = 0.0f;                                                           \
-       _Pragma("unroll") for (int _e = 0; _e < TK_RV_PER_THREAD(V); _e++) {      \
-         const float _d = (V).v[_e] - _mean;                                      \
-         _q += tk_rv_col(((int)_TV::tk_rv_threads), (int)(t), _e) < _n ? _d * _d : 0.0f; } \
+       _Pragma("unroll") for (int _k = 0; _k < ((int)_TV::tk_rv_chunks); _k++) { \
+         const int _c0 = tk_rv_chunk_col(((int)_TV::tk_rv_threads), (int)(t), _k); \
+         if (_c0 + 8 <= _n) {                                                     \
+           _Pragma("unroll") for (int _i = 0; _i < 8; _i++) {                     \
+             const float _d = (V).v[8 * _k + _i] - _mean; _q = __builtin_fmaf(_d, _d, _q); } \
+         } else {                                                                 \
+           _Pragma("unroll") for (int _i = 0; _i < 8; _i++) {                     \
+             const float _d = _c0 + _i < _n ? (V).v[8 * _k + _i] - _mean : 0.0f; _q = __builtin_fmaf(_d, _d, _q); } \
+         } }                                                                      \
        (mean_out) = _mean;                                                        \
        (var_out) = tk_group_sum(_q, ((int)_TV::tk_rv_threads), (scratch)) / (float)_n; } while (0)
 
@@ -285,8 +300,6 @@ TK_DI void tk_ld8_bf16(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_t 
 TK_DI void tk_ld8_f16(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n) { tk__rv_ld8_16(o, r, row, c0, n, 1); }
 TK_DI void tk_st8_bf16(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 0); }
 TK_DI void tk_st8_f16(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 1); }
-/* first column of chunk k of thread t in a vector of G threads */
-TK_HDI int tk_rv_chunk_col(int g, int t, int k) { return (k * g + t) * 8; }
 
 #define TK__RV_IO(V, t, BODY)                                                     \
   do { typedef TK_TYPEOF(V) _TV;                                                  \
