@@ -60,11 +60,12 @@ typedef struct norm_args {
       tk_rv_add(h, h, r);                                                         \
     }                                                                             \
     if (a.has_res || a.has_drop) {                                                \
-      /* the stored residual is what is normalised: round to bf16 */             \
+      /* the stored residual is what is normalised: round to bf16 (RNE; h   \
+       * comes from bf16 inputs, so tk_round_bf16_finite is exact here) */      \
       _Pragma("unroll") for (int e = 0; e < TK_RV_PER_THREAD(h); e++)            \
-        h.v[e] = tk_round_bf16(h.v[e]);                                                \
+        h.v[e] = tk_round_bf16_finite(h.v[e]);                                    \
       if (a.has_res)                                                              \
-        tk_rv_store_bf16(h, tk_rsrc_make(a.res_out, a.res_out_bytes), (uint32_t)(rrow * a.ld_res_out * 2), nv, t); \
+        tk_rv_store_bf16_exact(h, tk_rsrc_make(a.res_out, a.res_out_bytes), (uint32_t)(rrow * a.ld_res_out * 2), nv, t); \
     }                                                                             \
     float mean = 0.0f, rstd;                                                      \
     if (a.rms) {                                                                  \
@@ -86,7 +87,7 @@ typedef struct norm_args {
       _Pragma("unroll") for (int i = 0; i < 8; i++)                               \
         y[i] = a.rms ? h.v[8 * k + i] * rstd * w8[i]                              \
                      : __builtin_fmaf((h.v[8 * k + i] - mean) * rstd, w8[i], b8[i]); \
-      tk_st8_bf16(rout, (uint32_t)(rrow * a.ld_out * 2), c0, nv, y);              \
+      tk_st8_bf16_rna(rout, (uint32_t)(rrow * a.ld_out * 2), c0, nv, y);              \
     }                                                                             \
   }
 

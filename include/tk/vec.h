@@ -198,6 +198,14 @@ TK_DI float tk_wave_bcast(float v, int src) {
 /* x rounded to bf16 (nearest even, NaN kept) and back to f32, branch free:
  * the value a bf16 store of x would hold */
 TK_HDI float tk_round_bf16(float x) { return tk_bits_f32(tk__bf16_hi_rne(x) & 0xffff0000u); }
+/* the same in two integer ops for values that are finite, infinite, or NaNs
+ * whose payload's low 16 bits are 0 (any NaN computed from bf16 or f16
+ * inputs: arithmetic keeps or quiets the input's payload); another NaN may
+ * come out as an infinity or a zero */
+TK_HDI float tk_round_bf16_finite(float x) {
+  const uint32_t u = tk_f32_bits(x);
+  return tk_bits_f32((u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u);
+}
 
 /* --- memory fences ---------------------------------------------------------
  * Order this thread's earlier global/LDS accesses before its later ones as
@@ -237,17 +245,27 @@ TK_DI void tk__rv_ld8_16(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_
     }
   }
 }
+/* the high halves of two f32 as two bf16 (one v_perm_b32): exact for values
+ * that are bf16 already */
+TK_DI uint32_t tk__pack_hi(float lo, float hi) {
+  return __builtin_amdgcn_perm(tk_f32_bits(hi), tk_f32_bits(lo), 0x07060302u);
+}
 TK_DI void tk__rv_st8_16(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const float *x, int is_f16) {
   if ((row & 15u) == 0 && c0 + 8 <= n) {
     tk_u32x4 w;
     _Pragma("unroll") for (int j = 0; j < 4; j++)
-      w[j] = is_f16 ? ((uint32_t)tk_f32_to_f16(x[2 * j]) | ((uint32_t)tk_f32_to_f16(x[2 * j + 1]) << 16))
-                    : tk_pack_bf16x2(x[2 * j], x[2 * j + 1]);
+      w[j] = is_f16 == 1 ? ((uint32_t)tk_f32_to_f16(x[2 * j]) | ((uint32_t)tk_f32_to_f16(x[2 * j + 1]) << 16))
+           : is_f16 == 2 ? tk_pack_bf16x2_rna(x[2 * j], x[2 * j + 1])
+           : is_f16 == 3 ? tk__pack_hi(x[2 * j], x[2 * j + 1])
+                         : tk_pack_bf16x2(x[2 * j], x[2 * j + 1]);
     tk_buffer_store_b128(r, row + (uint32_t)c0 * 2u, w);
   } else {
     _Pragma("unroll") for (int i = 0; i < 8; i++)
       if (c0 + i < n)
-        tk_buffer_store_b16(r, row + (uint32_t)(c0 + i) * 2u, is_f16 ? tk_f32_to_f16(x[i]) : tk_f32_to_bf16(x[i]));
+        tk_buffer_store_b16(r, row + (uint32_t)(c0 + i) * 2u,
+                            is_f16 == 1 ? tk_f32_to_f16(x[i])
+                            : is_f16 == 2 ? (uint16_t)(tk_pack_bf16x2_rna(x[i], 0.0f) & 0xffffu)
+                            : is_f16 == 3 ? (uint16_t)(tk_f32_bits(x[i]) >> 16) : tk_f32_to_bf16(x[i]));
   }
 }
 TK_DI void tk__rv_ld8_fp8(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, int e5) {
@@ -300,6 +318,11 @@ TK_DI void tk_ld8_bf16(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_t 
 TK_DI void tk_ld8_f16(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n) { tk__rv_ld8_16(o, r, row, c0, n, 1); }
 TK_DI void tk_st8_bf16(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 0); }
 TK_DI void tk_st8_f16(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 1); }
+/* bf16 rounded to nearest, ties away from zero (tk_pack_bf16x2_rna: 3
+ * integer ops per pair instead of RNE's 11; the same half-ulp error bound;
+ * for finite values and NaNs that arithmetic produced, which keep their
+ * quiet bit in the high half) */
+TK_DI void tk_st8_bf16_rna(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const float *x) { tk__rv_st8_16(r, row, c0, n, x, 2); }
 
 #define TK__RV_IO(V, t, BODY)                                                     \
   do { typedef TK_TYPEOF(V) _TV;                                                  \
@@ -311,6 +334,10 @@ TK_DI void tk_st8_f16(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const fl
 #define tk_rv_load_fp8e4(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_fp8(_p, (r), (row), _c0, (uint32_t)(n), 0))
 #define tk_rv_load_fp8e5(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_ld8_fp8(_p, (r), (row), _c0, (uint32_t)(n), 1))
 #define tk_rv_store_bf16(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_16((r), (row), _c0, (uint32_t)(n), _p, 0))
+/* for a vector holding bf16 values already (tk_round_bf16): their bits,
+ * no rounding (one v_perm_b32 per pair) */
+#define tk_rv_store_bf16_exact(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_16((r), (row), _c0, (uint32_t)(n), _p, 3))
+#define tk_rv_store_bf16_rna(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_16((r), (row), _c0, (uint32_t)(n), _p, 2))
 #define tk_rv_store_f16(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_16((r), (row), _c0, (uint32_t)(n), _p, 1))
 #define tk_rv_store_fp8e4(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_fp8((r), (row), _c0, (uint32_t)(n), _p, 0))
 #define tk_rv_store_fp8e5(V, r, row, n, t) TK__RV_IO(V, t, tk__rv_st8_fp8((r), (row), _c0, (uint32_t)(n), _p, 1))
