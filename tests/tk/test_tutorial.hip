@@ -58,6 +58,26 @@ __global__ void tutorial_gemm(tk_gl a, tk_gl bt, tk_gl c) {
 }
 // --- tutorial: end ---
 
+// --- tutorial: row-wise (RMSNorm, one row per wave) ---
+TK_RV(row_t, 1024, 64);                    // a row of up to 1024 values over 64 threads
+
+__global__ void tutorial_rmsnorm(tk_gl x, tk_gl w, tk_gl y, float eps) {
+  const int64_t row = blockIdx.x;            // one row per 64-thread workgroup
+  const int n = (int)x.dims[3];              // int: tksim lacks the s_flbit_i32 of (float)int64
+  const int t = threadIdx.x;
+  const tk_rsrc rx = tk_gl_rsrc(&x), rw = tk_gl_rsrc(&w), ry = tk_gl_rsrc(&y);
+  row_t v, g, sq;
+  tk_rv_load_bf16(v, rx, (uint32_t)(row * x.strides[2] * 2), n, t);  // columns >= n read 0
+  tk_rv_load_bf16(g, rw, 0u, n, t);
+  tk_rv_mul(sq, v, v);
+  const float ms = tk_rv_sum(sq, NULL) / (float)n;                    // every lane gets the sum
+  tk_rv_mul_s(v, v, 1.0f / __builtin_sqrtf(ms + eps));
+  tk_rv_mul(v, v, g);
+  tk_rv_store_bf16(v, ry, (uint32_t)(row * y.strides[2] * 2), n, t);  // columns >= n not written
+}
+
+static int rmsnorm_check(void);
+
 #define HIPCHECK(x) do { hipError_t e_ = (x); if (e_ != hipSuccess) { fprintf(stderr, "%s: %s\n", #x, hipGetErrorString(e_)); exit(1); } } while (0)
 
 int main(void) {
@@ -96,5 +116,42 @@ int main(void) {
     }
   if (bad) { fprintf(stderr, "test_tutorial: %d mismatches\n", bad); return 1; }
   printf("test_tutorial: %ldx%ldx%ld bf16 GEMM (%u tiles) matches the CPU product\n", (long)M, (long)N, (long)K, tiles);
+  return rmsnorm_check();
+}
+
+// the row-wise section: 5 rows of 1001 columns at an odd pitch (1003: the
+// rows are not 16-byte aligned, so the loads take the element path)
+static int rmsnorm_check(void) {
+  const int64_t M = 5, N = 1001, LD = 1003;
+  uint16_t *hx = (uint16_t *)malloc(M * LD * 2), *hw = (uint16_t *)malloc(N * 2), *hy = (uint16_t *)malloc(M * LD * 2);
+  for (int64_t i = 0; i < M * LD; i++) hx[i] = tk_f32_to_bf16((float)((i * 13) % 41 - 20) * 0.0625f);
+  for (int64_t i = 0; i < N; i++) hw[i] = tk_f32_to_bf16(0.5f + (float)(i % 7) * 0.125f);
+  void *dx, *dw, *dy;
+  HIPCHECK(hipMalloc(&dx, M * LD * 2));
+  HIPCHECK(hipMalloc(&dw, N * 2));
+  HIPCHECK(hipMalloc(&dy, M * LD * 2));
+  HIPCHECK(hipMemcpy(dx, hx, M * LD * 2, hipMemcpyHostToDevice));
+  HIPCHECK(hipMemcpy(dw, hw, N * 2, hipMemcpyHostToDevice));
+  HIPCHECK(hipMemset(dy, 0x55, M * LD * 2));
+  tk_gl x, w, y;
+  int64_t dxy[2] = {M, N}, sxy[2] = {LD, 1}, dw_[1] = {N};
+  if (tk_gl_make(&x, dx, 2, 2, dxy, sxy) || tk_gl_make(&w, dw, 2, 1, dw_, NULL) || tk_gl_make(&y, dy, 2, 2, dxy, sxy)) return 1;
+  hipLaunchKernelGGL(tutorial_rmsnorm, dim3((unsigned)M), dim3(64), 0, 0, x, w, y, 1e-5f);
+  HIPCHECK(hipDeviceSynchronize());
+  HIPCHECK(hipMemcpy(hy, dy, M * LD * 2, hipMemcpyDeviceToHost));
+  int bad = 0;
+  for (int64_t i = 0; i < M; i++) {
+    double ms = 0;
+    for (int64_t j = 0; j < N; j++) ms += (double)tk_bf16_to_f32(hx[i * LD + j]) * tk_bf16_to_f32(hx[i * LD + j]);
+    const double r = 1.0 / sqrt(ms / N + 1e-5);
+    for (int64_t j = 0; j < LD; j++) {
+      if (j >= N) { bad += hy[i * LD + j] != 0x5555; continue; }
+      const double ref = tk_bf16_to_f32(hx[i * LD + j]) * r * tk_bf16_to_f32(hw[j]);
+      if (fabs(tk_bf16_to_f32(hy[i * LD + j]) - ref) > 0.004 * fabs(ref) + 1e-6 && bad++ < 10)
+        fprintf(stderr, "y(%ld,%ld) = %g, want %g\n", (long)i, (long)j, tk_bf16_to_f32(hy[i * LD + j]), ref);
+    }
+  }
+  if (bad) { fprintf(stderr, "test_tutorial: rmsnorm: %d mismatches\n", bad); return 1; }
+  printf("test_tutorial: %ldx%ld RMSNorm (odd pitch %ld) matches the CPU reference\n", (long)M, (long)N, (long)LD);
   return 0;
 }
