@@ -27,12 +27,15 @@ typedef struct rotary_args {
   __global__ __launch_bounds__(ROT_WG(G)) void name(rotary_args a, int interleaved) { \
     const int t = (int)(threadIdx.x % (G));                                       \
     const int64_t row = (int64_t)blockIdx.x * (ROT_WG(G) / (G)) + threadIdx.x / (G); \
+    /* rows in (s, b, h) order: the b*h rows of one position s follow each   \
+     * other and share its cos / sin row (L2 hits) */                          \
     const uint32_t rr = (uint32_t)(row < a.rows ? row : 0); /* rows < 2^31 */     \
-    const uint32_t sl = (uint32_t)a.s_len, hl = (uint32_t)a.h;                    \
-    const int64_t sq = rr % sl, hh = (rr / sl) % hl, bb = rr / sl / hl;           \
-    const uint32_t xo = (uint32_t)((bb * a.xs[0] + hh * a.xs[1] + sq * a.xs[2]) * 2); \
-    const uint32_t oo = (uint32_t)((bb * a.os[0] + hh * a.os[1] + sq * a.os[2]) * 2); \
-    const uint32_t co = (uint32_t)(sq * (a.d / 2) * 2);                           \
+    const uint32_t bh = (uint32_t)(a.rows / a.s_len), hl = (uint32_t)a.h;        \
+    const uint32_t sq = rr / bh, hh = (rr % bh) % hl, bb = (rr % bh) / hl;        \
+    /* 32-bit offsets: every tensor spans < 4 GiB (tk_rotary_problem_error) */  \
+    const uint32_t xo = (bb * (uint32_t)a.xs[0] + hh * (uint32_t)a.xs[1] + sq * (uint32_t)a.xs[2]) * 2u; \
+    const uint32_t oo = (bb * (uint32_t)a.os[0] + hh * (uint32_t)a.os[1] + sq * (uint32_t)a.os[2]) * 2u; \
+    const uint32_t co = sq * (uint32_t)a.d;                                       \
     const uint32_t half = (uint32_t)(a.d / 2);                                    \
     const uint32_t nh = row < a.rows ? half : 0u, nf = 2u * nh;                   \
     const tk_rsrc rx = tk_rsrc_make(a.x, a.x_bytes), ro = tk_rsrc_make(a.o, a.o_bytes); \
@@ -47,7 +50,7 @@ typedef struct rotary_args {
       _Pragma("unroll") for (int e = 0; e < TK_RV_PER_THREAD(x); e++)            \
         y.v[e] = (e & 1) ? __builtin_fmaf(x.v[e], c.v[e], x.v[e ^ 1] * s.v[e])   \
                          : __builtin_fmaf(x.v[e], c.v[e], -(x.v[e ^ 1] * s.v[e])); \
-      tk_rv_store_bf16(y, ro, oo, nf, t);                                         \
+      tk_rv_store_bf16_rna(y, ro, oo, nf, t);                                         \
     } else {                                                                      \
       TK_RV(half_t, HC, G);                                                       \
       half_t x1, x2, c, s;                                                        \
@@ -60,8 +63,8 @@ typedef struct rotary_args {
         y1.v[e] = __builtin_fmaf(x1.v[e], c.v[e], -(x2.v[e] * s.v[e]));          \
         y2.v[e] = __builtin_fmaf(x2.v[e], c.v[e], x1.v[e] * s.v[e]);             \
       }                                                                           \
-      tk_rv_store_bf16(y1, ro, oo, nh, t);                                        \
-      tk_rv_store_bf16(y2, ro, oo + half * 2u, nh, t);                            \
+      tk_rv_store_bf16_rna(y1, ro, oo, nh, t);                                        \
+      tk_rv_store_bf16_rna(y2, ro, oo + half * 2u, nh, t);                            \
     }                                                                             \
   }
 
