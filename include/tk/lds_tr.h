@@ -73,16 +73,16 @@ TK_DS_READ_TR_ONLY_ tk_i16x8 tk_lds_read_tr_32x32x16(const void *tile, uint32_t 
                   "tk: tk_rt_load_tr reads bf16/f16 A or B operand tiles");                        \
     const char *_t = (const char *)(tile);                                          \
     const uint32_t _rb = (uint32_t)(row_bytes);                                     \
-    for (int _fr = 0; _fr < (int)_R::tk_fr; _fr++)                                  \
-      for (int _fc = 0; _fc < (int)_R::tk_fc; _fc++) {                              \
+    for (int _fr = 0; _fr < (int)_R::tk_frag_count_r; _fr++)                                  \
+      for (int _fc = 0; _fc < (int)_R::tk_frag_count_c; _fc++) {                              \
         /* K rows and M/N columns of this fragment in the stored tile */          \
         const int _a = ((int)_R::tk_op) == TK_OP_A;                                 \
-        const uint32_t _k = (uint32_t)(_a ? _fc * (int)_R::tk_fcols : _fr * (int)_R::tk_frows); \
-        const uint32_t _x = (uint32_t)(_a ? _fr * (int)_R::tk_frows : _fc * (int)_R::tk_fcols); \
+        const uint32_t _k = (uint32_t)(_a ? _fc * (int)_R::tk_frag_cols : _fr * (int)_R::tk_frag_rows); \
+        const uint32_t _x = (uint32_t)(_a ? _fr * (int)_R::tk_frag_rows : _fc * (int)_R::tk_frag_cols); \
         const char *_p = _t + _k * _rb + 2u * _x;                                   \
         tk_i16x8 _v = ((int)_R::tk_shape) == TK_SHAPE_16x16x32 ? tk_lds_read_tr_16x16x32(_p, _rb) \
                                                                : tk_lds_read_tr_32x32x16(_p, _rb); \
-        (rt).f[_fr * (int)_R::tk_fc + _fc] = __builtin_bit_cast(__typeof__((rt).f[0]), _v); \
+        (rt).f[_fr * (int)_R::tk_frag_count_c + _fc] = __builtin_bit_cast(__typeof__((rt).f[0]), _v); \
       }                                                                             \
   } while (0)
 

@@ -470,11 +470,11 @@ TK_DI uint32_t tk_lds_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
   typedef struct {                                                                  \
     static_assert(((int)RT::tk_op) == TK_OP_A || ((int)RT::tk_op) == TK_OP_B,                    \
                   "tk: prefetch fills A or B operand tiles");                      \
-    enum { tk_nf = ((int)RT::tk_fr) * ((int)RT::tk_fc), tk_fr = ((int)RT::tk_fr), tk_fc = ((int)RT::tk_fc),     \
-           tk_frows = ((int)RT::tk_frows), tk_fcols = ((int)RT::tk_fcols), tk_op = ((int)RT::tk_op),      \
+    enum { tk_nf = ((int)RT::tk_frag_count_r) * ((int)RT::tk_frag_count_c), tk_frag_count_r = ((int)RT::tk_frag_count_r), tk_frag_count_c = ((int)RT::tk_frag_count_c),     \
+           tk_frag_rows = ((int)RT::tk_frag_rows), tk_frag_cols = ((int)RT::tk_frag_cols), tk_op = ((int)RT::tk_op),      \
            tk_n = ((int)RT::tk_n), tk_rows = ((int)RT::tk_rows), tk_cols = ((int)RT::tk_cols),           \
            tk_dt = ((int)RT::tk_dt) };                                                      \
-    tk_u32x2 tk_pending_[((int)RT::tk_fr) * ((int)RT::tk_fc)];                                      \
+    tk_u32x2 tk_pending_[((int)RT::tk_frag_count_r) * ((int)RT::tk_frag_count_c)];                                      \
   } name
 
 TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
@@ -521,10 +521,10 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
 #define TK__PREFETCH_GEOM(_P, _T) TK__PREFETCH_GEOM_O(_P, _T, 0)
 #define TK__PREFETCH_GEOM_O(_P, _T, _o)                                            \
   enum { _a = ((int)_P::tk_op) == TK_OP_A,                                         \
-         _nrow = _a ? ((int)_P::tk_fr) : ((int)_P::tk_fc),  /* fragments along LDS rows */ \
-         _nk = _a ? ((int)_P::tk_fc) : ((int)_P::tk_fr),    /* fragments along K */ \
-         _s = _a ? ((int)_P::tk_frows) : ((int)_P::tk_fcols), /* rows per fragment */ \
-         _kw = _a ? ((int)_P::tk_fcols) : ((int)_P::tk_frows), /* K per fragment */ \
+         _nrow = _a ? ((int)_P::tk_frag_count_r) : ((int)_P::tk_frag_count_c),  /* fragments along LDS rows */ \
+         _nk = _a ? ((int)_P::tk_frag_count_c) : ((int)_P::tk_frag_count_r),    /* fragments along K */ \
+         _s = _a ? ((int)_P::tk_frag_rows) : ((int)_P::tk_frag_cols), /* rows per fragment */ \
+         _kw = _a ? ((int)_P::tk_frag_cols) : ((int)_P::tk_frag_rows), /* K per fragment */ \
          _step = _s * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes),               \
          _imm = (_nrow - 1) * _step + (_o) < 65536 };                             \
   static_assert(_nrow <= 8, "tk: prefetch handles up to 8 fragments along the LDS rows")
@@ -561,7 +561,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
           ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s,                      \
           (uint32_t)(c0) + _k * _kw + ((int)_P::tk_n) * (_l / _s));                \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
-        tk_u32x2 *_dst = &(P).tk_pending_[_a ? _r * ((int)_P::tk_fc) + _k : _k * ((int)_P::tk_fc) + _r]; \
+        tk_u32x2 *_dst = &(P).tk_pending_[_a ? _r * ((int)_P::tk_frag_count_c) + _k : _k * ((int)_P::tk_frag_count_c) + _r]; \
         TK__DSR_ROW(TK__DSR64, *_dst, _addr, _r, _step, _imm,                      \
                     (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));         \
       }                                                                            \
@@ -576,7 +576,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(D) _D;                                                       \
     static_assert(((int)_P::tk_rows) == ((int)_D::tk_rows) && ((int)_P::tk_cols) == ((int)_D::tk_cols) &&      \
-                  ((int)_P::tk_op) == ((int)_D::tk_op) && ((int)_P::tk_dt) == ((int)_D::tk_dt) && ((int)_P::tk_frows) == ((int)_D::tk_frows), \
+                  ((int)_P::tk_op) == ((int)_D::tk_op) && ((int)_P::tk_dt) == ((int)_D::tk_dt) && ((int)_P::tk_frag_rows) == ((int)_D::tk_frag_rows), \
                   "tk: pending prefetch and destination tile differ");             \
     static_assert((n) >= 0 && (n) <= 15, "tk: lgkmcnt wait count must be 0..15"); \
     asm volatile("s_waitcnt lgkmcnt(%0)" ::"n"(n) : "memory");                     \
@@ -591,13 +591,13 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
   typedef struct {                                                                  \
     static_assert(((int)RT::tk_op) == TK_OP_A || ((int)RT::tk_op) == TK_OP_B,        \
                   "tk: prefetch fills A or B operand tiles");                      \
-    static_assert((((int)RT::tk_op) == TK_OP_A ? ((int)RT::tk_fc) : ((int)RT::tk_fr)) % 2 == 0, \
+    static_assert((((int)RT::tk_op) == TK_OP_A ? ((int)RT::tk_frag_count_c) : ((int)RT::tk_frag_count_r)) % 2 == 0, \
                   "tk: ds_read_b128 prefetch needs an even number of K fragments"); \
-    enum { tk_nf = ((int)RT::tk_fr) * ((int)RT::tk_fc), tk_fr = ((int)RT::tk_fr), tk_fc = ((int)RT::tk_fc), \
-           tk_frows = ((int)RT::tk_frows), tk_fcols = ((int)RT::tk_fcols), tk_op = ((int)RT::tk_op), \
+    enum { tk_nf = ((int)RT::tk_frag_count_r) * ((int)RT::tk_frag_count_c), tk_frag_count_r = ((int)RT::tk_frag_count_r), tk_frag_count_c = ((int)RT::tk_frag_count_c), \
+           tk_frag_rows = ((int)RT::tk_frag_rows), tk_frag_cols = ((int)RT::tk_frag_cols), tk_op = ((int)RT::tk_op), \
            tk_n = ((int)RT::tk_n), tk_rows = ((int)RT::tk_rows), tk_cols = ((int)RT::tk_cols), \
            tk_dt = ((int)RT::tk_dt) };                                              \
-    tk_u32x4 tk_pending4_[((int)RT::tk_fr) * ((int)RT::tk_fc) / 2];                 \
+    tk_u32x4 tk_pending4_[((int)RT::tk_frag_count_r) * ((int)RT::tk_frag_count_c) / 2];                 \
     uint32_t tk_swapped_; /* swizzled rows hold 16-byte chunks with halves exchanged */ \
   } name
 
@@ -642,11 +642,11 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(D) _D;                                                       \
     static_assert(((int)_P::tk_rows) == ((int)_D::tk_rows) && ((int)_P::tk_cols) == ((int)_D::tk_cols) && \
-                  ((int)_P::tk_op) == ((int)_D::tk_op) && ((int)_P::tk_dt) == ((int)_D::tk_dt) && ((int)_P::tk_frows) == ((int)_D::tk_frows), \
+                  ((int)_P::tk_op) == ((int)_D::tk_op) && ((int)_P::tk_dt) == ((int)_D::tk_dt) && ((int)_P::tk_frag_rows) == ((int)_D::tk_frag_rows), \
                   "tk: pending prefetch and destination tile differ");             \
     static_assert((n) >= 0 && (n) <= 15, "tk: lgkmcnt wait count must be 0..15"); \
-    enum { _a = ((int)_P::tk_op) == TK_OP_A, _nk = _a ? ((int)_P::tk_fc) : ((int)_P::tk_fr), \
-           _nrow = _a ? ((int)_P::tk_fr) : ((int)_P::tk_fc) };                    \
+    enum { _a = ((int)_P::tk_op) == TK_OP_A, _nk = _a ? ((int)_P::tk_frag_count_c) : ((int)_P::tk_frag_count_r), \
+           _nrow = _a ? ((int)_P::tk_frag_count_r) : ((int)_P::tk_frag_count_c) };                    \
     asm volatile("s_waitcnt lgkmcnt(%0)" ::"n"(n) : "memory");                     \
     _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++)                           \
     _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
@@ -654,8 +654,8 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
       const tk_u32x4 _v = (P).tk_pending4_[_r * (_nk / 2) + _k];                   \
       const tk_u32x2 _lo = (TK_LDS_SWZ_HALVES && (P).tk_swapped_) ? _v.zw : _v.xy;                      \
       const tk_u32x2 _hi = (TK_LDS_SWZ_HALVES && (P).tk_swapped_) ? _v.xy : _v.zw;                      \
-      const int _f0 = _a ? _r * ((int)_P::tk_fc) + 2 * _k : (2 * _k) * ((int)_P::tk_fc) + _r; \
-      const int _f1 = _a ? _f0 + 1 : _f0 + ((int)_P::tk_fc);                       \
+      const int _f0 = _a ? _r * ((int)_P::tk_frag_count_c) + 2 * _k : (2 * _k) * ((int)_P::tk_frag_count_c) + _r; \
+      const int _f1 = _a ? _f0 + 1 : _f0 + ((int)_P::tk_frag_count_c);                       \
       (D).f[_f0] = __builtin_bit_cast(TK_TYPEOF((D).f[0]), _lo);                   \
       (D).f[_f1] = __builtin_bit_cast(TK_TYPEOF((D).f[0]), _hi);                   \
     }                                                                              \

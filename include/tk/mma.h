@@ -185,7 +185,7 @@ tk_f32x16 tk_mfma_scale_32x32x64_f8f6f4_(tk_i32x8 a, tk_i32x8 b, tk_f32x16 c, in
                 ((int)TD::tk_dt) == ((int)TC::tk_dt) &&                                         \
                 ((int)TD::tk_dt) == (((int)TA::tk_dt) == TK_DT_I8 ? TK_DT_I32 : TK_DT_F32),     \
     "tk: mma: D and C must be accumulator tiles (f32, or i32 for i8)");           \
-  static_assert(((int)TD::tk_frows) == ((((int)TA::tk_shape) == TK_SHAPE_16x16x16 ||           \
+  static_assert(((int)TD::tk_frag_rows) == ((((int)TA::tk_shape) == TK_SHAPE_16x16x16 ||           \
                                   ((int)TA::tk_shape) == TK_SHAPE_16x16x32) ? 16 : 32),  \
     "tk: mma: accumulator fragment size does not match the MFMA shape");         \
   static_assert((M) == ((int)TD::tk_rows) && (N) == ((int)TD::tk_cols) && (K) > 0 &&           \
@@ -292,16 +292,16 @@ typedef long long tk_i64x4_ __attribute__((ext_vector_type(4)));
        TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_A, TK_OP_B,            \
                     ((int)_TA::tk_rows), ((int)_TA::tk_cols), ((int)_TB::tk_cols));                    \
        static_assert(((int)_TA::tk_cols) == ((int)_TB::tk_rows), "tk: mma_AB: A cols (K) must equal B rows (K)"); \
-       TK_MMA_LOOP(D, A, B, C, ((int)_TA::tk_fr), ((int)_TB::tk_fc), ((int)_TA::tk_fc),                \
-                   _m * ((int)_TA::tk_fc) + _k, _k * ((int)_TB::tk_fc) + _n); } while (0)
+       TK_MMA_LOOP(D, A, B, C, ((int)_TA::tk_frag_count_r), ((int)_TB::tk_frag_count_c), ((int)_TA::tk_frag_count_c),                \
+                   _m * ((int)_TA::tk_frag_count_c) + _k, _k * ((int)_TB::tk_frag_count_c) + _n); } while (0)
 /* D = A · Bt^T + C, Bt N×K in the A kind */
 #define tk_mma_ABt(D, A, Bt, C)                                                   \
   do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(Bt) _TB; \
        TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_A, TK_OP_A,            \
                     ((int)_TA::tk_rows), ((int)_TA::tk_cols), ((int)_TB::tk_rows));                    \
        static_assert(((int)_TA::tk_cols) == ((int)_TB::tk_cols), "tk: mma_ABt: A cols (K) must equal Bt cols (K)"); \
-       TK_MMA_LOOP(D, A, Bt, C, ((int)_TA::tk_fr), ((int)_TB::tk_fr), ((int)_TA::tk_fc),               \
-                   _m * ((int)_TA::tk_fc) + _k, _n * ((int)_TB::tk_fc) + _k); } while (0)
+       TK_MMA_LOOP(D, A, Bt, C, ((int)_TA::tk_frag_count_r), ((int)_TB::tk_frag_count_r), ((int)_TA::tk_frag_count_c),               \
+                   _m * ((int)_TA::tk_frag_count_c) + _k, _n * ((int)_TB::tk_frag_count_c) + _k); } while (0)
 /* D = A · Bt^T + C over the first NM row fragments of A, C and D only (NM a
  * constant, 1..A's row fragments); D's other fragments are left as they are.
  * For a wave whose block runs past the rows it must produce (a tile of C
@@ -312,25 +312,25 @@ typedef long long tk_i64x4_ __attribute__((ext_vector_type(4)));
        TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_A, TK_OP_A,            \
                     ((int)_TA::tk_rows), ((int)_TA::tk_cols), ((int)_TB::tk_rows));                    \
        static_assert(((int)_TA::tk_cols) == ((int)_TB::tk_cols), "tk: mma_ABt: A cols (K) must equal Bt cols (K)"); \
-       static_assert((NM) >= 1 && (NM) <= ((int)_TA::tk_fr), "tk: mma_ABt_rows: NM must be 1..A's row fragments"); \
-       TK_MMA_LOOP(D, A, Bt, C, (NM), ((int)_TB::tk_fr), ((int)_TA::tk_fc),                          \
-                   _m * ((int)_TA::tk_fc) + _k, _n * ((int)_TB::tk_fc) + _k); } while (0)
+       static_assert((NM) >= 1 && (NM) <= ((int)_TA::tk_frag_count_r), "tk: mma_ABt_rows: NM must be 1..A's row fragments"); \
+       TK_MMA_LOOP(D, A, Bt, C, (NM), ((int)_TB::tk_frag_count_r), ((int)_TA::tk_frag_count_c),                          \
+                   _m * ((int)_TA::tk_frag_count_c) + _k, _n * ((int)_TB::tk_frag_count_c) + _k); } while (0)
 /* D = At^T · B + C, At K×M in the B kind */
 #define tk_mma_AtB(D, At, B, C)                                                   \
   do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(B) _TB; \
        TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_B, TK_OP_B,            \
                     ((int)_TA::tk_cols), ((int)_TA::tk_rows), ((int)_TB::tk_cols));                    \
        static_assert(((int)_TA::tk_rows) == ((int)_TB::tk_rows), "tk: mma_AtB: At rows (K) must equal B rows (K)"); \
-       TK_MMA_LOOP(D, At, B, C, ((int)_TA::tk_fc), ((int)_TB::tk_fc), ((int)_TA::tk_fr),               \
-                   _k * ((int)_TA::tk_fc) + _m, _k * ((int)_TB::tk_fc) + _n); } while (0)
+       TK_MMA_LOOP(D, At, B, C, ((int)_TA::tk_frag_count_c), ((int)_TB::tk_frag_count_c), ((int)_TA::tk_frag_count_r),               \
+                   _k * ((int)_TA::tk_frag_count_c) + _m, _k * ((int)_TB::tk_frag_count_c) + _n); } while (0)
 /* D = At^T · Bt^T + C */
 #define tk_mma_AtBt(D, At, Bt, C)                                                 \
   do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(Bt) _TB; \
        TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_B, TK_OP_A,            \
                     ((int)_TA::tk_cols), ((int)_TA::tk_rows), ((int)_TB::tk_rows));                    \
        static_assert(((int)_TA::tk_rows) == ((int)_TB::tk_cols), "tk: mma_AtBt: At rows (K) must equal Bt cols (K)"); \
-       TK_MMA_LOOP(D, At, Bt, C, ((int)_TA::tk_fc), ((int)_TB::tk_fr), ((int)_TA::tk_fr),              \
-                   _k * ((int)_TA::tk_fc) + _m, _n * ((int)_TB::tk_fc) + _k); } while (0)
+       TK_MMA_LOOP(D, At, Bt, C, ((int)_TA::tk_frag_count_c), ((int)_TB::tk_frag_count_r), ((int)_TA::tk_frag_count_r),              \
+                   _k * ((int)_TA::tk_frag_count_c) + _m, _n * ((int)_TB::tk_frag_count_c) + _k); } while (0)
 #endif
 
 #endif /* TK_MMA_H */

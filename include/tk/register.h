@@ -223,15 +223,15 @@ enum { TK_OP_A = 1, TK_OP_B = 2, TK_OP_C = 3 };
       "tk: register tile rows must be a positive multiple of the fragment rows"); \
     static_assert((C) > 0 && (C) % kind##_COLS == 0,                             \
       "tk: register tile cols must be a positive multiple of the fragment cols"); \
-    enum { tk_rows = (R), tk_cols = (C), tk_frows = kind##_ROWS,                 \
-           tk_fcols = kind##_COLS, tk_fr = (R) / kind##_ROWS,                     \
-           tk_fc = (C) / kind##_COLS, tk_n = kind##_N, tk_dt = kind##_DT,        \
+    enum { tk_rows = (R), tk_cols = (C), tk_frag_rows = kind##_ROWS,                 \
+           tk_frag_cols = kind##_COLS, tk_frag_count_r = (R) / kind##_ROWS,                     \
+           tk_frag_count_c = (C) / kind##_COLS, tk_n = kind##_N, tk_dt = kind##_DT,        \
            tk_shape = kind##_SHAPE, tk_op = kind##_OP };                         \
     kind##_VEC f[((R) / kind##_ROWS) * ((C) / kind##_COLS)];                     \
   } name
 
 /* number of fragments of a tile type / object */
-#define TK_RT_NF(T) ((int)(((int)T::tk_fr) * ((int)T::tk_fc)))
+#define TK_RT_NF(T) ((int)(((int)T::tk_frag_count_r) * ((int)T::tk_frag_count_c)))
 #define TK_TYPEOF(x) __typeof__(x)
 
 /* --- layout functions (lane, i) -> (row, col) within one fragment --------- */
@@ -321,8 +321,8 @@ TK_DI float tk_xor_f32(float v, int m) {
  *               fr*FR + tk_layout_c_row(FR, lane, i)
  *   col vector: float cv[TK_RT_COLV(T)], cv[fc] belongs to column
  *               fc*FC + lane % FC */
-#define TK_RT_ROWV(T) ((int)(((int)T::tk_fr) * ((int)T::tk_n)))
-#define TK_RT_COLV(T) ((int)(((int)T::tk_fc)))
+#define TK_RT_ROWV(T) ((int)(((int)T::tk_frag_count_r) * ((int)T::tk_n)))
+#define TK_RT_COLV(T) ((int)(((int)T::tk_frag_count_c)))
 
 #if TK_HIP
 /* reduce v over the lanes that share a row (lane % FR differs): xor 1..FR/2 */
@@ -337,22 +337,22 @@ TK_DI float tk_op_sum(float a, float b) { return a + b; }
 #define TK_RT_ROW_REDUCE(rv, A, OPF)                                              \
   do { TK_RT_FLOAT(A);                                                            \
        typedef TK_TYPEOF(A) _T;                                                   \
-       for (int _r = 0; _r < ((int)_T::tk_fr); _r++)                                     \
+       for (int _r = 0; _r < ((int)_T::tk_frag_count_r); _r++)                                     \
          for (int _i = 0; _i < ((int)_T::tk_n); _i++) {                                  \
-           float _v = (A).f[_r * ((int)_T::tk_fc)][_i];                                  \
-           for (int _c = 1; _c < ((int)_T::tk_fc); _c++) _v = OPF(_v, (A).f[_r * ((int)_T::tk_fc) + _c][_i]); \
-           TK_ROW_XREDUCE(_v, ((int)_T::tk_frows), OPF);                                 \
+           float _v = (A).f[_r * ((int)_T::tk_frag_count_c)][_i];                                  \
+           for (int _c = 1; _c < ((int)_T::tk_frag_count_c); _c++) _v = OPF(_v, (A).f[_r * ((int)_T::tk_frag_count_c) + _c][_i]); \
+           TK_ROW_XREDUCE(_v, ((int)_T::tk_frag_rows), OPF);                                 \
            (rv)[_r * ((int)_T::tk_n) + _i] = _v;                                         \
          } } while (0)
 #define TK_RT_COL_REDUCE(cv, A, OPF)                                              \
   do { TK_RT_FLOAT(A);                                                            \
        typedef TK_TYPEOF(A) _T;                                                   \
-       for (int _c = 0; _c < ((int)_T::tk_fc); _c++) {                                   \
+       for (int _c = 0; _c < ((int)_T::tk_frag_count_c); _c++) {                                   \
          float _v = (A).f[_c][0];                                                 \
-         for (int _r = 0; _r < ((int)_T::tk_fr); _r++)                                   \
+         for (int _r = 0; _r < ((int)_T::tk_frag_count_r); _r++)                                   \
            for (int _i = (_r == 0 ? 1 : 0); _i < ((int)_T::tk_n); _i++)                  \
-             _v = OPF(_v, (A).f[_r * ((int)_T::tk_fc) + _c][_i]);                        \
-         TK_COL_XREDUCE(_v, ((int)_T::tk_frows), OPF);                                   \
+             _v = OPF(_v, (A).f[_r * ((int)_T::tk_frag_count_c) + _c][_i]);                        \
+         TK_COL_XREDUCE(_v, ((int)_T::tk_frag_rows), OPF);                                   \
          (cv)[_c] = _v;                                                           \
        } } while (0)
 /* row-wise / column-wise max and sum of an f32 tile (cross-lane via ds_bpermute) */
@@ -365,17 +365,17 @@ TK_DI float tk_op_sum(float a, float b) { return a + b; }
 /* broadcasts: D = A (op) row vector / column vector; OP one of + - * */
 #define tk_rt_row_bcast(D, A, rv, OP)                                             \
   do { TK_RT_SAME(D, A); TK_RT_FLOAT(D); typedef TK_TYPEOF(A) _T;                 \
-       for (int _r = 0; _r < ((int)_T::tk_fr); _r++)                                     \
-         for (int _c = 0; _c < ((int)_T::tk_fc); _c++)                                   \
+       for (int _r = 0; _r < ((int)_T::tk_frag_count_r); _r++)                                     \
+         for (int _c = 0; _c < ((int)_T::tk_frag_count_c); _c++)                                   \
            for (int _i = 0; _i < ((int)_T::tk_n); _i++)                                  \
-             (D).f[_r * ((int)_T::tk_fc) + _c][_i] = (A).f[_r * ((int)_T::tk_fc) + _c][_i] OP (rv)[_r * ((int)_T::tk_n) + _i]; \
+             (D).f[_r * ((int)_T::tk_frag_count_c) + _c][_i] = (A).f[_r * ((int)_T::tk_frag_count_c) + _c][_i] OP (rv)[_r * ((int)_T::tk_n) + _i]; \
   } while (0)
 #define tk_rt_col_bcast(D, A, cv, OP)                                             \
   do { TK_RT_SAME(D, A); TK_RT_FLOAT(D); typedef TK_TYPEOF(A) _T;                 \
-       for (int _r = 0; _r < ((int)_T::tk_fr); _r++)                                     \
-         for (int _c = 0; _c < ((int)_T::tk_fc); _c++)                                   \
+       for (int _r = 0; _r < ((int)_T::tk_frag_count_r); _r++)                                     \
+         for (int _c = 0; _c < ((int)_T::tk_frag_count_c); _c++)                                   \
            for (int _i = 0; _i < ((int)_T::tk_n); _i++)                                  \
-             (D).f[_r * ((int)_T::tk_fc) + _c][_i] = (A).f[_r * ((int)_T::tk_fc) + _c][_i] OP (cv)[_c]; \
+             (D).f[_r * ((int)_T::tk_frag_count_c) + _c][_i] = (A).f[_r * ((int)_T::tk_frag_count_c) + _c][_i] OP (cv)[_c]; \
   } while (0)
 
 /* Convert an f32 accumulator tile (M×N) to a bf16 / f16 B-operand tile of the
@@ -387,14 +387,14 @@ TK_DI float tk_op_sum(float a, float b) { return a + b; }
   do { TK_RT_FLOAT(A); typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(D) _TD;        \
        static_assert(((int)_TD::tk_op) == TK_OP_B && ((int)_TD::tk_n) == 4 &&                   \
                      ((int)_TD::tk_rows) == ((int)_TA::tk_rows) && ((int)_TD::tk_cols) == ((int)_TA::tk_cols) && \
-                     ((int)_TD::tk_fcols) == ((int)_TA::tk_fcols),                              \
+                     ((int)_TD::tk_frag_cols) == ((int)_TA::tk_frag_cols),                              \
          "tk: accumulator converts to a 16-bit B-operand tile of the same size and MFMA width"); \
-       for (int _r = 0; _r < ((int)_TA::tk_fr); _r++)                                    \
-         for (int _c = 0; _c < ((int)_TA::tk_fc); _c++)                                  \
+       for (int _r = 0; _r < ((int)_TA::tk_frag_count_r); _r++)                                    \
+         for (int _c = 0; _c < ((int)_TA::tk_frag_count_c); _c++)                                  \
            for (int _g = 0; _g < ((int)_TA::tk_n) / 4; _g++)                             \
              for (int _i = 0; _i < 4; _i++)                                       \
-               CVT((D).f[((_r * (((int)_TA::tk_n) / 4)) + _g) * ((int)_TD::tk_fc) + _c][_i],     \
-                   (A).f[_r * ((int)_TA::tk_fc) + _c][_g * 4 + _i]);                     \
+               CVT((D).f[((_r * (((int)_TA::tk_n) / 4)) + _g) * ((int)_TD::tk_frag_count_c) + _c][_i],     \
+                   (A).f[_r * ((int)_TA::tk_frag_count_c) + _c][_g * 4 + _i]);                     \
   } while (0)
 #define TK_CVT_BF16_(dst, x) ((dst) = (int16_t)tk_f32_to_bf16(x))
 #define TK_CVT_F16_(dst, x) ((dst) = (_Float16)(x))
@@ -427,24 +427,24 @@ TK_DI uint32_t tk_lane_get_u32(uint32_t v, uint32_t src) {
   do { TK_RT_FLOAT(A); typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(D) _TD;        \
        static_assert(((int)_TD::tk_op) == TK_OP_B && ((int)_TD::tk_dt) == TK_DT_FP8E4 && \
                      ((int)_TD::tk_rows) == ((int)_TA::tk_rows) && ((int)_TD::tk_cols) == ((int)_TA::tk_cols) && \
-                     ((int)_TD::tk_fcols) == ((int)_TA::tk_fcols) && ((int)_TA::tk_rows) % 32 == 0, \
+                     ((int)_TD::tk_frag_cols) == ((int)_TA::tk_frag_cols) && ((int)_TA::tk_rows) % 32 == 0, \
          "tk: accumulator converts to an fp8 B-operand tile of the same size and MFMA width (rows % 32 == 0)"); \
        const uint32_t _l = (uint32_t)tk_lane();                                   \
-       _Pragma("unroll") for (int _kf = 0; _kf < ((int)_TD::tk_fr); _kf++)        \
-       _Pragma("unroll") for (int _c = 0; _c < ((int)_TD::tk_fc); _c++) {         \
+       _Pragma("unroll") for (int _kf = 0; _kf < ((int)_TD::tk_frag_count_r); _kf++)        \
+       _Pragma("unroll") for (int _c = 0; _c < ((int)_TD::tk_frag_count_c); _c++) {         \
          uint32_t _lo, _hi;                                                       \
-         if (((int)_TA::tk_frows) == 32) {                                        \
+         if (((int)_TA::tk_frag_rows) == 32) {                                        \
            const int _r = _kf / 2, _p = _kf % 2;                                  \
            const uint32_t _h = _l / 32;                                           \
-           const float *_a = (const float *)&(A).f[_r * ((int)_TA::tk_fc) + _c];  \
+           const float *_a = (const float *)&(A).f[_r * ((int)_TA::tk_frag_count_c) + _c];  \
            const uint32_t _p0 = tk_cvt_pk4_fp8e4(_a[8 * _p + 0], _a[8 * _p + 1], _a[8 * _p + 2], _a[8 * _p + 3]); \
            const uint32_t _p1 = tk_cvt_pk4_fp8e4(_a[8 * _p + 4], _a[8 * _p + 5], _a[8 * _p + 6], _a[8 * _p + 7]); \
            const uint32_t _x = tk_lane_get_u32(_h ? _p0 : _p1, _l ^ 32u);         \
            _lo = _h ? _x : _p0;                                                   \
            _hi = _h ? _p1 : _x;                                                   \
          } else {                                                                 \
-           const float *_a0 = (const float *)&(A).f[(2 * _kf) * ((int)_TA::tk_fc) + _c];     \
-           const float *_a1 = (const float *)&(A).f[(2 * _kf + 1) * ((int)_TA::tk_fc) + _c]; \
+           const float *_a0 = (const float *)&(A).f[(2 * _kf) * ((int)_TA::tk_frag_count_c) + _c];     \
+           const float *_a1 = (const float *)&(A).f[(2 * _kf + 1) * ((int)_TA::tk_frag_count_c) + _c]; \
            const uint32_t _q0 = tk_cvt_pk4_fp8e4(_a0[0], _a0[1], _a0[2], _a0[3]); \
            const uint32_t _q1 = tk_cvt_pk4_fp8e4(_a1[0], _a1[1], _a1[2], _a1[3]); \
            const uint32_t _h = _l / 16, _src = (2u * (_h % 2u)) * 16u + _l % 16u;  \
@@ -453,7 +453,7 @@ TK_DI uint32_t tk_lane_get_u32(uint32_t v, uint32_t src) {
            _lo = (_h / 2u) ? _l1 : _l0;                                            \
            _hi = (_h / 2u) ? _h1 : _h0;                                            \
          }                                                                        \
-         (D).f[_kf * ((int)_TD::tk_fc) + _c] = (int64_t)(((uint64_t)_hi << 32) | _lo); \
+         (D).f[_kf * ((int)_TD::tk_frag_count_c) + _c] = (int64_t)(((uint64_t)_hi << 32) | _lo); \
        } } while (0)
 #endif
 

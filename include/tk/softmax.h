@@ -41,8 +41,8 @@ TK_DI float tk_exp2f(float x) {
 }
 
 /* lane-dependent coordinates of accumulator element (fr, fc, i) of tile type _T */
-#define TK__ACC_ROW(_T, l, fr, i) ((fr) * ((int)_T::tk_frows) + tk_layout_c_row(((int)_T::tk_frows), (int)(l), (i)))
-#define TK__ACC_COL(_T, l, fc) ((fc) * ((int)_T::tk_fcols) + (int)(l) % ((int)_T::tk_fcols))
+#define TK__ACC_ROW(_T, l, fr, i) ((fr) * ((int)_T::tk_frag_rows) + tk_layout_c_row(((int)_T::tk_frag_rows), (int)(l), (i)))
+#define TK__ACC_COL(_T, l, fc) ((fc) * ((int)_T::tk_frag_cols) + (int)(l) % ((int)_T::tk_frag_cols))
 
 /* D = A where keep(row, col), else v; one select per element */
 #define TK__RT_MASK(D, A, KEEP, v)                                                 \
@@ -51,13 +51,13 @@ TK_DI float tk_exp2f(float x) {
          static_assert(((int)_S::tk_op) == TK_OP_C, "tk: masks apply to accumulator tiles"); } \
        const int _l = (int)tk_lane();                                            \
        const float _mv = (v);                                                     \
-       _Pragma("unroll") for (int _r = 0; _r < ((int)_T::tk_fr); _r++)            \
-       _Pragma("unroll") for (int _c = 0; _c < ((int)_T::tk_fc); _c++)            \
+       _Pragma("unroll") for (int _r = 0; _r < ((int)_T::tk_frag_count_r); _r++)            \
+       _Pragma("unroll") for (int _c = 0; _c < ((int)_T::tk_frag_count_c); _c++)            \
        _Pragma("unroll") for (int _i = 0; _i < ((int)_T::tk_n); _i++) {           \
          const int _row = TK__ACC_ROW(_T, _l, _r, _i), _col = TK__ACC_COL(_T, _l, _c); \
          (void)_row; (void)_col;                                                  \
-         const float _x = (A).f[_r * ((int)_T::tk_fc) + _c][_i];                  \
-         (D).f[_r * ((int)_T::tk_fc) + _c][_i] = (KEEP) ? _x : _mv;               \
+         const float _x = (A).f[_r * ((int)_T::tk_frag_count_c) + _c][_i];                  \
+         (D).f[_r * ((int)_T::tk_frag_count_c) + _c][_i] = (KEEP) ? _x : _mv;               \
        } } while (0)
 #define tk_rt_mask_cols(D, A, ncols, v) TK__RT_MASK(D, A, _col < (int)(ncols), v)
 #define tk_rt_mask_rows(D, A, nrows, v) TK__RT_MASK(D, A, _row < (int)(nrows), v)
@@ -68,21 +68,21 @@ TK_DI float tk_exp2f(float x) {
 #define tk_rt_exp2_row(D, A, s, rv)                                                \
   do { TK_RT_SAME(D, A); TK_RT_FLOAT(D); typedef TK_TYPEOF(A) _T;                 \
        const float _s = (s);                                                      \
-       _Pragma("unroll") for (int _r = 0; _r < ((int)_T::tk_fr); _r++)            \
-       _Pragma("unroll") for (int _c = 0; _c < ((int)_T::tk_fc); _c++)            \
+       _Pragma("unroll") for (int _r = 0; _r < ((int)_T::tk_frag_count_r); _r++)            \
+       _Pragma("unroll") for (int _c = 0; _c < ((int)_T::tk_frag_count_c); _c++)            \
        _Pragma("unroll") for (int _i = 0; _i < ((int)_T::tk_n); _i++)             \
-         (D).f[_r * ((int)_T::tk_fc) + _c][_i] = tk_exp2f(__builtin_fmaf(         \
-             (A).f[_r * ((int)_T::tk_fc) + _c][_i], _s, -(rv)[_r * ((int)_T::tk_n) + _i])); \
+         (D).f[_r * ((int)_T::tk_frag_count_c) + _c][_i] = tk_exp2f(__builtin_fmaf(         \
+             (A).f[_r * ((int)_T::tk_frag_count_c) + _c][_i], _s, -(rv)[_r * ((int)_T::tk_n) + _i])); \
   } while (0)
 /* D = exp2(A * s - cv[col]) */
 #define tk_rt_exp2_col(D, A, s, cv)                                                \
   do { TK_RT_SAME(D, A); TK_RT_FLOAT(D); typedef TK_TYPEOF(A) _T;                 \
        const float _s = (s);                                                      \
-       _Pragma("unroll") for (int _r = 0; _r < ((int)_T::tk_fr); _r++)            \
-       _Pragma("unroll") for (int _c = 0; _c < ((int)_T::tk_fc); _c++)            \
+       _Pragma("unroll") for (int _r = 0; _r < ((int)_T::tk_frag_count_r); _r++)            \
+       _Pragma("unroll") for (int _c = 0; _c < ((int)_T::tk_frag_count_c); _c++)            \
        _Pragma("unroll") for (int _i = 0; _i < ((int)_T::tk_n); _i++)             \
-         (D).f[_r * ((int)_T::tk_fc) + _c][_i] = tk_exp2f(__builtin_fmaf(         \
-             (A).f[_r * ((int)_T::tk_fc) + _c][_i], _s, -(cv)[_c]));              \
+         (D).f[_r * ((int)_T::tk_frag_count_c) + _c][_i] = tk_exp2f(__builtin_fmaf(         \
+             (A).f[_r * ((int)_T::tk_frag_count_c) + _c][_i], _s, -(cv)[_c]));              \
   } while (0)
 #endif /* TK_HIP */
 

@@ -55,13 +55,13 @@
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
     const uint32_t _l = tk_lane_id();                                             \
     const float _al = (alpha), _be = (beta);                                      \
-    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)                   \
-    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)                   \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_frag_count_c); _fc++)                   \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
       const uint32_t _o = tk_gview_off(&_gv,                                      \
-          _fr * ((int)_A::tk_frows) + tk_layout_c_row(((int)_A::tk_frows), (int)_l, _i),        \
-          _fc * ((int)_A::tk_fcols) + _l % ((int)_A::tk_fcols));                                \
-      float _v = _al * (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                          \
+          _fr * ((int)_A::tk_frag_rows) + tk_layout_c_row(((int)_A::tk_frag_rows), (int)_l, _i),        \
+          _fc * ((int)_A::tk_frag_cols) + _l % ((int)_A::tk_frag_cols));                                \
+      float _v = _al * (A).f[_fr * ((int)_A::tk_frag_count_c) + _fc][_i];                          \
       if (_be != 0.0f) _v += _be * tk_bits_f32(tk_buffer_load_b32((rsrc), _o));   \
       tk_buffer_store_b32((rsrc), _o, tk_f32_bits(_v));                           \
     }                                                                             \
@@ -75,13 +75,13 @@
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
     const uint32_t _l = tk_lane_id();                                             \
     const float _al = (alpha), _be = (beta);                                      \
-    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)                   \
-    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)                   \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_frag_count_c); _fc++)                   \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
       const uint32_t _o = tk_gview_off(&_gv,                                      \
-          _fr * ((int)_A::tk_frows) + tk_layout_c_row(((int)_A::tk_frows), (int)_l, _i),        \
-          _fc * ((int)_A::tk_fcols) + _l % ((int)_A::tk_fcols));                                \
-      float _v = _al * (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                          \
+          _fr * ((int)_A::tk_frag_rows) + tk_layout_c_row(((int)_A::tk_frag_rows), (int)_l, _i),        \
+          _fc * ((int)_A::tk_frag_cols) + _l % ((int)_A::tk_frag_cols));                                \
+      float _v = _al * (A).f[_fr * ((int)_A::tk_frag_count_c) + _fc][_i];                          \
       if (_be != 0.0f) _v += _be * tk_bf16_to_f32(tk_buffer_load_b16((rsrc), _o)); \
       tk_buffer_store_b16((rsrc), _o, tk_f32_to_bf16(_v));                        \
     }                                                                             \
@@ -101,30 +101,30 @@
     static_assert(((int)_T::tk_elem_bytes) == 4 || ((int)_T::tk_elem_bytes) == 2,               \
                   "tk: accumulators go to f32 or bf16 LDS tiles");                \
     const uint32_t _l = tk_lane_id();                                             \
-    enum { _FR = (int)_A::tk_frows, _FC = (int)_A::tk_fcols,                      \
-           _CA = _FC * ((int)_A::tk_fc <= 1 ? 1 : (int)_A::tk_fc <= 2 ? 2 : (int)_A::tk_fc <= 4 ? 4 : 8) }; \
+    enum { _FR = (int)_A::tk_frag_rows, _FC = (int)_A::tk_frag_cols,                      \
+           _CA = _FC * ((int)_A::tk_frag_count_c <= 1 ? 1 : (int)_A::tk_frag_count_c <= 2 ? 2 : (int)_A::tk_frag_count_c <= 4 ? 4 : 8) }; \
     if (__builtin_constant_p((r0) % 16 == 0 && (c0) % _CA == 0) && (r0) % 16 == 0 && (c0) % _CA == 0 && \
-        (int)_A::tk_fc <= 8) {                                                    \
+        (int)_A::tk_frag_count_c <= 8) {                                                    \
       const uint32_t _b = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
           (uint32_t)(r0) + tk_layout_c_row(_FR, (int)_l, 0), (uint32_t)(c0) + _l % _FC); \
-      _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)         \
-      _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)         \
+      _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)         \
+      _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_frag_count_c); _fc++)         \
       _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {           \
         const uint32_t _o = tk_lds_offset_add(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
             _b, (uint32_t)(_fr * _FR + tk_layout_c_row(_FR, 0, _i)), (uint32_t)(_fc * _FC)); \
-        const float _v = (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                \
+        const float _v = (A).f[_fr * ((int)_A::tk_frag_count_c) + _fc][_i];                \
         if (((int)_T::tk_elem_bytes) == 4) *(float *)((char *)(sm).data + _o) = _v; \
         else *(uint16_t *)((char *)(sm).data + _o) = tk_f32_to_bf16(_v);         \
       }                                                                           \
       break;                                                                      \
     }                                                                             \
-    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)                   \
-    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)                   \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_frag_count_c); _fc++)                   \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
       const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
-          (uint32_t)(r0) + _fr * ((int)_A::tk_frows) + tk_layout_c_row(((int)_A::tk_frows), (int)_l, _i), \
-          (uint32_t)(c0) + _fc * ((int)_A::tk_fcols) + _l % ((int)_A::tk_fcols));               \
-      const float _v = (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                          \
+          (uint32_t)(r0) + _fr * ((int)_A::tk_frag_rows) + tk_layout_c_row(((int)_A::tk_frag_rows), (int)_l, _i), \
+          (uint32_t)(c0) + _fc * ((int)_A::tk_frag_cols) + _l % ((int)_A::tk_frag_cols));               \
+      const float _v = (A).f[_fr * ((int)_A::tk_frag_count_c) + _fc][_i];                          \
       if (((int)_T::tk_elem_bytes) == 4) *(float *)((char *)(sm).data + _o) = _v;        \
       else *(uint16_t *)((char *)(sm).data + _o) = tk_f32_to_bf16(_v);            \
     }                                                                             \
@@ -143,13 +143,13 @@
     static_assert(((int)_T::tk_elem_bytes) == 4 || ((int)_T::tk_elem_bytes) == 2,               \
                   "tk: accumulators go to f32 or bf16 LDS tiles");                \
     const uint32_t _l = tk_lane_id();                                             \
-    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)                   \
-    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_fc); _fc++)                   \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_frag_count_c); _fc++)                   \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
       const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), \
-          (uint32_t)(r0) + _fc * ((int)_A::tk_fcols) + _l % ((int)_A::tk_fcols),               \
-          (uint32_t)(c0) + _fr * ((int)_A::tk_frows) + tk_layout_c_row(((int)_A::tk_frows), (int)_l, _i)); \
-      const float _v = (A).f[_fr * ((int)_A::tk_fc) + _fc][_i];                          \
+          (uint32_t)(r0) + _fc * ((int)_A::tk_frag_cols) + _l % ((int)_A::tk_frag_cols),               \
+          (uint32_t)(c0) + _fr * ((int)_A::tk_frag_rows) + tk_layout_c_row(((int)_A::tk_frag_rows), (int)_l, _i)); \
+      const float _v = (A).f[_fr * ((int)_A::tk_frag_count_c) + _fc][_i];                          \
       if (((int)_T::tk_elem_bytes) == 4) *(float *)((char *)(sm).data + _o) = _v;        \
       else *(uint16_t *)((char *)(sm).data + _o) = tk_f32_to_bf16(_v);            \
     }                                                                             \
@@ -305,7 +305,7 @@
        * general path below costs this case a copy and a zeroed bias register    \
        * per element and a vmcnt(0) per fragment row (its join points may hold  \
        * C or bias loads) */                                                     \
-      _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++)         \
+      _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)         \
       _Pragma("unroll") for (int _i = 0; _i < _NI; _i++) {                        \
         uint32_t _vr = _lo + (uint32_t)(_fr * _FR + tk_layout_c_row(_FR, 0, _i)) * _gv.pitch; \
         asm volatile("" : "+v"(_vr));                                             \
@@ -321,7 +321,7 @@
       _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++)                       \
         _bc[_fc] = tk_epi_bias_at(&_ep, _ec0 + _fc * _FC + _l % _FC);             \
     }                                                                             \
-    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_fr); _fr++) {         \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++) {         \
       float _v[_NF][_NI], _br[_NI];                                               \
       _Pragma("unroll") for (int _i = 0; _i < _NI; _i++) {                        \
         _br[_i] = 0.0f;                                                           \
@@ -409,12 +409,12 @@ TK_DI void tk__store_glb_b16(const void *base, uint32_t off, uint32_t imm, uint1
   do {                                                                            \
     typedef TK_TYPEOF(A) _A;                                                      \
     TK__ACC_CHECK(_A);                                                            \
-    enum { _FR = (int)_A::tk_frows, _FC = (int)_A::tk_fcols, _NF = (int)_A::tk_fc, _NI = (int)_A::tk_n }; \
+    enum { _FR = (int)_A::tk_frag_rows, _FC = (int)_A::tk_frag_cols, _NF = (int)_A::tk_frag_count_c, _NI = (int)_A::tk_n }; \
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
     const tk_epi _ep = (epi);                                                     \
     const float _al = _ep.alpha, _be = _ep.beta;                                  \
     const uint32_t _l = tk_lane_id(), _er0 = (uint32_t)(r0), _ec0 = (uint32_t)(c0); \
-    const int _inside = _gv.rows >= ((int)_A::tk_fr) * _FR && _gv.cols >= _NF * _FC; \
+    const int _inside = _gv.rows >= ((int)_A::tk_frag_count_r) * _FR && _gv.cols >= _NF * _FC; \
     const uint32_t _lo = _gv.base + (uint32_t)tk_layout_c_row(_FR, (int)_l, 0) * _gv.pitch + (_l % _FC) * _gv.eb; \
     const void *const _gp = (gl)->ptr;                                            \
     const int _plain = _al == 1.0f && _be == 0.0f && _ep.bias_mode == TK_BIAS_NONE && _ep.act == TK_ACT_NONE; \

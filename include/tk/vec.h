@@ -399,13 +399,13 @@ TK_DI void tk__rv_ld8_pairs(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint
                      ((int)_TS::tk_cols) == ((int)_TD::tk_cols),                   \
          "tk: the LDS tile must be a 16-bit tile of the register tile's size");    \
        const int _l = tk_lane();                                                   \
-       _Pragma("unroll") for (int _r = 0; _r < ((int)_TD::tk_fr); _r++)            \
-       _Pragma("unroll") for (int _c = 0; _c < ((int)_TD::tk_fc); _c++)            \
+       _Pragma("unroll") for (int _r = 0; _r < ((int)_TD::tk_frag_count_r); _r++)            \
+       _Pragma("unroll") for (int _c = 0; _c < ((int)_TD::tk_frag_count_c); _c++)            \
        _Pragma("unroll") for (int _i = 0; _i < ((int)_TD::tk_n); _i++) {           \
-         const uint32_t _row = (uint32_t)(_r * ((int)_TD::tk_frows) + tk_layout_c_row(((int)_TD::tk_frows), _l, _i)); \
-         const uint32_t _col = (uint32_t)(_c * ((int)_TD::tk_fcols) + tk_layout_c_col(((int)_TD::tk_frows), _l, _i)); \
+         const uint32_t _row = (uint32_t)(_r * ((int)_TD::tk_frag_rows) + tk_layout_c_row(((int)_TD::tk_frag_rows), _l, _i)); \
+         const uint32_t _col = (uint32_t)(_c * ((int)_TD::tk_frag_cols) + tk_layout_c_col(((int)_TD::tk_frag_rows), _l, _i)); \
          uint16_t *_q = (uint16_t *)(void *)((char *)(void *)(S).data + tk_st_offset(_TS, _row, _col)); \
-         const int _f = _r * ((int)_TD::tk_fc) + _c; BODY; } } while (0)
+         const int _f = _r * ((int)_TD::tk_frag_count_c) + _c; BODY; } } while (0)
 #define tk_rt_load_lds_c(D, S) TK__RT_LDS_C(D, S, (D).f[_f][_i] = tk_bf16_to_f32(*_q))
 #define tk_rt_store_lds_c(S, A) TK__RT_LDS_C(A, S, *_q = tk_f32_to_bf16((A).f[_f][_i]))
 
@@ -417,14 +417,14 @@ TK_DI void tk__rv_ld8_pairs(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint
   do { TK_RT_FLOAT(D); typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(D) _TD;        \
        static_assert(((int)_TA::tk_op) == TK_OP_B && ((int)_TA::tk_n) == 4 && ((int)_TA::tk_dt) == TK_DT_BF16 && \
                      ((int)_TD::tk_rows) == ((int)_TA::tk_rows) && ((int)_TD::tk_cols) == ((int)_TA::tk_cols) && \
-                     ((int)_TD::tk_fcols) == ((int)_TA::tk_fcols),                               \
+                     ((int)_TD::tk_frag_cols) == ((int)_TA::tk_frag_cols),                               \
          "tk: a bf16 B-operand tile converts to the accumulator tile of the same size and MFMA width"); \
-       for (int _r = 0; _r < ((int)_TD::tk_fr); _r++)                             \
-         for (int _c = 0; _c < ((int)_TD::tk_fc); _c++)                           \
+       for (int _r = 0; _r < ((int)_TD::tk_frag_count_r); _r++)                             \
+         for (int _c = 0; _c < ((int)_TD::tk_frag_count_c); _c++)                           \
            for (int _g = 0; _g < ((int)_TD::tk_n) / 4; _g++)                      \
              for (int _i = 0; _i < 4; _i++)                                       \
-               (D).f[_r * ((int)_TD::tk_fc) + _c][_g * 4 + _i] =                  \
-                 tk_bf16_to_f32((tk_bf16)(A).f[((_r * (((int)_TD::tk_n) / 4)) + _g) * ((int)_TA::tk_fc) + _c][_i]); \
+               (D).f[_r * ((int)_TD::tk_frag_count_c) + _c][_g * 4 + _i] =                  \
+                 tk_bf16_to_f32((tk_bf16)(A).f[((_r * (((int)_TD::tk_n) / 4)) + _g) * ((int)_TA::tk_frag_count_c) + _c][_i]); \
   } while (0)
 #endif /* TK_HIP */
 

@@ -20,15 +20,15 @@ TK_RT(b32_t, TK_K_B_FP8_32x32x16, 64, 64);
   __global__ __launch_bounds__(64) void name(const float *x, uint8_t *out) {           \
     const int l = tk_lane();                                                           \
     AT a;                                                                              \
-    for (int fr = 0; fr < (int)AT::tk_fr; fr++)                                        \
-      for (int fc = 0; fc < (int)AT::tk_fc; fc++)                                      \
+    for (int fr = 0; fr < (int)AT::tk_frag_count_r; fr++)                                        \
+      for (int fc = 0; fc < (int)AT::tk_frag_count_c; fc++)                                      \
         for (int i = 0; i < (int)AT::tk_n; i++)                                        \
-          a.f[fr * (int)AT::tk_fc + fc][i] =                                           \
-              x[(fr * (int)AT::tk_frows + tk_layout_c_row((int)AT::tk_frows, l, i)) * C + \
-                fc * (int)AT::tk_fcols + tk_layout_c_col((int)AT::tk_frows, l, i)];    \
+          a.f[fr * (int)AT::tk_frag_count_c + fc][i] =                                           \
+              x[(fr * (int)AT::tk_frag_rows + tk_layout_c_row((int)AT::tk_frag_rows, l, i)) * C + \
+                fc * (int)AT::tk_frag_cols + tk_layout_c_col((int)AT::tk_frag_rows, l, i)];    \
     BT b;                                                                              \
     tk_rt_cvt_c_to_b_fp8e4(b, a);                                                      \
-    for (int f = 0; f < (int)BT::tk_fr * (int)BT::tk_fc; f++)                          \
+    for (int f = 0; f < (int)BT::tk_frag_count_r * (int)BT::tk_frag_count_c; f++)                          \
       for (int e = 0; e < 8; e++) out[(f * 8 + e) * 64 + l] = (uint8_t)((uint64_t)b.f[f] >> (8 * e)); \
   }
 CVT_KERNEL(k_cvt16, acc16_t, b16_t, 32)

@@ -118,7 +118,7 @@ __global__ void k_prefetch(tk_gl g, uint16_t *out_a, uint16_t *out_b) {
     rt_b b;
     tk_prefetch_issue(pa, s, 0, 0);
     tk_prefetch_issue(pb, s, 32, 0);  // B^T = LDS rows 32..63 (N), cols 0..63 (K)
-    tk_prefetch_wait(a, pa, rt_b::tk_fr * rt_b::tk_fc);  // pb's reads may still fly
+    tk_prefetch_wait(a, pa, rt_b::tk_frag_count_r * rt_b::tk_frag_count_c);  // pb's reads may still fly
     tk_prefetch_wait(b, pb, 0);
     for (int f = 0; f < 8; f++)
       for (int i = 0; i < 4; i++) {

@@ -9,11 +9,11 @@
 
 #define NOPS 9    /* full-tile results written per kernel */
 #define FOR_ELEMS(T, body)                                                        \
-  for (int fr = 0; fr < ((int)T::tk_fr); fr++) for (int fc = 0; fc < ((int)T::tk_fc); fc++)     \
+  for (int fr = 0; fr < ((int)T::tk_frag_count_r); fr++) for (int fc = 0; fc < ((int)T::tk_frag_count_c); fc++)     \
     for (int i = 0; i < ((int)T::tk_n); i++) {                                           \
-      int row = fr * ((int)T::tk_frows) + tk_layout_c_row(((int)T::tk_frows), l, i);            \
-      int col = fc * ((int)T::tk_fcols) + tk_layout_c_col(((int)T::tk_frows), l, i);            \
-      int f = fr * ((int)T::tk_fc) + fc; (void)f; body; }
+      int row = fr * ((int)T::tk_frag_rows) + tk_layout_c_row(((int)T::tk_frag_rows), l, i);            \
+      int col = fc * ((int)T::tk_frag_cols) + tk_layout_c_col(((int)T::tk_frag_rows), l, i);            \
+      int f = fr * ((int)T::tk_frag_count_c) + fc; (void)f; body; }
 
 #define OPS_KERNEL(name, KC, KB, R, C)                                            \
   __global__ __launch_bounds__(64) void name(const float *x, const float *y, float *out, float *rv_out, \
@@ -35,12 +35,12 @@
     tk_rt_row_max(rmax, X); tk_rt_row_sum(rsum, X);                               \
     tk_rt_col_max(cmax, X); tk_rt_col_sum(csum, X);                               \
     /* per lane: rv_out[lane][row] for the rows it holds, 2 vectors */             \
-    for (int fr = 0; fr < ((int)t_t::tk_fr); fr++) for (int i = 0; i < ((int)t_t::tk_n); i++) {  \
-      int row = fr * ((int)t_t::tk_frows) + tk_layout_c_row(((int)t_t::tk_frows), l, i);         \
+    for (int fr = 0; fr < ((int)t_t::tk_frag_count_r); fr++) for (int i = 0; i < ((int)t_t::tk_n); i++) {  \
+      int row = fr * ((int)t_t::tk_frag_rows) + tk_layout_c_row(((int)t_t::tk_frag_rows), l, i);         \
       rv_out[(l * 2 + 0) * R + row] = rmax[fr * ((int)t_t::tk_n) + i];                   \
       rv_out[(l * 2 + 1) * R + row] = rsum[fr * ((int)t_t::tk_n) + i]; }                 \
-    for (int fc = 0; fc < ((int)t_t::tk_fc); fc++) {                                     \
-      int col = fc * ((int)t_t::tk_fcols) + l % ((int)t_t::tk_fcols);                            \
+    for (int fc = 0; fc < ((int)t_t::tk_frag_count_c); fc++) {                                     \
+      int col = fc * ((int)t_t::tk_frag_cols) + l % ((int)t_t::tk_frag_cols);                            \
       cv_out[(l * 2 + 0) * C + col] = cmax[fc];                                   \
       cv_out[(l * 2 + 1) * C + col] = csum[fc]; }                                 \
     /* broadcasts: Z = X - rowmax, then Z = Z * colsum */                         \
@@ -49,11 +49,11 @@
     FOR_ELEMS(t_t, o[row * C + col] = Z.f[f][i]); o += R * C;                     \
     b_t B;                                                                        \
     tk_rt_cvt_c_to_b_bf16(B, X);                                                  \
-    for (int fr = 0; fr < ((int)b_t::tk_fr); fr++) for (int fc = 0; fc < ((int)b_t::tk_fc); fc++) \
+    for (int fr = 0; fr < ((int)b_t::tk_frag_count_r); fr++) for (int fc = 0; fc < ((int)b_t::tk_frag_count_c); fc++) \
       for (int i = 0; i < 4; i++) {                                               \
-        int k = fr * ((int)b_t::tk_frows) + tk_layout_b_row(((int)b_t::tk_fcols), 4, l, i);      \
-        int n = fc * ((int)b_t::tk_fcols) + tk_layout_b_col(((int)b_t::tk_fcols), 4, l, i);      \
-        b_out[k * C + n] = (uint16_t)B.f[fr * ((int)b_t::tk_fc) + fc][i]; }              \
+        int k = fr * ((int)b_t::tk_frag_rows) + tk_layout_b_row(((int)b_t::tk_frag_cols), 4, l, i);      \
+        int n = fc * ((int)b_t::tk_frag_cols) + tk_layout_b_col(((int)b_t::tk_frag_cols), 4, l, i);      \
+        b_out[k * C + n] = (uint16_t)B.f[fr * ((int)b_t::tk_frag_count_c) + fc][i]; }              \
   }
 OPS_KERNEL(k_ops16, TK_K_C_F32_16x16, TK_K_B_BF16_16x16x16, 48, 32)
 OPS_KERNEL(k_ops32, TK_K_C_F32_32x32, TK_K_B_BF16_32x32x8, 64, 64)

@@ -13,11 +13,11 @@
 
 #define NOUT 10 /* full-tile results per kernel */
 #define FOR_ELEMS(T, body)                                                        \
-  for (int fr = 0; fr < ((int)T::tk_fr); fr++) for (int fc = 0; fc < ((int)T::tk_fc); fc++) \
+  for (int fr = 0; fr < ((int)T::tk_frag_count_r); fr++) for (int fc = 0; fc < ((int)T::tk_frag_count_c); fc++) \
     for (int i = 0; i < ((int)T::tk_n); i++) {                                    \
-      int row = fr * ((int)T::tk_frows) + tk_layout_c_row(((int)T::tk_frows), l, i); \
-      int col = fc * ((int)T::tk_fcols) + tk_layout_c_col(((int)T::tk_frows), l, i); \
-      int f = fr * ((int)T::tk_fc) + fc; (void)f; body; }
+      int row = fr * ((int)T::tk_frag_rows) + tk_layout_c_row(((int)T::tk_frag_rows), l, i); \
+      int col = fc * ((int)T::tk_frag_cols) + tk_layout_c_col(((int)T::tk_frag_rows), l, i); \
+      int f = fr * ((int)T::tk_frag_count_c) + fc; (void)f; body; }
 
 // lim: {ncols, nrows, d_upper, d_lower, ncols2, d_upper2}; rvec[R], cvec[C]
 #define SM_KERNEL(name, KC, R, C)                                                 \
@@ -38,9 +38,9 @@
     tk_rt_mask_upper(Z, X, lim[5], 0.0f);     FOR_ELEMS(t_t, o[row * C + col] = Z.f[f][i]); o += R * C; \
     tk_rt_mask_lower(Z, X, lim[6], 3.0f);     FOR_ELEMS(t_t, o[row * C + col] = Z.f[f][i]); o += R * C; \
     float rv[TK_RT_ROWV(t_t)], cv[TK_RT_COLV(t_t)];                               \
-    for (int fr = 0; fr < ((int)t_t::tk_fr); fr++) for (int i = 0; i < ((int)t_t::tk_n); i++) \
-      rv[fr * ((int)t_t::tk_n) + i] = rvec[fr * ((int)t_t::tk_frows) + tk_layout_c_row(((int)t_t::tk_frows), l, i)]; \
-    for (int fc = 0; fc < ((int)t_t::tk_fc); fc++) cv[fc] = cvec[fc * ((int)t_t::tk_fcols) + l % ((int)t_t::tk_fcols)]; \
+    for (int fr = 0; fr < ((int)t_t::tk_frag_count_r); fr++) for (int i = 0; i < ((int)t_t::tk_n); i++) \
+      rv[fr * ((int)t_t::tk_n) + i] = rvec[fr * ((int)t_t::tk_frag_rows) + tk_layout_c_row(((int)t_t::tk_frag_rows), l, i)]; \
+    for (int fc = 0; fc < ((int)t_t::tk_frag_count_c); fc++) cv[fc] = cvec[fc * ((int)t_t::tk_frag_cols) + l % ((int)t_t::tk_frag_cols)]; \
     tk_rt_exp2_row(Z, X, s, rv); FOR_ELEMS(t_t, o[row * C + col] = Z.f[f][i]); o += R * C; \
     tk_rt_exp2_col(Z, X, s, cv); FOR_ELEMS(t_t, o[row * C + col] = Z.f[f][i]); o += R * C; \
     /* masked then exp2: -inf elements must become exactly 0 */                   \
@@ -117,7 +117,7 @@ __global__ __launch_bounds__(64) void k_cvt_finite(const float *x, uint16_t *b_o
   FOR_ELEMS(a_t, X.f[f][i] = x[row * 32 + col]);
   b_t B;
   tk_rt_cvt_c_to_b_bf16_finite(B, X);
-  for (int fr = 0; fr < ((int)b_t::tk_fr); fr++)
+  for (int fr = 0; fr < ((int)b_t::tk_frag_count_r); fr++)
     for (int i = 0; i < 4; i++) {
       const int k = fr * 8 + tk_layout_b_row(32, 4, l, i), n = tk_layout_b_col(32, 4, l, i);
       b_out[k * 32 + n] = (uint16_t)B.f[fr][i];

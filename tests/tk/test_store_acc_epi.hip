@@ -37,11 +37,11 @@ __global__ __launch_bounds__(64) void k_acc_epi(tk_gl g, const float *src, int64
   T acc;
   const int l = (int)tk_lane_id();
 #pragma unroll
-  for (int f = 0; f < T::tk_fr * T::tk_fc; f++)
+  for (int f = 0; f < T::tk_frag_count_r * T::tk_frag_count_c; f++)
 #pragma unroll
     for (int i = 0; i < T::tk_n; i++) {
-      const int r = (f / T::tk_fc) * T::tk_frows + tk_layout_c_row(T::tk_frows, l, i);
-      const int c = (f % T::tk_fc) * T::tk_fcols + tk_layout_c_col(T::tk_fcols, l, i);
+      const int r = (f / T::tk_frag_count_c) * T::tk_frag_rows + tk_layout_c_row(T::tk_frag_rows, l, i);
+      const int c = (f % T::tk_frag_count_c) * T::tk_frag_cols + tk_layout_c_col(T::tk_frag_cols, l, i);
       acc.f[f][i] = src[r * TC + c];
     }
   const tk_rsrc rs = tk_gl_rsrc(&g);

@@ -22,11 +22,11 @@ __host__ __device__ static float val(int64_t r, int64_t c) { return (float)(r * 
 #define FILL_ACC(acc, T, r0, c0)                                                   \
   do {                                                                             \
     const int l_ = (int)tk_lane_id();                                              \
-    for (int f_ = 0; f_ < T::tk_fr * T::tk_fc; f_++)                               \
+    for (int f_ = 0; f_ < T::tk_frag_count_r * T::tk_frag_count_c; f_++)                               \
       for (int i_ = 0; i_ < T::tk_n; i_++) {                                       \
-        int fr_ = f_ / T::tk_fc, fc_ = f_ % T::tk_fc;                              \
-        acc.f[f_][i_] = val((r0) + fr_ * T::tk_frows + tk_layout_c_row(T::tk_frows, l_, i_), \
-                            (c0) + fc_ * T::tk_fcols + tk_layout_c_col(T::tk_fcols, l_, i_)); \
+        int fr_ = f_ / T::tk_frag_count_c, fc_ = f_ % T::tk_frag_count_c;                              \
+        acc.f[f_][i_] = val((r0) + fr_ * T::tk_frag_rows + tk_layout_c_row(T::tk_frag_rows, l_, i_), \
+                            (c0) + fc_ * T::tk_frag_cols + tk_layout_c_col(T::tk_frag_cols, l_, i_)); \
       }                                                                            \
   } while (0)
 

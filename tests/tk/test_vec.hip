@@ -231,11 +231,11 @@ static void run_lanes(void) {
     __syncthreads();                                                              \
     c_t a;                                                                        \
     tk_rt_load_lds_c(a, s);                                                       \
-    for (int fr = 0; fr < ((int)c_t::tk_fr); fr++) for (int fc = 0; fc < ((int)c_t::tk_fc); fc++) \
+    for (int fr = 0; fr < ((int)c_t::tk_frag_count_r); fr++) for (int fc = 0; fc < ((int)c_t::tk_frag_count_c); fc++) \
       for (int i = 0; i < ((int)c_t::tk_n); i++) {                                \
-        const int r = fr * ((int)c_t::tk_frows) + tk_layout_c_row(((int)c_t::tk_frows), l, i); \
-        const int c = fc * ((int)c_t::tk_fcols) + tk_layout_c_col(((int)c_t::tk_frows), l, i); \
-        acc_out[r * (C) + c] = a.f[fr * ((int)c_t::tk_fc) + fc][i]; }            \
+        const int r = fr * ((int)c_t::tk_frag_rows) + tk_layout_c_row(((int)c_t::tk_frag_rows), l, i); \
+        const int c = fc * ((int)c_t::tk_frag_cols) + tk_layout_c_col(((int)c_t::tk_frag_rows), l, i); \
+        acc_out[r * (C) + c] = a.f[fr * ((int)c_t::tk_frag_count_c) + fc][i]; }            \
     tk_rt_scale(a, a, 3.0f);                                                      \
     __syncthreads();                                                              \
     tk_rt_store_lds_c(s, a);                                                      \
@@ -245,11 +245,11 @@ static void run_lanes(void) {
     b_t b; c_t a2;                                                                \
     tk_rt_cvt_c_to_b_bf16(b, a);                                                  \
     tk_rt_cvt_b_to_c_bf16(a2, b);                                                 \
-    for (int fr = 0; fr < ((int)c_t::tk_fr); fr++) for (int fc = 0; fc < ((int)c_t::tk_fc); fc++) \
+    for (int fr = 0; fr < ((int)c_t::tk_frag_count_r); fr++) for (int fc = 0; fc < ((int)c_t::tk_frag_count_c); fc++) \
       for (int i = 0; i < ((int)c_t::tk_n); i++) {                                \
-        const int r = fr * ((int)c_t::tk_frows) + tk_layout_c_row(((int)c_t::tk_frows), l, i); \
-        const int c = fc * ((int)c_t::tk_fcols) + tk_layout_c_col(((int)c_t::tk_frows), l, i); \
-        rt_out[r * (C) + c] = tk_f32_to_bf16(a2.f[fr * ((int)c_t::tk_fc) + fc][i]); } \
+        const int r = fr * ((int)c_t::tk_frag_rows) + tk_layout_c_row(((int)c_t::tk_frag_rows), l, i); \
+        const int c = fc * ((int)c_t::tk_frag_cols) + tk_layout_c_col(((int)c_t::tk_frag_rows), l, i); \
+        rt_out[r * (C) + c] = tk_f32_to_bf16(a2.f[fr * ((int)c_t::tk_frag_count_c) + fc][i]); } \
   }
 LDS_KERNEL(k_lds16, TK_K_C_F32_16x16, TK_K_B_BF16_16x16x16, 32, 64, TK_LDS_SWZ)
 LDS_KERNEL(k_lds32, TK_K_C_F32_32x32, TK_K_B_BF16_32x32x8, 64, 32, TK_LDS_LINEAR)

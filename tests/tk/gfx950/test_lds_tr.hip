@@ -28,12 +28,12 @@
     tk_rt_zero(C);                                                                 \
     tk_mma_AB(C, A, B, C);                                                         \
     int l = tk_lane();                                                             \
-    for (int fr = 0; fr < (int)tc_t::tk_fr; fr++)                                  \
-      for (int fc = 0; fc < (int)tc_t::tk_fc; fc++)                                \
+    for (int fr = 0; fr < (int)tc_t::tk_frag_count_r; fr++)                                  \
+      for (int fc = 0; fc < (int)tc_t::tk_frag_count_c; fc++)                                \
         for (int i = 0; i < (int)tc_t::tk_n; i++) {                                \
-          int r = fr * (int)tc_t::tk_frows + tk_layout_c_row((int)tc_t::tk_frows, l, i); \
-          int c = fc * (int)tc_t::tk_fcols + tk_layout_c_col((int)tc_t::tk_frows, l, i); \
-          d[r * (N) + c] = ((float *)(void *)&C.f[fr * (int)tc_t::tk_fc + fc])[i];  \
+          int r = fr * (int)tc_t::tk_frag_rows + tk_layout_c_row((int)tc_t::tk_frag_rows, l, i); \
+          int c = fc * (int)tc_t::tk_frag_cols + tk_layout_c_col((int)tc_t::tk_frag_rows, l, i); \
+          d[r * (N) + c] = ((float *)(void *)&C.f[fr * (int)tc_t::tk_frag_count_c + fc])[i];  \
         }                                                                          \
   }
 #else

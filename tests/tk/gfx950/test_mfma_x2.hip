@@ -14,22 +14,22 @@
 #define EL(ET, t, fi, i) (((ET *)(void *)&(t).f[fi])[i])
 #define LOAD_OP(ET, t, src, ld)                                                  \
   do { typedef __typeof__(t) T_; int l_ = tk_lane();                             \
-       int sh_ = (((int)T_::tk_op) == TK_OP_A) ? ((int)T_::tk_frows) : ((int)T_::tk_fcols); \
-       for (int fr = 0; fr < ((int)T_::tk_fr); fr++) for (int fc = 0; fc < ((int)T_::tk_fc); fc++) \
+       int sh_ = (((int)T_::tk_op) == TK_OP_A) ? ((int)T_::tk_frag_rows) : ((int)T_::tk_frag_cols); \
+       for (int fr = 0; fr < ((int)T_::tk_frag_count_r); fr++) for (int fc = 0; fc < ((int)T_::tk_frag_count_c); fc++) \
          for (int i = 0; i < ((int)T_::tk_n); i++) {                             \
            int r_ = ((int)T_::tk_op) == TK_OP_A ? tk_layout_a_row(sh_, ((int)T_::tk_n), l_, i) : tk_layout_b_row(sh_, ((int)T_::tk_n), l_, i); \
            int c_ = ((int)T_::tk_op) == TK_OP_A ? tk_layout_a_col(sh_, ((int)T_::tk_n), l_, i) : tk_layout_b_col(sh_, ((int)T_::tk_n), l_, i); \
-           EL(ET, t, fr * ((int)T_::tk_fc) + fc, i) = (src)[(fr * ((int)T_::tk_frows) + r_) * (ld) + fc * ((int)T_::tk_fcols) + c_]; \
+           EL(ET, t, fr * ((int)T_::tk_frag_count_c) + fc, i) = (src)[(fr * ((int)T_::tk_frag_rows) + r_) * (ld) + fc * ((int)T_::tk_frag_cols) + c_]; \
          } } while (0)
 #define TO_MAT(m, e) ((m) = (e))
 #define TO_REG(m, e) ((e) = (m))
 #define ACC_IO(t, mat, ld, ASSIGN)                                               \
   do { typedef __typeof__(t) T_; int l_ = tk_lane();                             \
-       for (int fr = 0; fr < ((int)T_::tk_fr); fr++) for (int fc = 0; fc < ((int)T_::tk_fc); fc++) \
+       for (int fr = 0; fr < ((int)T_::tk_frag_count_r); fr++) for (int fc = 0; fc < ((int)T_::tk_frag_count_c); fc++) \
          for (int i = 0; i < ((int)T_::tk_n); i++) {                             \
-           int r_ = fr * ((int)T_::tk_frows) + tk_layout_c_row(((int)T_::tk_frows), l_, i); \
-           int c_ = fc * ((int)T_::tk_fcols) + tk_layout_c_col(((int)T_::tk_frows), l_, i); \
-           ASSIGN((mat)[r_ * (ld) + c_], EL(float, t, fr * ((int)T_::tk_fc) + fc, i)); \
+           int r_ = fr * ((int)T_::tk_frag_rows) + tk_layout_c_row(((int)T_::tk_frag_rows), l_, i); \
+           int c_ = fc * ((int)T_::tk_frag_cols) + tk_layout_c_col(((int)T_::tk_frag_rows), l_, i); \
+           ASSIGN((mat)[r_ * (ld) + c_], EL(float, t, fr * ((int)T_::tk_frag_count_c) + fc, i)); \
          } } while (0)
 
 // D(M×N) = A(M×K)·B(K×N) + C, two fragments along K
