@@ -77,6 +77,16 @@ KERNEL void nohip_kernel(tk_gl a, tk_gl c, uint32_t wg, uint32_t n_wg, float *ou
   tk_store_acc_lds(sm.c, acc, 0, 0);
   tk_lds_barrier();
   tk_store_lds_global(&c, rc, 0, 0, 0, 0, sm.c, tid, 64);
+  /* vec.h: row vectors, reductions, fences */
+  TK_RV(nohip_rv, 512, 64);
+  nohip_rv v;
+  float mean, var;
+  tk_rv_load_bf16(v, rc, 0u, 100, (int)tid);
+  tk_rv_mean_var(v, (int)tid, 100, (float *)0, mean, var);
+  tk_rv_sub_mul_s(v, v, mean, var);
+  tk_rv_store_bf16(v, rc, 0u, 100, (int)tid);
+  tk_fence_workgroup();
+  rv[0] += tk_wave_sum(mean) + tk_lanes_max(var, 16);
   out[tid] = a16.f[0][0] + (float)ai.f[0][0] + tk_fp8e4_to_f32(tk_f32_to_fp8e4(rv[0])) +
              tk_bf16_to_f32(tk_f32_to_bf16(cv[0])) + (float)tk_simd_id() + (float)tk_group_id(2);
 }
