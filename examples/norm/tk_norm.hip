@@ -16,9 +16,9 @@ NORM_KERNEL(norm_k512_64, 512, 64)
 NORM_KERNEL(norm_k1024_64, 1024, 64)
 NORM_KERNEL(norm_k2048_64, 2048, 64)
 NORM_KERNEL(norm_k4096_256, 4096, 256)
-NORM_KERNEL(norm_k8192_256, 8192, 512)
-NORM_KERNEL(norm_k16384_256, 16384, 256)
-NORM_KERNEL(norm_k32768_512, 32768, 512)
+NORM_KERNEL(norm_k8192_512, 8192, 512)
+NORM_KERNEL(norm_k16384_1024, 16384, 1024)
+NORM_KERNEL(norm_k32768_1024, 32768, 1024)
 NORM_KERNEL(norm_k65536_1024, 65536, 1024)
 
 typedef struct norm_cfg {
@@ -29,7 +29,7 @@ typedef struct norm_cfg {
 static const norm_cfg cfgs[] = {
     {128, 16, norm_k128_16},         {256, 32, norm_k256_32},         {512, 64, norm_k512_64},
     {1024, 64, norm_k1024_64},       {2048, 64, norm_k2048_64},       {4096, 256, norm_k4096_256},
-    {8192, 512, norm_k8192_256},     {16384, 256, norm_k16384_256},   {32768, 512, norm_k32768_512},
+    {8192, 512, norm_k8192_512},     {16384, 1024, norm_k16384_1024},   {32768, 1024, norm_k32768_1024},
     {65536, 1024, norm_k65536_1024},
 };
 
