@@ -29,7 +29,7 @@ static void usage(FILE *f)
           "    layernorm: out = (z - mean) / sqrt(var + eps) * weight + bias\n"
           "    rmsnorm:   out = z / sqrt(mean(z^2) + eps) * weight\n"
           "  --op layernorm|rmsnorm  the normalisation (default layernorm)\n"
-          "  --m M --n N            rows and columns (N <= 65536; default 256 x 1024)\n"
+          "  --m M --n N            rows and columns (N <= 32768; default 256 x 1024)\n"
           "  --residual             add a residual input and write the sum (res_out)\n"
           "  --dropout P --seed S   dropout probability in [0, 1) with a counter-based mask from S\n"
           "                         (S also seeds the inputs; default 0 and 1)\n"

@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define TK_NORM_MAX_N 65536
+#define TK_NORM_MAX_N 32768
 
 enum {
   TK_NORM_OK = 0,

@@ -31,7 +31,7 @@ int main(void)
   }
   bad[0].what = "m = 0", bad[0].p.m = 0;
   bad[1].what = "n = -1", bad[1].p.n = -1;
-  bad[2].what = "n = 65537", bad[2].p.n = 65537, bad[2].p.ld_x = bad[2].p.ld_out = bad[2].p.ld_res = bad[2].p.ld_res_out = 65537;
+  bad[2].what = "n = 32769", bad[2].p.n = 32769, bad[2].p.ld_x = bad[2].p.ld_out = bad[2].p.ld_res = bad[2].p.ld_res_out = 32769;
   bad[3].what = "dropout 1", bad[3].p.dropout = 1.0f;
   bad[4].what = "dropout -0.5", bad[4].p.dropout = -0.5f;
   bad[5].what = "ld_out < n", bad[5].p.ld_out = N - 1;
