@@ -48,17 +48,65 @@ typedef struct attn_bwd_args {
   float scale, scale_log2;
 } attn_bwd_args;
 
-/* delta = rowsum(dO * O), one thread per (query row, head, batch) */
+/* delta = rowsum(dO * O): each row's d / 8 16-byte chunks over as many lanes
+ * (coalesced: a wave reads whole rows), the chunk sums reduced across those
+ * lanes with tk_xor_f32 in a fixed order (deterministic). */
+#define AB_PRE_ROWS(d) (256 / ((d) / 8)) /* rows per 256-thread workgroup */
 __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 {
-  const int i = (int)(blockIdx.x * 256 + threadIdx.x), h = (int)blockIdx.y, b = (int)blockIdx.z;
-  if (i >= a.sq) return;
-  const uint16_t *o = (const uint16_t *)a.o.ptr + tk_gl_offset(&a.o, b, h, i, 0);
-  const uint16_t *g = (const uint16_t *)a.dout.ptr + tk_gl_offset(&a.dout, b, h, i, 0);
+  const int cpr = (int)a.o.dims[3] / 8; /* 16-byte chunks per row: 8 or 16 */
+  const int tid = (int)threadIdx.x, c = tid % cpr;
+  const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
+  const tk_rsrc ro = tk_gl_rsrc(&a.o), rg = tk_gl_rsrc(&a.dout);
+  const bool in = i < a.sq;
+  const uint32_t oo = in ? (uint32_t)(tk_gl_offset(&a.o, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
+  const uint32_t og = in ? (uint32_t)(tk_gl_offset(&a.dout, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
+  const tk_u32x4 vo = tk_buffer_load_b128(ro, oo), vg = tk_buffer_load_b128(rg, og);
   float s = 0.0f;
-  for (int e = 0; e < (int)a.o.dims[3]; ++e) s += tk_bf16_to_f32(o[e]) * tk_bf16_to_f32(g[e]);
-  a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
+  _Pragma("unroll") for (int e = 0; e < 4; ++e) {
+    s += tk_bf16_to_f32((uint16_t)(vo[e] & 0xffffu)) * tk_bf16_to_f32((uint16_t)(vg[e] & 0xffffu));
+    s += tk_bf16_to_f32((uint16_t)(vo[e] >> 16)) * tk_bf16_to_f32((uint16_t)(vg[e] >> 16));
+  }
+  for (int m = 1; m < cpr; m <<= 1) s += tk_xor_f32(s, m);
+  if (in && c == 0) a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
 }
+
+/* dkdv kernel (inside it): issue / commit query tile T (query head hk*group + T / ntq,
+ * rows qs + (T % ntq) * BQ_ ..) */
+#define AB_KV_ISSUE(T)                                                                            \
+  do {                                                                                            \
+    const int h_ = hk * a.group + (T) / ntq, q_ = qs + ((T) % ntq) * BQ_;                       \
+    const int i_ = q_ + li_ < a.sq ? q_ + li_ : a.sq - 1; /* clamped: the load stays inside */    \
+    lsv = lsp[((int64_t)b * a.hq + h_) * a.sq + i_];                                              \
+    tk_load_issue(s1, &a.q, rq, b, h_, q_, 0, tid);                                               \
+    tk_load_issue_t(t1, &a.q, rq, b, h_, q_, 0, tid);                                             \
+    tk_load_issue(s2, &a.dout, rg, b, h_, q_, 0, tid);                                            \
+    tk_load_issue_t(t2, &a.dout, rg, b, h_, q_, 0, tid);                                          \
+  } while (0)
+#define AB_KV_COMMIT(T)                                                                           \
+  do {                                                                                            \
+    const int q_ = qs + ((T) % ntq) * BQ_;                                                      \
+    tk_load_commit(sm.it.q, s1, tid, NT_ + NS_ + NT_);                                            \
+    tk_load_commit_t(sm.it.qt, t1, tid, NS_ + NT_);                                               \
+    tk_load_commit(sm.it.g, s2, tid, NT_);                                                        \
+    tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                       \
+    if (tid < 2 * BQ_) /* rows past sq: LSE +inf (P = 0), delta 0 */                            \
+      sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsv * AF_LOG2E : lsv) : (tid < BQ_ ? INFINITY : 0.0f); \
+  } while (0)
+
+/* dq kernel (inside it): issue / commit the key tile at row R0 */
+#define AB_Q_ISSUE(R0)                                                                            \
+  do {                                                                                            \
+    tk_load_issue(s1, &a.k, rk, b, hk, (R0), 0, tid);                                             \
+    tk_load_issue_t(t1, &a.k, rk, b, hk, (R0), 0, tid);                                           \
+    tk_load_issue(s2, &a.v, rv, b, hk, (R0), 0, tid);                                             \
+  } while (0)
+#define AB_Q_COMMIT()                                                                             \
+  do {                                                                                            \
+    tk_load_commit(sm.it.k, s1, tid, NT_ + NS_);                                                  \
+    tk_load_commit_t(sm.it.kt, t1, tid, NS_);                                                     \
+    tk_load_commit(sm.it.v, s2, tid, 0);                                                          \
+  } while (0)
 
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
   TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
@@ -66,7 +114,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   TK_ST(NAME##_bst, tk_bf16, AB_BK, D, TK_LDS_SWZ);   /* 128 rows x d (start-up) */               \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's 32 output rows */             \
   typedef union {                                                                                 \
-    struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; } it;                      \
+    struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; float ld[2 * AB_BQ]; } it;                      \
     struct { NAME##_bst k; NAME##_bst v; } init;                                                  \
     struct { NAME##_ost k, v; } ep[4];                                                            \
   } NAME##_kv_smem;                                                                               \
@@ -115,6 +163,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   __global__ __launch_bounds__(256) void NAME##_dkdv(attn_bwd_args a)                             \
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_kv_smem, sm);                                                             \
+    enum { BQ_ = AB_BQ };                                                                         \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int kv0 = (int)blockIdx.x * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z;           \
@@ -140,64 +189,70 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     tk_rt_zero(dv);                                                                               \
     int qs = 0; /* causal: queries below kv0 - off see none of these keys */                      \
     if (a.causal && kv0 - off > 0) qs = ((kv0 - off) / AB_BQ) * AB_BQ;                            \
-    for (int hh = 0; hh < a.group; ++hh) {                                                        \
-      const int h = hk * a.group + hh;                                                            \
-      const float *lse = a.lse + ((int64_t)b * a.hq + h) * a.sq;                                  \
-      const float *delta = a.delta + ((int64_t)b * a.hq + h) * a.sq;                              \
-      for (int q0 = qs; q0 < a.sq; q0 += AB_BQ) {                                                 \
-        {                                                                                         \
-          NAME##_rstage s1, s2;                                                                   \
-          NAME##_tstage t1, t2;                                                                   \
-          tk_load_issue(s1, &a.q, rq, b, h, q0, 0, tid);                                          \
-          tk_load_issue_t(t1, &a.q, rq, b, h, q0, 0, tid);                                        \
-          tk_load_issue(s2, &a.dout, rg, b, h, q0, 0, tid);                                       \
-          tk_load_issue_t(t2, &a.dout, rg, b, h, q0, 0, tid);                                     \
-          tk_load_commit(sm.it.q, s1, tid, TK_STAGE_NLOADS(t1) + TK_STAGE_NLOADS(s2) + TK_STAGE_NLOADS(t2)); \
-          tk_load_commit_t(sm.it.qt, t1, tid, TK_STAGE_NLOADS(s2) + TK_STAGE_NLOADS(t2));         \
-          tk_load_commit(sm.it.g, s2, tid, TK_STAGE_NLOADS(t2));                                  \
-          tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                 \
-        }                                                                                         \
-        /* per-row LSE (log2 units) and delta of the rows this lane holds */                      \
-        float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                             \
-        _Pragma("unroll") for (int fr = 0; fr < AB_BQ / 32; ++fr)                                 \
-        _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                          \
-          const int qi = q0 + 32 * fr + tk_layout_c_row(32, (int)lane, i);                        \
-          lr[fr * 16 + i] = qi < a.sq ? lse[qi] * AF_LOG2E : INFINITY;                            \
-          dr[fr * 16 + i] = qi < a.sq ? delta[qi] : 0.0f;                                         \
-        }                                                                                         \
-        tk_lds_barrier();                                                                         \
-        NAME##_s_t s, dp;                                                                         \
-        {                                                                                         \
-          NAME##_r_t x;                                                                           \
-          NAME##_read_r(&x, &sm.it.q);                                                            \
-          tk_rt_zero(s);                                                                          \
-          tk_mma_ABt(s, x, kf, s); /* S = Q K_w^T */                                              \
-          NAME##_read_r(&x, &sm.it.g);                                                            \
-          tk_rt_zero(dp);                                                                         \
-          tk_mma_ABt(dp, x, vf, dp); /* dP = dO V_w^T */                                          \
-        }                                                                                         \
-        if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                       \
-        if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                        \
-        if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);     \
-        tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
-        NAME##_p_t pb;                                                                            \
-        tk_rt_cvt_c_to_b_bf16(pb, s);                                                             \
-        {                                                                                         \
-          NAME##_t_t xt;                                                                          \
-          NAME##_read_t(&xt, &sm.it.gt);                                                          \
-          tk_mma_AB(dv, xt, pb, dv); /* dV^T += dO^T P */                                         \
-        }                                                                                         \
-        tk_rt_row_bcast(dp, dp, dr, -);                                                           \
-        tk_rt_mul(dp, s, dp); /* dS */                                                            \
-        tk_rt_cvt_c_to_b_bf16(pb, dp);                                                            \
-        {                                                                                         \
-          NAME##_t_t xt;                                                                          \
-          NAME##_read_t(&xt, &sm.it.qt);                                                          \
-          tk_mma_AB(dk, xt, pb, dk); /* dK^T += Q^T dS */                                         \
-        }                                                                                         \
+    /* tiles t = 0 .. nt-1 walk the group's query heads, each over its query tiles from qs */     \
+    const int ntq = qs < a.sq ? (a.sq - qs + AB_BQ - 1) / AB_BQ : 0, nt = ntq * a.group;         \
+    /* tile t+1 in flight during tile t: Q, Q^T, dO, dO^T stages and one LSE or delta value per   \
+     * thread (threads 0..AB_BQ-1: LSE of row tid, AB_BQ..2 AB_BQ-1: delta; issued first, so the  \
+     * stage commits' counts do not include it; the compiler waits for it itself) */              \
+    NAME##_rstage s1, s2;                                                                         \
+    NAME##_tstage t1, t2;                                                                         \
+    float lsv = 0.0f;                                                                             \
+    enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
+    const int li_ = tid % AB_BQ;                                                                  \
+    const float *lsp = tid < AB_BQ ? a.lse : a.delta;                                             \
+    if (nt > 0) {                                                                                 \
+      AB_KV_ISSUE(0);                                                                             \
+      AB_KV_COMMIT(0);                                                                            \
+      if (nt > 1) AB_KV_ISSUE(1);                                                                 \
+    }                                                                                             \
+    tk_lds_barrier();                                                                             \
+    for (int t = 0; t < nt; ++t) {                                                                \
+      const int q0 = qs + (t % ntq) * AB_BQ;                                                      \
+      /* per-row LSE (log2 units) and delta of the rows this lane holds */                        \
+      float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
+      _Pragma("unroll") for (int fr = 0; fr < AB_BQ / 32; ++fr)                                   \
+      _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                            \
+        const int r_ = 32 * fr + tk_layout_c_row(32, (int)lane, i);                               \
+        lr[fr * 16 + i] = sm.it.ld[r_];                                                           \
+        dr[fr * 16 + i] = sm.it.ld[AB_BQ + r_];                                                   \
+      }                                                                                           \
+      NAME##_s_t s, dp;                                                                           \
+      {                                                                                           \
+        NAME##_r_t x;                                                                             \
+        NAME##_read_r(&x, &sm.it.q);                                                              \
+        tk_rt_zero(s);                                                                            \
+        tk_mma_ABt(s, x, kf, s); /* S = Q K_w^T */                                                \
+        NAME##_read_r(&x, &sm.it.g);                                                              \
+        tk_rt_zero(dp);                                                                           \
+        tk_mma_ABt(dp, x, vf, dp); /* dP = dO V_w^T */                                            \
+      }                                                                                           \
+      if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                         \
+      if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                          \
+      if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);       \
+      tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                             \
+      NAME##_p_t pb;                                                                              \
+      tk_rt_cvt_c_to_b_bf16(pb, s);                                                               \
+      {                                                                                           \
+        NAME##_t_t xt;                                                                            \
+        NAME##_read_t(&xt, &sm.it.gt);                                                            \
+        tk_mma_AB(dv, xt, pb, dv); /* dV^T += dO^T P */                                           \
+      }                                                                                           \
+      tk_rt_row_bcast(dp, dp, dr, -);                                                             \
+      tk_rt_mul(dp, s, dp); /* dS */                                                              \
+      tk_rt_cvt_c_to_b_bf16(pb, dp);                                                              \
+      {                                                                                           \
+        NAME##_t_t xt;                                                                            \
+        NAME##_read_t(&xt, &sm.it.qt);                                                            \
+        tk_mma_AB(dk, xt, pb, dk); /* dK^T += Q^T dS */                                           \
+      }                                                                                           \
+      if (t + 1 < nt) { /* one LDS buffer: free it, put tile t+1 in, start tile t+2's loads */    \
         tk_barrier();                                                                             \
+        AB_KV_COMMIT(t + 1);                                                                      \
+        if (t + 2 < nt) AB_KV_ISSUE(t + 2);                                                       \
+        tk_lds_barrier();                                                                         \
       }                                                                                           \
     }                                                                                             \
+    tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
     tk_rt_scale(dk, dk, a.scale);                                                                 \
     NAME##_store_w(&a.dk, b, hk, kw, &dk, &sm.ep[wave].k);                                        \
     NAME##_store_w(&a.dv, b, hk, kw, &dv, &sm.ep[wave].v);                                        \
@@ -206,6 +261,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   __global__ __launch_bounds__(256) void NAME##_dq(attn_bwd_args a)                               \
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_q_smem, sm);                                                              \
+    enum { BQ_ = AB_BQ };                                                                         \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
@@ -234,18 +290,19 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     tk_rt_zero(dq);                                                                               \
     int kv_end = a.skv;                                                                           \
     if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
-    for (int kv0 = 0; kv0 < kv_end; kv0 += AB_BQ) {                                               \
-      {                                                                                           \
-        NAME##_rstage s1, s2;                                                                     \
-        NAME##_tstage t1;                                                                         \
-        tk_load_issue(s1, &a.k, rk, b, hk, kv0, 0, tid);                                          \
-        tk_load_issue_t(t1, &a.k, rk, b, hk, kv0, 0, tid);                                        \
-        tk_load_issue(s2, &a.v, rv, b, hk, kv0, 0, tid);                                          \
-        tk_load_commit(sm.it.k, s1, tid, TK_STAGE_NLOADS(t1) + TK_STAGE_NLOADS(s2));              \
-        tk_load_commit_t(sm.it.kt, t1, tid, TK_STAGE_NLOADS(s2));                                 \
-        tk_load_commit(sm.it.v, s2, tid, 0);                                                      \
-      }                                                                                           \
-      tk_lds_barrier();                                                                           \
+    /* key tile t+1's K, K^T, V stages in flight during tile t (one LDS buffer, two barriers) */ \
+    const int nt = kv_end > 0 ? (kv_end + AB_BQ - 1) / AB_BQ : 0;                                 \
+    NAME##_rstage s1, s2;                                                                         \
+    NAME##_tstage t1;                                                                             \
+    enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
+    if (nt > 0) {                                                                                 \
+      AB_Q_ISSUE(0);                                                                              \
+      AB_Q_COMMIT();                                                                              \
+      if (nt > 1) AB_Q_ISSUE(AB_BQ);                                                              \
+    }                                                                                             \
+    tk_lds_barrier();                                                                             \
+    for (int t = 0; t < nt; ++t) {                                                                \
+      const int kv0 = t * AB_BQ;                                                                  \
       NAME##_s_t s, dp;                                                                           \
       {                                                                                           \
         NAME##_r_t x;                                                                             \
@@ -268,7 +325,12 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         NAME##_read_t(&xt, &sm.it.kt);                                                            \
         tk_mma_AB(dq, xt, pb, dq); /* dQ^T += K^T dS^T */                                         \
       }                                                                                           \
-      tk_barrier();                                                                               \
+      if (t + 1 < nt) { /* free the buffer, put tile t+1 in, start tile t+2's loads */            \
+        tk_barrier();                                                                             \
+        AB_Q_COMMIT();                                                                            \
+        if (t + 2 < nt) AB_Q_ISSUE(kv0 + 2 * AB_BQ);                                              \
+        tk_lds_barrier();                                                                         \
+      }                                                                                           \
     }                                                                                             \
     tk_rt_scale(dq, dq, a.scale);                                                                 \
     tk_barrier(); /* the start-up tiles may still be read by slower waves without a loop */       \
@@ -280,8 +342,8 @@ ATTN_BWD_KERNELS(attn_bwd_d128, 128, 32)
 
 static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv, hipStream_t stream)
 {
-  hipLaunchKernelGGL(attn_bwd_pre, dim3((unsigned)((a->sq + 255) / 256), (unsigned)a->hq, (unsigned)b), dim3(256), 0,
-                     stream, *a);
+  hipLaunchKernelGGL(attn_bwd_pre, dim3((unsigned)((a->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)a->hq,
+                     (unsigned)b), dim3(256), 0, stream, *a);
   const dim3 gkv((unsigned)((a->skv + AB_BK - 1) / AB_BK), (unsigned)hkv, (unsigned)b);
   const dim3 gq((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
   if (d == 64) {
