@@ -97,9 +97,9 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 /* dq kernel (inside it): issue / commit the key tile at row R0 */
 #define AB_Q_ISSUE(R0)                                                                            \
   do {                                                                                            \
-    tk_load_issue(s1, &a.k, rk, b, hk, (R0), 0, tid);                                             \
-    tk_load_issue_t(t1, &a.k, rk, b, hk, (R0), 0, tid);                                           \
-    tk_load_issue(s2, &a.v, rv, b, hk, (R0), 0, tid);                                             \
+    tk_load_issue_mat(s1, mvk, rkm, (R0), 0, tid);                                                \
+    tk_load_issue_t_mat(t1, mvk, rkm, (R0), 0, tid);                                              \
+    tk_load_issue_mat(s2, mvv, rvm, (R0), 0, tid);                                                \
   } while (0)
 #define AB_Q_COMMIT()                                                                             \
   do {                                                                                            \
@@ -231,7 +231,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);       \
       tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                             \
       NAME##_p_t pb;                                                                              \
-      tk_rt_cvt_c_to_b_bf16(pb, s);                                                               \
+      tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                                               \
       {                                                                                           \
         NAME##_t_t xt;                                                                            \
         NAME##_read_t(&xt, &sm.it.gt);                                                            \
@@ -239,7 +239,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       }                                                                                           \
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
-      tk_rt_cvt_c_to_b_bf16(pb, dp);                                                              \
+      tk_rt_cvt_c_to_b_bf16_finite(pb, dp);                                                              \
       {                                                                                           \
         NAME##_t_t xt;                                                                            \
         NAME##_read_t(&xt, &sm.it.qt);                                                            \
@@ -292,6 +292,9 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
     /* key tile t+1's K, K^T, V stages in flight during tile t (one LDS buffer, two barriers) */ \
     const int nt = kv_end > 0 ? (kv_end + AB_BQ - 1) / AB_BQ : 0;                                 \
+    /* matrix-bounded loads: key rows past skv read 0 in hardware (tk/loads.h) */                 \
+    const tk_rsrc rkm = tk_gl_rsrc_mat(&a.k, b, hk), rvm = tk_gl_rsrc_mat(&a.v, b, hk);           \
+    const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
     NAME##_rstage s1, s2;                                                                         \
     NAME##_tstage t1;                                                                             \
     enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
@@ -319,7 +322,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       tk_rt_col_bcast(dp, dp, dc, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS^T */                                                            \
       NAME##_p_t pb;                                                                              \
-      tk_rt_cvt_c_to_b_bf16(pb, dp);                                                              \
+      tk_rt_cvt_c_to_b_bf16_finite(pb, dp);                                                              \
       {                                                                                           \
         NAME##_t_t xt;                                                                            \
         NAME##_read_t(&xt, &sm.it.kt);                                                            \
