@@ -97,15 +97,17 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 /* dq kernel (inside it): issue / commit the key tile at row R0 */
 #define AB_Q_ISSUE(R0)                                                                            \
   do {                                                                                            \
-    tk_load_issue_mat(s1, mvk, rkm, (R0), 0, tid);                                                \
-    tk_load_issue_t_mat(t1, mvk, rkm, (R0), 0, tid);                                              \
-    tk_load_issue_mat(s2, mvv, rvm, (R0), 0, tid);                                                \
+    const int ti_ = (int)tk_opaque((uint32_t)tid); /* offsets computed here, not kept live */    \
+    tk_load_issue_mat(s1, mvk, rkm, (R0), 0, ti_);                                                \
+    tk_load_issue_t_mat(t1, mvk, rkm, (R0), 0, ti_);                                              \
+    tk_load_issue_mat(s2, mvv, rvm, (R0), 0, ti_);                                                \
   } while (0)
 #define AB_Q_COMMIT()                                                                             \
   do {                                                                                            \
-    tk_load_commit(sm.it.k, s1, tid, NT_ + NS_);                                                  \
-    tk_load_commit_t(sm.it.kt, t1, tid, NS_);                                                     \
-    tk_load_commit(sm.it.v, s2, tid, 0);                                                          \
+    const int tc_ = (int)tk_opaque((uint32_t)tid);                                                \
+    tk_load_commit(sm.it.k, s1, tc_, NT_ + NS_);                                                  \
+    tk_load_commit_t(sm.it.kt, t1, tc_, NS_);                                                     \
+    tk_load_commit(sm.it.v, s2, tc_, 0);                                                          \
   } while (0)
 
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
@@ -121,7 +123,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   TK_LDS_CHECK(NAME##_kv_smem);                                                                   \
   typedef union {                                                                                 \
     struct { NAME##_rst k; NAME##_tst kt; NAME##_rst v; } it;                                     \
-    struct { NAME##_bst q; NAME##_bst g; } init;                                                  \
+    NAME##_bst init; /* Q, then dO (one at a time: 32 KiB at d = 128, two workgroups per CU) */   \
     NAME##_ost ep[4];                                                                             \
   } NAME##_q_smem;                                                                                \
   TK_LDS_CHECK(NAME##_q_smem);                                                                    \
@@ -134,6 +136,13 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   TK_RT(NAME##_s_t, TK_K_C_F32_32x32, AB_BQ, 32);     /* S, P, dP, dS (AB_BQ x 32) */               \
   TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AB_BQ, 32);  /* as B operand (K = AB_BQ) */                \
   TK_RT(NAME##_g_t, TK_K_C_F32_32x32, D, 32);         /* d x 32 gradient accumulators */          \
+  TK_RT(NAME##_kc_t, TK_K_A_BF16_32x32x8, AB_BQ, 32); /* dq: 32 d-columns of a K or V tile */   \
+  TK_RT(NAME##_qc_t, TK_K_A_BF16_32x32x8, 32, 32);    /* dq: 32 d-columns of Q_w or dO_w */     \
+  TK_RT(NAME##_tc_t, TK_K_A_BF16_32x32x8, 32, AB_BQ); /* dq: 32 d-rows of K^T */                \
+  TK_RT(NAME##_oc_t, TK_K_C_F32_32x32, 32, 32);       /* dq: 32 d-rows of dQ^T */               \
+  TK_PENDING(NAME##_kcpend, NAME##_kc_t);                                                         \
+  TK_PENDING(NAME##_qcpend, NAME##_qc_t);                                                         \
+  TK_PENDING(NAME##_tcpend, NAME##_tc_t);                                                         \
   TK_PENDING(NAME##_wpend, NAME##_w_t);                                                           \
   TK_PENDING(NAME##_rpend, NAME##_r_t);                                                           \
   TK_PENDING(NAME##_tpend, NAME##_t_t);                                                           \
@@ -258,36 +267,44 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     NAME##_store_w(&a.dv, b, hk, kw, &dv, &sm.ep[wave].v);                                        \
   }                                                                                               \
                                                                                                   \
-  __global__ __launch_bounds__(256) void NAME##_dq(attn_bwd_args a)                               \
+  __global__ __launch_bounds__(256, 2) void NAME##_dq(attn_bwd_args a)                             \
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_q_smem, sm);                                                              \
-    enum { BQ_ = AB_BQ };                                                                         \
+    enum { BQ_ = AB_BQ, NC = (D) / 32, /* 32-wide d-chunks */                                     \
+           RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of K, V (AB_BQ x 32), K^T (32 x AB_BQ) */ \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
     const int hk = h / a.group, off = a.skv - a.sq;                                               \
     const int qw = q0 + 32 * (int)wave;                                                           \
-    const tk_rsrc rq = tk_gl_rsrc(&a.q), rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);            \
-    const tk_rsrc rg = tk_gl_rsrc(&a.dout);                                                       \
-    NAME##_w_t qf, gf;                                                                            \
+    const tk_rsrc rq = tk_gl_rsrc(&a.q), rg = tk_gl_rsrc(&a.dout);                                \
+    /* Q_w and dO_w in registers as 32-column chunks, through one 32 KiB LDS tile in turn */      \
+    NAME##_qc_t qf[NC], gf[NC];                                                                   \
     {                                                                                             \
       NAME##_bstage st;                                                                           \
-      NAME##_wpend pn;                                                                            \
-      tk_load(sm.init.q, st, &a.q, rq, b, h, q0, 0, tid);                                         \
-      tk_load(sm.init.g, st, &a.dout, rg, b, h, q0, 0, tid);                                      \
+      NAME##_qcpend pn;                                                                           \
+      tk_load(sm.init, st, &a.q, rq, b, h, q0, 0, tid);                                           \
+      tk_load_issue(st, &a.dout, rg, b, h, q0, 0, tid);                                           \
       tk_lds_barrier();                                                                           \
-      tk_prefetch_issue(pn, sm.init.q, 32 * wave, 0);                                             \
-      tk_prefetch_wait(qf, pn, 0);                                                                \
-      tk_prefetch_issue(pn, sm.init.g, 32 * wave, 0);                                             \
-      tk_prefetch_wait(gf, pn, 0);                                                                \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        tk_prefetch_issue(pn, sm.init, 32 * wave, 32 * c);                                        \
+        tk_prefetch_wait(qf[c], pn, 0);                                                           \
+      }                                                                                           \
+      tk_barrier();                                                                               \
+      tk_load_commit(sm.init, st, tid, 0);                                                        \
+      tk_lds_barrier();                                                                           \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        tk_prefetch_issue(pn, sm.init, 32 * wave, 32 * c);                                        \
+        tk_prefetch_wait(gf[c], pn, 0);                                                           \
+      }                                                                                           \
       tk_barrier();                                                                               \
     }                                                                                             \
     const int qi = qw + (int)(lane % 32);                                                         \
     const int64_t row = ((int64_t)b * a.hq + h) * a.sq;                                           \
     float lc[1] = {qi < a.sq ? a.lse[row + qi] * AF_LOG2E : INFINITY};                            \
     float dc[1] = {qi < a.sq ? a.delta[row + qi] : 0.0f};                                         \
-    NAME##_g_t dq;                                                                                \
-    tk_rt_zero(dq);                                                                               \
+    NAME##_oc_t dq[NC];                                                                           \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(dq[c]);                             \
     int kv_end = a.skv;                                                                           \
     if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
     /* key tile t+1's K, K^T, V stages in flight during tile t (one LDS buffer, two barriers) */ \
@@ -307,26 +324,43 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     for (int t = 0; t < nt; ++t) {                                                                \
       const int kv0 = t * AB_BQ;                                                                  \
       NAME##_s_t s, dp;                                                                           \
+      tk_rt_zero(s);                                                                              \
+      tk_rt_zero(dp);                                                                             \
+      /* an opaque zero row: the chunk reads' lane addresses are computed here, per tile, instead \
+       * of living in registers through the loop (36 of them: two workgroups per CU need <= 256) */ \
+      const uint32_t z_ = tk_opaque(0u);                                                          \
+      /* chunk reads one chunk ahead: chunk c's wait leaves chunk c+1's RK_ reads in flight */    \
       {                                                                                           \
-        NAME##_r_t x;                                                                             \
-        NAME##_read_r(&x, &sm.it.k);                                                              \
-        tk_rt_zero(s);                                                                            \
-        tk_mma_ABt(s, x, qf, s); /* S^T = K Q_w^T */                                              \
-        NAME##_read_r(&x, &sm.it.v);                                                              \
-        tk_rt_zero(dp);                                                                           \
-        tk_mma_ABt(dp, x, gf, dp); /* dP^T = V dO_w^T */                                          \
+        NAME##_kcpend kp[2 * NC];                                                                 \
+        NAME##_kc_t kc[2 * NC];                                                                   \
+        tk_prefetch_issue(kp[0], sm.it.k, z_, 0);                                                  \
+        _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) { /* K chunks (S^T), then V (dP^T) */  \
+          if (c + 1 < NC) tk_prefetch_issue(kp[c + 1], sm.it.k, z_, 32 * (c + 1));                 \
+          else if (c + 1 < 2 * NC) tk_prefetch_issue(kp[c + 1], sm.it.v, z_, 32 * (c + 1 - NC));   \
+          if (c + 1 < 2 * NC) tk_prefetch_wait(kc[c], kp[c], RK_);                                \
+          else tk_prefetch_wait(kc[c], kp[c], 0);                                                 \
+          if (c < NC) tk_mma_ABt(s, kc[c], qf[c], s);          /* S^T = K Q_w^T */                \
+          else tk_mma_ABt(dp, kc[c], gf[c - NC], dp);          /* dP^T = V dO_w^T */              \
+        }                                                                                         \
       }                                                                                           \
+      NAME##_tcpend tp[NC];                                                                       \
+      NAME##_tc_t tc[NC];                                                                         \
+      tk_prefetch_issue(tp[0], sm.it.kt, z_, 0); /* K^T's first chunk under the softmax */         \
       if (kv0 + AB_BQ > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, -INFINITY);                     \
       if (a.causal && qw + off - kv0 < AB_BQ - 1) tk_rt_mask_lower(s, s, qw + off - kv0, -INFINITY); \
       tk_rt_exp2_col(s, s, a.scale_log2, lc); /* P^T */                                           \
       tk_rt_col_bcast(dp, dp, dc, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS^T */                                                            \
       NAME##_p_t pb;                                                                              \
-      tk_rt_cvt_c_to_b_bf16_finite(pb, dp);                                                              \
-      {                                                                                           \
-        NAME##_t_t xt;                                                                            \
-        NAME##_read_t(&xt, &sm.it.kt);                                                            \
-        tk_mma_AB(dq, xt, pb, dq); /* dQ^T += K^T dS^T */                                         \
+      tk_rt_cvt_c_to_b_bf16_finite(pb, dp);                                                       \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) { /* dQ^T += K^T dS^T, by 32 d-rows */       \
+        if (c + 1 < NC) {                                                                         \
+          tk_prefetch_issue(tp[c + 1], sm.it.kt, z_ + 32 * (c + 1), 0);                                \
+          tk_prefetch_wait(tc[c], tp[c], RK_);                                                    \
+        } else {                                                                                  \
+          tk_prefetch_wait(tc[c], tp[c], 0);                                                      \
+        }                                                                                         \
+        tk_mma_AB(dq[c], tc[c], pb, dq[c]);                                                       \
       }                                                                                           \
       if (t + 1 < nt) { /* free the buffer, put tile t+1 in, start tile t+2's loads */            \
         tk_barrier();                                                                             \
@@ -335,9 +369,14 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         tk_lds_barrier();                                                                         \
       }                                                                                           \
     }                                                                                             \
-    tk_rt_scale(dq, dq, a.scale);                                                                 \
-    tk_barrier(); /* the start-up tiles may still be read by slower waves without a loop */       \
-    NAME##_store_w(&a.dq, b, h, qw, &dq, &sm.ep[wave]);                                           \
+    tk_barrier(); /* the output tiles alias the key tiles slower waves may still read */         \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      tk_rt_scale(dq[c], dq[c], a.scale);                                                         \
+      tk_store_acc_lds_t(sm.ep[wave], dq[c], 0, 32 * c);                                          \
+    }                                                                                             \
+    const tk_rsrc ro = tk_gl_rsrc(&a.dq);                                                         \
+    TK_WAIT_LGKMCNT(0);                                                                           \
+    tk_store_lds_global(&a.dq, ro, b, h, qw, 0, sm.ep[wave], lane, 64);                           \
   }
 
 ATTN_BWD_KERNELS(attn_bwd_d64, 64, 64)
