@@ -172,7 +172,8 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   __global__ __launch_bounds__(256) void NAME##_dkdv(attn_bwd_args a)                             \
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_kv_smem, sm);                                                             \
-    enum { BQ_ = AB_BQ };                                                                         \
+    enum { BQ_ = AB_BQ, NC = (D) / 32, /* 32-wide d-chunks */                                     \
+           RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int kv0 = (int)blockIdx.x * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z;           \
@@ -180,22 +181,27 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     const int off = a.skv - a.sq;                                                                 \
     const tk_rsrc rq = tk_gl_rsrc(&a.q), rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);            \
     const tk_rsrc rg = tk_gl_rsrc(&a.dout);                                                       \
-    NAME##_w_t kf, vf;                                                                            \
+    /* K_w and V_w in registers as 32-column chunks */                                            \
+    NAME##_qc_t kf[NC], vf[NC];                                                                   \
     {                                                                                             \
       NAME##_bstage st;                                                                           \
-      NAME##_wpend pn;                                                                            \
+      NAME##_qcpend pn;                                                                           \
       tk_load(sm.init.k, st, &a.k, rk, b, hk, kv0, 0, tid);                                       \
       tk_load(sm.init.v, st, &a.v, rv, b, hk, kv0, 0, tid);                                       \
       tk_lds_barrier();                                                                           \
-      tk_prefetch_issue(pn, sm.init.k, 32 * wave, 0);                                             \
-      tk_prefetch_wait(kf, pn, 0);                                                                \
-      tk_prefetch_issue(pn, sm.init.v, 32 * wave, 0);                                             \
-      tk_prefetch_wait(vf, pn, 0);                                                                \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        tk_prefetch_issue(pn, sm.init.k, 32 * wave, 32 * c);                                      \
+        tk_prefetch_wait(kf[c], pn, 0);                                                           \
+        tk_prefetch_issue(pn, sm.init.v, 32 * wave, 32 * c);                                      \
+        tk_prefetch_wait(vf[c], pn, 0);                                                           \
+      }                                                                                           \
       tk_barrier();                                                                               \
     }                                                                                             \
-    NAME##_g_t dk, dv;                                                                            \
-    tk_rt_zero(dk);                                                                               \
-    tk_rt_zero(dv);                                                                               \
+    NAME##_oc_t dk[NC], dv[NC]; /* 32 d-rows of dK^T, dV^T each */                                \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      tk_rt_zero(dk[c]);                                                                          \
+      tk_rt_zero(dv[c]);                                                                          \
+    }                                                                                             \
     int qs = 0; /* causal: queries below kv0 - off see none of these keys */                      \
     if (a.causal && kv0 - off > 0) qs = ((kv0 - off) / AB_BQ) * AB_BQ;                            \
     /* tiles t = 0 .. nt-1 walk the group's query heads, each over its query tiles from qs */     \
@@ -212,11 +218,33 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     if (nt > 0) {                                                                                 \
       AB_KV_ISSUE(0);                                                                             \
       AB_KV_COMMIT(0);                                                                            \
-      if (nt > 1) AB_KV_ISSUE(1);                                                                 \
+      AB_KV_ISSUE(nt > 1 ? 1 : 0);                                                                \
     }                                                                                             \
     tk_lds_barrier();                                                                             \
     for (int t = 0; t < nt; ++t) {                                                                \
       const int q0 = qs + (t % ntq) * AB_BQ;                                                      \
+      const uint32_t z_ = tk_opaque(0u); /* chunk read addresses computed per tile (registers) */ \
+      NAME##_s_t s, dp;                                                                           \
+      tk_rt_zero(s);                                                                              \
+      tk_rt_zero(dp);                                                                             \
+      /* S = Q K_w^T and dP = dO V_w^T by 32-column chunks, each chunk's reads issued one chunk   \
+       * ahead (the wait leaves the next chunk's RK_ reads in flight) */                          \
+      {                                                                                           \
+        NAME##_kcpend xp[2 * NC];                                                                 \
+        NAME##_kc_t xc[2 * NC];                                                                   \
+        tk_prefetch_issue(xp[0], sm.it.q, z_, 0);                                                 \
+        _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
+          if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
+          else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
+          if (c + 1 < 2 * NC) tk_prefetch_wait(xc[c], xp[c], RK_);                                \
+          else tk_prefetch_wait(xc[c], xp[c], 0);                                                 \
+          if (c < NC) tk_mma_ABt(s, xc[c], kf[c], s);        /* S = Q K_w^T */                    \
+          else tk_mma_ABt(dp, xc[c], vf[c - NC], dp);        /* dP = dO V_w^T */                  \
+        }                                                                                         \
+      }                                                                                           \
+      NAME##_tcpend tp[2 * NC];                                                                   \
+      NAME##_tc_t tc[2 * NC];                                                                     \
+      tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the softmax */       \
       /* per-row LSE (log2 units) and delta of the rows this lane holds */                        \
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
       _Pragma("unroll") for (int fr = 0; fr < AB_BQ / 32; ++fr)                                   \
@@ -225,46 +253,44 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         lr[fr * 16 + i] = sm.it.ld[r_];                                                           \
         dr[fr * 16 + i] = sm.it.ld[AB_BQ + r_];                                                   \
       }                                                                                           \
-      NAME##_s_t s, dp;                                                                           \
-      {                                                                                           \
-        NAME##_r_t x;                                                                             \
-        NAME##_read_r(&x, &sm.it.q);                                                              \
-        tk_rt_zero(s);                                                                            \
-        tk_mma_ABt(s, x, kf, s); /* S = Q K_w^T */                                                \
-        NAME##_read_r(&x, &sm.it.g);                                                              \
-        tk_rt_zero(dp);                                                                           \
-        tk_mma_ABt(dp, x, vf, dp); /* dP = dO V_w^T */                                            \
-      }                                                                                           \
       if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                         \
       if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                          \
       if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);       \
       tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                             \
-      NAME##_p_t pb;                                                                              \
-      tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                                               \
-      {                                                                                           \
-        NAME##_t_t xt;                                                                            \
-        NAME##_read_t(&xt, &sm.it.gt);                                                            \
-        tk_mma_AB(dv, xt, pb, dv); /* dV^T += dO^T P */                                           \
-      }                                                                                           \
+      NAME##_p_t pb, sb;                                                                          \
+      tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                                        \
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
-      tk_rt_cvt_c_to_b_bf16_finite(pb, dp);                                                              \
-      {                                                                                           \
-        NAME##_t_t xt;                                                                            \
-        NAME##_read_t(&xt, &sm.it.qt);                                                            \
-        tk_mma_AB(dk, xt, pb, dk); /* dK^T += Q^T dS */                                           \
+      tk_rt_cvt_c_to_b_bf16_finite(sb, dp);                                                       \
+      /* dV^T += dO^T P, then dK^T += Q^T dS, by 32 d-rows, reads one chunk ahead */              \
+      _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
+        if (c + 1 < NC) tk_prefetch_issue(tp[c + 1], sm.it.gt, z_ + 32 * (c + 1), 0);             \
+        else if (c + 1 < 2 * NC) tk_prefetch_issue(tp[c + 1], sm.it.qt, z_ + 32 * (c + 1 - NC), 0); \
+        if (c + 1 < 2 * NC) tk_prefetch_wait(tc[c], tp[c], RK_);                                  \
+        else tk_prefetch_wait(tc[c], tp[c], 0);                                                   \
+        if (c < NC) tk_mma_AB(dv[c], tc[c], pb, dv[c]);            /* dV^T += dO^T P */           \
+        else tk_mma_AB(dk[c - NC], tc[c], sb, dk[c - NC]);         /* dK^T += Q^T dS */           \
       }                                                                                           \
-      if (t + 1 < nt) { /* one LDS buffer: free it, put tile t+1 in, start tile t+2's loads */    \
-        tk_barrier();                                                                             \
-        AB_KV_COMMIT(t + 1);                                                                      \
-        if (t + 2 < nt) AB_KV_ISSUE(t + 2);                                                       \
-        tk_lds_barrier();                                                                         \
-      }                                                                                           \
+      /* one LDS buffer: free it, put tile t+1 in, start tile t+2's loads; unconditional (past    \
+       * the last tile the last one again, never read): under a branch the stage registers become \
+       * a phi, and the compiler's copies wait for the loads right after they are issued */      \
+      tk_barrier();                                                                               \
+      AB_KV_COMMIT(t + 1 < nt ? t + 1 : nt - 1);                                                  \
+      AB_KV_ISSUE(t + 2 < nt ? t + 2 : nt - 1);                                                   \
+      tk_lds_barrier();                                                                           \
     }                                                                                             \
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
-    tk_rt_scale(dk, dk, a.scale);                                                                 \
-    NAME##_store_w(&a.dk, b, hk, kw, &dk, &sm.ep[wave].k);                                        \
-    NAME##_store_w(&a.dv, b, hk, kw, &dv, &sm.ep[wave].v);                                        \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      tk_rt_scale(dk[c], dk[c], a.scale);                                                         \
+      tk_store_acc_lds_t(sm.ep[wave].k, dk[c], 0, 32 * c);                                        \
+      tk_store_acc_lds_t(sm.ep[wave].v, dv[c], 0, 32 * c);                                        \
+    }                                                                                             \
+    {                                                                                             \
+      const tk_rsrc rdk = tk_gl_rsrc(&a.dk), rdv = tk_gl_rsrc(&a.dv);                             \
+      TK_WAIT_LGKMCNT(0);                                                                         \
+      tk_store_lds_global(&a.dk, rdk, b, hk, kw, 0, sm.ep[wave].k, lane, 64);                     \
+      tk_store_lds_global(&a.dv, rdv, b, hk, kw, 0, sm.ep[wave].v, lane, 64);                     \
+    }                                                                                             \
   }                                                                                               \
                                                                                                   \
   __global__ __launch_bounds__(256, 2) void NAME##_dq(attn_bwd_args a)                             \
@@ -318,7 +344,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     if (nt > 0) {                                                                                 \
       AB_Q_ISSUE(0);                                                                              \
       AB_Q_COMMIT();                                                                              \
-      if (nt > 1) AB_Q_ISSUE(AB_BQ);                                                              \
+      AB_Q_ISSUE(AB_BQ);                                                                          \
     }                                                                                             \
     tk_lds_barrier();                                                                             \
     for (int t = 0; t < nt; ++t) {                                                                \
@@ -362,12 +388,12 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         }                                                                                         \
         tk_mma_AB(dq[c], tc[c], pb, dq[c]);                                                       \
       }                                                                                           \
-      if (t + 1 < nt) { /* free the buffer, put tile t+1 in, start tile t+2's loads */            \
-        tk_barrier();                                                                             \
-        AB_Q_COMMIT();                                                                            \
-        if (t + 2 < nt) AB_Q_ISSUE(kv0 + 2 * AB_BQ);                                              \
-        tk_lds_barrier();                                                                         \
-      }                                                                                           \
+      /* free the buffer, put tile t+1 in, start tile t+2's loads (unconditional: past the end   \
+       * rows that read 0 and are never used; see the dkdv kernel) */                             \
+      tk_barrier();                                                                               \
+      AB_Q_COMMIT();                                                                              \
+      AB_Q_ISSUE(kv0 + 2 * AB_BQ);                                                                \
+      tk_lds_barrier();                                                                           \
     }                                                                                             \
     tk_barrier(); /* the output tiles alias the key tiles slower waves may still read */         \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
