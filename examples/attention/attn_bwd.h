@@ -223,7 +223,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     tk_lds_barrier();                                                                             \
     for (int t = 0; t < nt; ++t) {                                                                \
       const int q0 = qs + (t % ntq) * AB_BQ;                                                      \
-      const uint32_t z_ = tk_opaque(0u); /* chunk read addresses computed per tile (registers) */ \
+      const uint32_t z_ = 0u; /* chunk read addresses loop invariant (one workgroup per CU anyway) */ \
       NAME##_s_t s, dp;                                                                           \
       tk_rt_zero(s);                                                                              \
       tk_rt_zero(dp);                                                                             \
