@@ -3,7 +3,8 @@
  *
  * Three launches:
  *  1. attn_bwd_pre: delta_i = sum_e dO_ie O_ie per query row (f32, into the
- *     workspace), one thread per row.
+ *     workspace); a row's d/8 16-byte chunks over as many lanes (coalesced),
+ *     reduced across them with tk_xor_f32.
  *  2. attn_bwd_dkdv_d*: one workgroup of 4 waves per (128 keys, kv head,
  *     batch); wave w owns keys kv0 + 32w..+31 with K_w and V_w in registers
  *     and accumulates dK^T and dV^T (d x 32, f32) over every query head of
@@ -16,14 +17,30 @@
  *       dS  = P * (dP - delta_i)   (row broadcast, elementwise product)
  *       dK^T += Q^T dS         (Q^T transposed load, dS -> B operand)
  *     dK = scale * dK at the end.  Masks as in the forward (query rows >= sq,
- *     keys >= skv, causal upper triangle of S).
+ *     keys >= skv, causal upper triangle of S); causal workgroups start at
+ *     their first visible query tile.
  *  3. attn_bwd_dq_d*: one workgroup per (128 queries, query head, batch), the
  *     forward's transposed formulation: S^T = K Q_w^T, P^T =
  *     exp2(S^T*s - LSE_col), dP^T = V dO_w^T, dS^T = P^T * (dP^T - delta_col),
  *     dQ^T += K^T dS^T (K^T transposed load); dQ = scale * dQ.
- * LDS (d = 64): dkdv 4 x 8 KiB (Q, Q^T, dO, dO^T tiles of 64 queries), dq
- * 3 x 8 KiB (K, K^T, V of 64 keys); d = 128 uses tiles of 32 rows; both alias their start-up and
- * epilogue tiles with these.
+ * Pipeline (both kernels): one LDS buffer and one register stage set; tile
+ * t+1's global loads (and, in dkdv, one LSE or delta value per thread) are
+ * issued at the end of tile t-1's commit and land under tile t's MFMAs; at
+ * the end of tile t a barrier frees the buffer, the stage is written
+ * (tk_load_commit / tk_load_commit_t, LSE/delta into a small LDS row) and a
+ * second barrier publishes it.  The issue is unconditional (past the last
+ * tile the last one again): a conditional issue makes the stage registers a
+ * phi, and the compiler's copies then wait for the loads at once.  Operand
+ * fragments are read from LDS in 32-wide d-chunks, one chunk ahead of the
+ * chunk's MFMAs (tk_prefetch_wait leaves the next chunk's reads in flight).
+ * Registers and occupancy: dkdv keeps K_w, V_w (64 VGPRs) and dK^T, dV^T
+ * (128) all along, one workgroup per CU; dq (d = 128) fits 256 registers and
+ * 32 KiB of LDS (Q, then dO, through one start-up tile; chunk read and load
+ * addresses recomputed per tile through tk_opaque), so two workgroups share
+ * a CU and one's softmax runs under the other's MFMAs.
+ * LDS (d = 64): dkdv 4 x 8 KiB (Q, Q^T, dO, dO^T tiles of 64 queries) + LSE
+ * and delta rows, dq 3 x 8 KiB (K, K^T, V of 64 keys); d = 128 uses tiles of
+ * 32 rows; both alias their start-up and epilogue tiles with these.
  */
 #ifndef ATTN_BWD_H
 #define ATTN_BWD_H
