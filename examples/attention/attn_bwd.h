@@ -157,6 +157,8 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   TK_RT(NAME##_qc_t, TK_K_A_BF16_32x32x8, 32, 32);    /* dq: 32 d-columns of Q_w or dO_w */     \
   TK_RT(NAME##_tc_t, TK_K_A_BF16_32x32x8, 32, AB_BQ); /* dq: 32 d-rows of K^T */                \
   TK_RT(NAME##_oc_t, TK_K_C_F32_32x32, 32, 32);       /* dq: 32 d-rows of dQ^T */               \
+  TK_RT(NAME##_f1_t, TK_K_A_BF16_32x32x8, 32, 8);     /* dkdv: one A fragment */                \
+  TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* dkdv: one accumulator fragment */      \
   TK_PENDING(NAME##_kcpend, NAME##_kc_t);                                                         \
   TK_PENDING(NAME##_qcpend, NAME##_qc_t);                                                         \
   TK_PENDING(NAME##_tcpend, NAME##_tc_t);                                                         \
@@ -241,28 +243,8 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     for (int t = 0; t < nt; ++t) {                                                                \
       const int q0 = qs + (t % ntq) * AB_BQ;                                                      \
       const uint32_t z_ = 0u; /* chunk read addresses loop invariant (one workgroup per CU anyway) */ \
-      NAME##_s_t s, dp;                                                                           \
-      tk_rt_zero(s);                                                                              \
-      tk_rt_zero(dp);                                                                             \
-      /* S = Q K_w^T and dP = dO V_w^T by 32-column chunks, each chunk's reads issued one chunk   \
-       * ahead (the wait leaves the next chunk's RK_ reads in flight) */                          \
-      {                                                                                           \
-        NAME##_kcpend xp[2 * NC];                                                                 \
-        NAME##_kc_t xc[2 * NC];                                                                   \
-        tk_prefetch_issue(xp[0], sm.it.q, z_, 0);                                                 \
-        _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
-          if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
-          else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
-          if (c + 1 < 2 * NC) tk_prefetch_wait(xc[c], xp[c], RK_);                                \
-          else tk_prefetch_wait(xc[c], xp[c], 0);                                                 \
-          if (c < NC) tk_mma_ABt(s, xc[c], kf[c], s);        /* S = Q K_w^T */                    \
-          else tk_mma_ABt(dp, xc[c], vf[c - NC], dp);        /* dP = dO V_w^T */                  \
-        }                                                                                         \
-      }                                                                                           \
-      NAME##_tcpend tp[2 * NC];                                                                   \
-      NAME##_tc_t tc[2 * NC];                                                                     \
-      tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the softmax */       \
-      /* per-row LSE (log2 units) and delta of the rows this lane holds */                        \
+      /* per-row LSE (log2 units) and delta of the rows this lane holds, read before the chunk    \
+       * reads (their waits then cover these too) */                                              \
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
       _Pragma("unroll") for (int fr = 0; fr < AB_BQ / 32; ++fr)                                   \
       _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                            \
@@ -270,10 +252,52 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         lr[fr * 16 + i] = sm.it.ld[r_];                                                           \
         dr[fr * 16 + i] = sm.it.ld[AB_BQ + r_];                                                   \
       }                                                                                           \
-      if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                         \
-      if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                          \
-      if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);       \
-      tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                             \
+      NAME##_s_t s, dp;                                                                           \
+      tk_rt_zero(s);                                                                              \
+      tk_rt_zero(dp);                                                                             \
+      /* S = Q K_w^T, then dP = dO V_w^T by 32-column chunks, each chunk's reads issued one chunk \
+       * ahead (the wait leaves the next chunk's RK_ reads in flight); dP one MFMA at a time, each \
+       * followed by its share of P = exp2(S s - LSE) (a wave issues in order and an MFMA waits for \
+       * the busy pipe: only this order, held by scheduling barriers, runs the exp2 under them) */ \
+      {                                                                                           \
+        NAME##_kcpend xp[2 * NC];                                                                 \
+        NAME##_kc_t xc[2 * NC];                                                                   \
+        tk_prefetch_issue(xp[0], sm.it.q, z_, 0);                                                 \
+        _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
+          if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
+          else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
+          if (c == NC) { /* S complete: its masks before P */                                     \
+            if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
+            if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
+            if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY); \
+          }                                                                                       \
+          if (c + 1 < 2 * NC) tk_prefetch_wait(xc[c], xp[c], RK_);                                \
+          else tk_prefetch_wait(xc[c], xp[c], 0);                                                 \
+          if (c < NC) {                                                                           \
+            tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
+          } else {                                                                                \
+            TK_SCHED_BARRIER(0);                                                                  \
+            enum { EPG = 4 / NC }; /* P elements per lane per MFMA */                             \
+            _Pragma("unroll") for (int r = 0; r < AB_BQ / 32; ++r)                                \
+            _Pragma("unroll") for (int k = 0; k < 4; ++k) {                                       \
+              const int g = ((c - NC) * (AB_BQ / 32) + r) * 4 + k;                                \
+              NAME##_f1_t a1, b1;                                                                 \
+              NAME##_c1_t o1;                                                                     \
+              a1.f[0] = xc[c].f[r * 4 + k];                                                       \
+              b1.f[0] = vf[c - NC].f[k];                                                          \
+              o1.f[0] = dp.f[r];                                                                  \
+              tk_mma_ABt(o1, a1, b1, o1);                    /* dP = dO V_w^T */                  \
+              dp.f[r] = o1.f[0];                                                                  \
+              _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                     \
+                s.f[e / 16][e % 16] = tk_exp2f(s.f[e / 16][e % 16] * a.scale_log2 - lr[e]); /* P */ \
+              TK_SCHED_BARRIER(0);                                                                \
+            }                                                                                     \
+          }                                                                                       \
+        }                                                                                         \
+      }                                                                                           \
+      NAME##_tcpend tp[2 * NC];                                                                   \
+      NAME##_tc_t tc[2 * NC];                                                                     \
+      tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */   \
       NAME##_p_t pb, sb;                                                                          \
       tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                                        \
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
