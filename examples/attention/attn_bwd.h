@@ -52,6 +52,11 @@
 #include "tk_attn.h"
 
 #define AB_BK 128 /* keys per dkdv workgroup (4 waves x 32) */
+/* dkdv: dP one 32x32x8 MFMA at a time with P's exp2 between them (gfx942: MI325X dkdv proxy
+ * 241.6 -> 226.4 us modeled); not on gfx950, where single fragments lose the double-rate
+ * 32x32x16 and, paired, the exp2 between the shorter MFMAs outlasts them (proxy 150.4 -> 157.8,
+ * paired 152.8 us) */
+#define AB_DP_INTERLEAVE (!TK_HAS_MFMA_F16_X2)
 /* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
  * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
  * pressure: at 64 the d = 128 dkdv kernel needs more than 512 registers) */
@@ -109,6 +114,17 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                       \
     if (tid < 2 * BQ_) /* rows past sq: LSE +inf (P = 0), delta 0 */                            \
       sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsv * AF_LOG2E : lsv) : (tid < BQ_ ? INFINITY : 0.0f); \
+  } while (0)
+
+/* dkdv kernel (inside it): per-row LSE (log2 units) and delta of the rows this lane holds */
+#define AB_LSE_READ()                                                                             \
+  do {                                                                                            \
+    _Pragma("unroll") for (int fr = 0; fr < BQ_ / 32; ++fr)                                       \
+    _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                              \
+      const int r_ = 32 * fr + tk_layout_c_row(32, (int)lane, i);                                \
+      lr[fr * 16 + i] = sm.it.ld[r_];                                                             \
+      dr[fr * 16 + i] = sm.it.ld[BQ_ + r_];                                                       \
+    }                                                                                             \
   } while (0)
 
 /* dq kernel (inside it): issue / commit the key tile at row R0 */
@@ -246,12 +262,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       /* per-row LSE (log2 units) and delta of the rows this lane holds, read before the chunk    \
        * reads (their waits then cover these too) */                                              \
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
-      _Pragma("unroll") for (int fr = 0; fr < AB_BQ / 32; ++fr)                                   \
-      _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                            \
-        const int r_ = 32 * fr + tk_layout_c_row(32, (int)lane, i);                               \
-        lr[fr * 16 + i] = sm.it.ld[r_];                                                           \
-        dr[fr * 16 + i] = sm.it.ld[AB_BQ + r_];                                                   \
-      }                                                                                           \
+      if (AB_DP_INTERLEAVE) AB_LSE_READ();                                                        \
       NAME##_s_t s, dp;                                                                           \
       tk_rt_zero(s);                                                                              \
       tk_rt_zero(dp);                                                                             \
@@ -266,7 +277,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
           if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
           else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
-          if (c == NC) { /* S complete: its masks before P */                                     \
+          if (c == NC && AB_DP_INTERLEAVE) { /* S complete: its masks before P */                 \
             if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
             if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY); \
@@ -275,6 +286,8 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
           else tk_prefetch_wait(xc[c], xp[c], 0);                                                 \
           if (c < NC) {                                                                           \
             tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
+          } else if (!AB_DP_INTERLEAVE) {                                                         \
+            tk_mma_ABt(dp, xc[c], vf[c - NC], dp);           /* dP = dO V_w^T */                  \
           } else {                                                                                \
             TK_SCHED_BARRIER(0);                                                                  \
             enum { EPG = 4 / NC }; /* P elements per lane per MFMA */                             \
@@ -298,6 +311,13 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       NAME##_tcpend tp[2 * NC];                                                                   \
       NAME##_tc_t tc[2 * NC];                                                                     \
       tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */   \
+      if (!AB_DP_INTERLEAVE) {                                                                    \
+        AB_LSE_READ();                                                                            \
+        if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                       \
+        if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                        \
+        if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);     \
+        tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
+      }                                                                                           \
       NAME##_p_t pb, sb;                                                                          \
       tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                                        \
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
