@@ -426,16 +426,40 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
           else if (c + 1 < 2 * NC) tk_prefetch_issue(kp[c + 1], sm.it.v, z_, 32 * (c + 1 - NC));   \
           if (c + 1 < 2 * NC) tk_prefetch_wait(kc[c], kp[c], RK_);                                \
           else tk_prefetch_wait(kc[c], kp[c], 0);                                                 \
-          if (c < NC) tk_mma_ABt(s, kc[c], qf[c], s);          /* S^T = K Q_w^T */                \
-          else tk_mma_ABt(dp, kc[c], gf[c - NC], dp);          /* dP^T = V dO_w^T */              \
+          if (c < NC) {                                                                           \
+            tk_mma_ABt(s, kc[c], qf[c], s);                    /* S^T = K Q_w^T */                \
+          } else if (!AB_DP_INTERLEAVE) {                                                         \
+            tk_mma_ABt(dp, kc[c], gf[c - NC], dp);             /* dP^T = V dO_w^T */              \
+          } else { /* one MFMA at a time, each followed by its share of P^T's exp2 (see dkdv) */  \
+            enum { EPG = 4 / NC }; /* P elements per lane per MFMA */                             \
+            _Pragma("unroll") for (int r = 0; r < AB_BQ / 32; ++r)                                \
+            _Pragma("unroll") for (int k = 0; k < 4; ++k) {                                       \
+              const int g = ((c - NC) * (AB_BQ / 32) + r) * 4 + k;                                \
+              NAME##_f1_t a1, b1;                                                                 \
+              NAME##_c1_t o1;                                                                     \
+              a1.f[0] = kc[c].f[r * 4 + k];                                                       \
+              b1.f[0] = gf[c - NC].f[k];                                                          \
+              o1.f[0] = dp.f[r];                                                                  \
+              tk_mma_ABt(o1, a1, b1, o1);                      /* dP^T = V dO_w^T */              \
+              dp.f[r] = o1.f[0];                                                                  \
+              _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                     \
+                s.f[e / 16][e % 16] = tk_exp2f(s.f[e / 16][e % 16] * a.scale_log2 - lc[0]); /* P^T */ \
+              TK_SCHED_BARRIER(0);                                                                \
+            }                                                                                     \
+          }                                                                                       \
         }                                                                                         \
       }                                                                                           \
       NAME##_tcpend tp[NC];                                                                       \
       NAME##_tc_t tc[NC];                                                                         \
       tk_prefetch_issue(tp[0], sm.it.kt, z_, 0); /* K^T's first chunk under the softmax */         \
-      if (kv0 + AB_BQ > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, -INFINITY);                     \
-      if (a.causal && qw + off - kv0 < AB_BQ - 1) tk_rt_mask_lower(s, s, qw + off - kv0, -INFINITY); \
-      tk_rt_exp2_col(s, s, a.scale_log2, lc); /* P^T */                                           \
+      if (!AB_DP_INTERLEAVE) {                                                                    \
+        if (kv0 + AB_BQ > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, -INFINITY);                   \
+        if (a.causal && qw + off - kv0 < AB_BQ - 1) tk_rt_mask_lower(s, s, qw + off - kv0, -INFINITY); \
+        tk_rt_exp2_col(s, s, a.scale_log2, lc); /* P^T */                                         \
+      } else { /* P^T masked after its exp2: 0 where hidden (a select: an overflow is dropped too) */ \
+        if (kv0 + AB_BQ > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, 0.0f);                        \
+        if (a.causal && qw + off - kv0 < AB_BQ - 1) tk_rt_mask_lower(s, s, qw + off - kv0, 0.0f); \
+      }                                                                                           \
       tk_rt_col_bcast(dp, dp, dc, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS^T */                                                            \
       NAME##_p_t pb;                                                                              \
