@@ -33,6 +33,9 @@
  * phi, and the compiler's copies then wait for the loads at once.  Operand
  * fragments are read from LDS in 32-wide d-chunks, one chunk ahead of the
  * chunk's MFMAs (tk_prefetch_wait leaves the next chunk's reads in flight).
+ * On gfx942 dP (dkdv) and dP^T (dq) go one MFMA at a time with P's exp2
+ * between them (AB_DP_INTERLEAVE): a wave issues in order and an MFMA waits
+ * for the busy pipe, so only this order runs the exp2 under the MFMAs.
  * Registers and occupancy: dkdv keeps K_w, V_w (64 VGPRs) and dK^T, dV^T
  * (128) all along, one workgroup per CU; dq (d = 128) fits 256 registers and
  * 32 KiB of LDS (Q, then dO, through one start-up tile; chunk read and load
