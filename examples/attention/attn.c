@@ -38,7 +38,8 @@ static void usage(FILE *f)
           "  --q-strides B,S,H      element strides of batch, sequence, head (also --k-strides, --v-strides,\n"
           "                         --o-strides; default packed BSHD; dQ/dK/dV/dO use Q/K/V/O's)\n"
           "  --check                compare with the CPU double-precision reference; exit 1 past tolerance\n"
-          "                         (bwd: also a finite-difference check of one dQ, dK and dV element)\n"
+          "                         (bwd: also a finite-difference check of one dQ, dK and dV element, and a\n"
+          "                         second backward run that must reproduce dQ, dK, dV bit for bit)\n"
           "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
           "                         (default 10/2 on a GPU, 1/0 under tksim)\n"
           "  --seed S               input random seed (default 1)\n"
@@ -247,6 +248,38 @@ static int check_bwd(const tk_attn_problem *p, attn_data *d, int inject)
   return fail;
 }
 
+/* Determinism: a second backward, into gradients overwritten with 0xff bytes
+ * first (a launch that wrote nothing cannot pass), must reproduce the first
+ * run's dQ, dK, dV bit for bit (the kernels use no atomics and sum every
+ * element in a fixed order). */
+static int check_bwd_repeat(const tk_attn_problem *p, attn_data *d, const launch_ctx *l, uint16_t *const first[3])
+{
+  uint16_t *dev[3] = {d->dq, d->dk, d->dv};
+  static const char *names[3] = {"dQ", "dK", "dV"};
+  for (int t = 0; t < 3; ++t) CHECK_HIP(hipMemset(dev[t], 0xff, d->n[t] * 2));
+  if (launch((void *)l) != 0) return 4;
+  CHECK_HIP(hipDeviceSynchronize());
+  int fail = 0;
+  for (int t = 0; t < 3; ++t) {
+    uint16_t *again = to_host(dev[t], d->n[t]);
+    /* the tensor's elements (padding between strided rows is never written) */
+    const int64_t rows = t == 0 ? p->sq : p->skv, heads = t == 0 ? p->hq : p->hkv;
+    size_t diff = 0, n = 0;
+    for (int64_t b = 0; b < p->b; ++b)
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t h = 0; h < heads; ++h)
+          for (int64_t e = 0; e < p->d; ++e, ++n) {
+            const size_t i = (size_t)(tk_attn_offset(p, (tk_attn_tensor)t, b, r, h) + e);
+            diff += again[i] != first[t][i];
+          }
+    printf("check: second backward run: %s %s (%zu of %zu elements differ)\n", names[t],
+           diff ? "DIFFERS" : "bitwise identical", diff, n);
+    fail |= diff != 0;
+    free(again);
+  }
+  return fail;
+}
+
 static void print_problem(const tk_attn_problem *p, int bwd)
 {
   printf("problem: %s b=%lld hq=%lld hkv=%lld sq=%lld skv=%lld d=%lld causal=%d scale=%g strides q=%lld,%lld,%lld "
@@ -275,7 +308,10 @@ static int run_one(const options *o)
     if (o->bwd) {
       if (launch(&l) != 0) return 4;
       CHECK_HIP(hipDeviceSynchronize());
+      uint16_t *first[3] = {to_host(d.dq, d.n[0]), to_host(d.dk, d.n[1]), to_host(d.dv, d.n[2])};
       f = check_bwd(p, &d, o->inject);
+      if (f != 4) f |= check_bwd_repeat(p, &d, &l, first);
+      free(first[0]), free(first[1]), free(first[2]);
     } else
       f = check_fwd(p, &d, o->inject);
     if (f == 4) return 4;

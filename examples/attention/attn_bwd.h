@@ -3,7 +3,8 @@
  *
  * Three launches:
  *  1. attn_bwd_pre: delta_i = sum_e dO_ie O_ie per query row (f32, into the
- *     workspace), one thread per row.
+ *     workspace); a row's d/8 16-byte chunks over as many lanes (coalesced),
+ *     reduced across them with tk_xor_f32.
  *  2. attn_bwd_dkdv_d*: one workgroup of 4 waves per (128 keys, kv head,
  *     batch); wave w owns keys kv0 + 32w..+31 with K_w and V_w in registers
  *     and accumulates dK^T and dV^T (d x 32, f32) over every query head of
@@ -16,14 +17,33 @@
  *       dS  = P * (dP - delta_i)   (row broadcast, elementwise product)
  *       dK^T += Q^T dS         (Q^T transposed load, dS -> B operand)
  *     dK = scale * dK at the end.  Masks as in the forward (query rows >= sq,
- *     keys >= skv, causal upper triangle of S).
+ *     keys >= skv, causal upper triangle of S); causal workgroups start at
+ *     their first visible query tile.
  *  3. attn_bwd_dq_d*: one workgroup per (128 queries, query head, batch), the
  *     forward's transposed formulation: S^T = K Q_w^T, P^T =
  *     exp2(S^T*s - LSE_col), dP^T = V dO_w^T, dS^T = P^T * (dP^T - delta_col),
  *     dQ^T += K^T dS^T (K^T transposed load); dQ = scale * dQ.
- * LDS (d = 64): dkdv 4 x 8 KiB (Q, Q^T, dO, dO^T tiles of 64 queries), dq
- * 3 x 8 KiB (K, K^T, V of 64 keys); d = 128 uses tiles of 32 rows; both alias their start-up and
- * epilogue tiles with these.
+ * Pipeline (both kernels): one LDS buffer and one register stage set; tile
+ * t+1's global loads (and, in dkdv, one LSE or delta value per thread) are
+ * issued at the end of tile t-1's commit and land under tile t's MFMAs; at
+ * the end of tile t a barrier frees the buffer, the stage is written
+ * (tk_load_commit / tk_load_commit_t, LSE/delta into a small LDS row) and a
+ * second barrier publishes it.  The issue is unconditional (past the last
+ * tile the last one again): a conditional issue makes the stage registers a
+ * phi, and the compiler's copies then wait for the loads at once.  Operand
+ * fragments are read from LDS in 32-wide d-chunks, one chunk ahead of the
+ * chunk's MFMAs (tk_prefetch_wait leaves the next chunk's reads in flight).
+ * On gfx942 dP (dkdv) and dP^T (dq) go one MFMA at a time with P's exp2
+ * between them (AB_DP_INTERLEAVE): a wave issues in order and an MFMA waits
+ * for the busy pipe, so only this order runs the exp2 under the MFMAs.
+ * Registers and occupancy: dkdv keeps K_w, V_w (64 VGPRs) and dK^T, dV^T
+ * (128) all along, one workgroup per CU; dq (d = 128) fits 256 registers and
+ * 32 KiB of LDS (Q, then dO, through one start-up tile; chunk read and load
+ * addresses recomputed per tile through tk_opaque), so two workgroups share
+ * a CU and one's softmax runs under the other's MFMAs.
+ * LDS (d = 64): dkdv 4 x 8 KiB (Q, Q^T, dO, dO^T tiles of 64 queries) + LSE
+ * and delta rows, dq 3 x 8 KiB (K, K^T, V of 64 keys); d = 128 uses tiles of
+ * 32 rows; both alias their start-up and epilogue tiles with these.
  */
 #ifndef ATTN_BWD_H
 #define ATTN_BWD_H
@@ -35,6 +55,11 @@
 #include "tk_attn.h"
 
 #define AB_BK 128 /* keys per dkdv workgroup (4 waves x 32) */
+/* dkdv: dP one 32x32x8 MFMA at a time with P's exp2 between them (gfx942: MI325X dkdv proxy
+ * 241.6 -> 226.4 us modeled); not on gfx950, where single fragments lose the double-rate
+ * 32x32x16 and, paired, the exp2 between the shorter MFMAs outlasts them (proxy 150.4 -> 157.8,
+ * paired 152.8 us) */
+#define AB_DP_INTERLEAVE (!TK_HAS_MFMA_F16_X2)
 /* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
  * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
  * pressure: at 64 the d = 128 dkdv kernel needs more than 512 registers) */
@@ -48,17 +73,78 @@ typedef struct attn_bwd_args {
   float scale, scale_log2;
 } attn_bwd_args;
 
-/* delta = rowsum(dO * O), one thread per (query row, head, batch) */
+/* delta = rowsum(dO * O): each row's d / 8 16-byte chunks over as many lanes
+ * (coalesced: a wave reads whole rows), the chunk sums reduced across those
+ * lanes with tk_xor_f32 in a fixed order (deterministic). */
+#define AB_PRE_ROWS(d) (256 / ((d) / 8)) /* rows per 256-thread workgroup */
 __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 {
-  const int i = (int)(blockIdx.x * 256 + threadIdx.x), h = (int)blockIdx.y, b = (int)blockIdx.z;
-  if (i >= a.sq) return;
-  const uint16_t *o = (const uint16_t *)a.o.ptr + tk_gl_offset(&a.o, b, h, i, 0);
-  const uint16_t *g = (const uint16_t *)a.dout.ptr + tk_gl_offset(&a.dout, b, h, i, 0);
+  const int cpr = (int)a.o.dims[3] / 8; /* 16-byte chunks per row: 8 or 16 */
+  const int tid = (int)threadIdx.x, c = tid % cpr;
+  const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
+  const tk_rsrc ro = tk_gl_rsrc(&a.o), rg = tk_gl_rsrc(&a.dout);
+  const bool in = i < a.sq;
+  const uint32_t oo = in ? (uint32_t)(tk_gl_offset(&a.o, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
+  const uint32_t og = in ? (uint32_t)(tk_gl_offset(&a.dout, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
+  const tk_u32x4 vo = tk_buffer_load_b128(ro, oo), vg = tk_buffer_load_b128(rg, og);
   float s = 0.0f;
-  for (int e = 0; e < (int)a.o.dims[3]; ++e) s += tk_bf16_to_f32(o[e]) * tk_bf16_to_f32(g[e]);
-  a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
+  _Pragma("unroll") for (int e = 0; e < 4; ++e) {
+    s += tk_bf16_to_f32((uint16_t)(vo[e] & 0xffffu)) * tk_bf16_to_f32((uint16_t)(vg[e] & 0xffffu));
+    s += tk_bf16_to_f32((uint16_t)(vo[e] >> 16)) * tk_bf16_to_f32((uint16_t)(vg[e] >> 16));
+  }
+  for (int m = 1; m < cpr; m <<= 1) s += tk_xor_f32(s, m);
+  if (in && c == 0) a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
 }
+
+/* dkdv kernel (inside it): issue / commit query tile T (query head hk*group + T / ntq,
+ * rows qs + (T % ntq) * BQ_ ..) */
+#define AB_KV_ISSUE(T)                                                                            \
+  do {                                                                                            \
+    const int h_ = hk * a.group + (T) / ntq, q_ = qs + ((T) % ntq) * BQ_;                       \
+    const int i_ = q_ + li_ < a.sq ? q_ + li_ : a.sq - 1; /* clamped: the load stays inside */    \
+    lsv = lsp[((int64_t)b * a.hq + h_) * a.sq + i_];                                              \
+    tk_load_issue(s1, &a.q, rq, b, h_, q_, 0, tid);                                               \
+    tk_load_issue_t(t1, &a.q, rq, b, h_, q_, 0, tid);                                             \
+    tk_load_issue(s2, &a.dout, rg, b, h_, q_, 0, tid);                                            \
+    tk_load_issue_t(t2, &a.dout, rg, b, h_, q_, 0, tid);                                          \
+  } while (0)
+#define AB_KV_COMMIT(T)                                                                           \
+  do {                                                                                            \
+    const int q_ = qs + ((T) % ntq) * BQ_;                                                      \
+    tk_load_commit(sm.it.q, s1, tid, NT_ + NS_ + NT_);                                            \
+    tk_load_commit_t(sm.it.qt, t1, tid, NS_ + NT_);                                               \
+    tk_load_commit(sm.it.g, s2, tid, NT_);                                                        \
+    tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                       \
+    if (tid < 2 * BQ_) /* rows past sq: LSE +inf (P = 0), delta 0 */                            \
+      sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsv * AF_LOG2E : lsv) : (tid < BQ_ ? INFINITY : 0.0f); \
+  } while (0)
+
+/* dkdv kernel (inside it): per-row LSE (log2 units) and delta of the rows this lane holds */
+#define AB_LSE_READ()                                                                             \
+  do {                                                                                            \
+    _Pragma("unroll") for (int fr = 0; fr < BQ_ / 32; ++fr)                                       \
+    _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                              \
+      const int r_ = 32 * fr + tk_layout_c_row(32, (int)lane, i);                                \
+      lr[fr * 16 + i] = sm.it.ld[r_];                                                             \
+      dr[fr * 16 + i] = sm.it.ld[BQ_ + r_];                                                       \
+    }                                                                                             \
+  } while (0)
+
+/* dq kernel (inside it): issue / commit the key tile at row R0 */
+#define AB_Q_ISSUE(R0)                                                                            \
+  do {                                                                                            \
+    const int ti_ = (int)tk_opaque((uint32_t)tid); /* offsets computed here, not kept live */    \
+    tk_load_issue_mat(s1, mvk, rkm, (R0), 0, ti_);                                                \
+    tk_load_issue_t_mat(t1, mvk, rkm, (R0), 0, ti_);                                              \
+    tk_load_issue_mat(s2, mvv, rvm, (R0), 0, ti_);                                                \
+  } while (0)
+#define AB_Q_COMMIT()                                                                             \
+  do {                                                                                            \
+    const int tc_ = (int)tk_opaque((uint32_t)tid);                                                \
+    tk_load_commit(sm.it.k, s1, tc_, NT_ + NS_);                                                  \
+    tk_load_commit_t(sm.it.kt, t1, tc_, NS_);                                                     \
+    tk_load_commit(sm.it.v, s2, tc_, 0);                                                          \
+  } while (0)
 
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
   TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
@@ -66,14 +152,14 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   TK_ST(NAME##_bst, tk_bf16, AB_BK, D, TK_LDS_SWZ);   /* 128 rows x d (start-up) */               \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's 32 output rows */             \
   typedef union {                                                                                 \
-    struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; } it;                      \
+    struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; float ld[2 * AB_BQ]; } it;                      \
     struct { NAME##_bst k; NAME##_bst v; } init;                                                  \
     struct { NAME##_ost k, v; } ep[4];                                                            \
   } NAME##_kv_smem;                                                                               \
   TK_LDS_CHECK(NAME##_kv_smem);                                                                   \
   typedef union {                                                                                 \
     struct { NAME##_rst k; NAME##_tst kt; NAME##_rst v; } it;                                     \
-    struct { NAME##_bst q; NAME##_bst g; } init;                                                  \
+    NAME##_bst init; /* Q, then dO (one at a time: 32 KiB at d = 128, two workgroups per CU) */   \
     NAME##_ost ep[4];                                                                             \
   } NAME##_q_smem;                                                                                \
   TK_LDS_CHECK(NAME##_q_smem);                                                                    \
@@ -86,6 +172,15 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   TK_RT(NAME##_s_t, TK_K_C_F32_32x32, AB_BQ, 32);     /* S, P, dP, dS (AB_BQ x 32) */               \
   TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AB_BQ, 32);  /* as B operand (K = AB_BQ) */                \
   TK_RT(NAME##_g_t, TK_K_C_F32_32x32, D, 32);         /* d x 32 gradient accumulators */          \
+  TK_RT(NAME##_kc_t, TK_K_A_BF16_32x32x8, AB_BQ, 32); /* dq: 32 d-columns of a K or V tile */   \
+  TK_RT(NAME##_qc_t, TK_K_A_BF16_32x32x8, 32, 32);    /* dq: 32 d-columns of Q_w or dO_w */     \
+  TK_RT(NAME##_tc_t, TK_K_A_BF16_32x32x8, 32, AB_BQ); /* dq: 32 d-rows of K^T */                \
+  TK_RT(NAME##_oc_t, TK_K_C_F32_32x32, 32, 32);       /* dq: 32 d-rows of dQ^T */               \
+  TK_RT(NAME##_f1_t, TK_K_A_BF16_32x32x8, 32, 8);     /* dkdv: one A fragment */                \
+  TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* dkdv: one accumulator fragment */      \
+  TK_PENDING(NAME##_kcpend, NAME##_kc_t);                                                         \
+  TK_PENDING(NAME##_qcpend, NAME##_qc_t);                                                         \
+  TK_PENDING(NAME##_tcpend, NAME##_tc_t);                                                         \
   TK_PENDING(NAME##_wpend, NAME##_w_t);                                                           \
   TK_PENDING(NAME##_rpend, NAME##_r_t);                                                           \
   TK_PENDING(NAME##_tpend, NAME##_t_t);                                                           \
@@ -115,6 +210,8 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   __global__ __launch_bounds__(256) void NAME##_dkdv(attn_bwd_args a)                             \
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_kv_smem, sm);                                                             \
+    enum { BQ_ = AB_BQ, NC = (D) / 32, /* 32-wide d-chunks */                                     \
+           RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int kv0 = (int)blockIdx.x * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z;           \
@@ -122,157 +219,278 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     const int off = a.skv - a.sq;                                                                 \
     const tk_rsrc rq = tk_gl_rsrc(&a.q), rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);            \
     const tk_rsrc rg = tk_gl_rsrc(&a.dout);                                                       \
-    NAME##_w_t kf, vf;                                                                            \
+    /* K_w and V_w in registers as 32-column chunks */                                            \
+    NAME##_qc_t kf[NC], vf[NC];                                                                   \
     {                                                                                             \
       NAME##_bstage st;                                                                           \
-      NAME##_wpend pn;                                                                            \
+      NAME##_qcpend pn;                                                                           \
       tk_load(sm.init.k, st, &a.k, rk, b, hk, kv0, 0, tid);                                       \
       tk_load(sm.init.v, st, &a.v, rv, b, hk, kv0, 0, tid);                                       \
       tk_lds_barrier();                                                                           \
-      tk_prefetch_issue(pn, sm.init.k, 32 * wave, 0);                                             \
-      tk_prefetch_wait(kf, pn, 0);                                                                \
-      tk_prefetch_issue(pn, sm.init.v, 32 * wave, 0);                                             \
-      tk_prefetch_wait(vf, pn, 0);                                                                \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        tk_prefetch_issue(pn, sm.init.k, 32 * wave, 32 * c);                                      \
+        tk_prefetch_wait(kf[c], pn, 0);                                                           \
+        tk_prefetch_issue(pn, sm.init.v, 32 * wave, 32 * c);                                      \
+        tk_prefetch_wait(vf[c], pn, 0);                                                           \
+      }                                                                                           \
       tk_barrier();                                                                               \
     }                                                                                             \
-    NAME##_g_t dk, dv;                                                                            \
-    tk_rt_zero(dk);                                                                               \
-    tk_rt_zero(dv);                                                                               \
+    NAME##_oc_t dk[NC], dv[NC]; /* 32 d-rows of dK^T, dV^T each */                                \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      tk_rt_zero(dk[c]);                                                                          \
+      tk_rt_zero(dv[c]);                                                                          \
+    }                                                                                             \
     int qs = 0; /* causal: queries below kv0 - off see none of these keys */                      \
     if (a.causal && kv0 - off > 0) qs = ((kv0 - off) / AB_BQ) * AB_BQ;                            \
-    for (int hh = 0; hh < a.group; ++hh) {                                                        \
-      const int h = hk * a.group + hh;                                                            \
-      const float *lse = a.lse + ((int64_t)b * a.hq + h) * a.sq;                                  \
-      const float *delta = a.delta + ((int64_t)b * a.hq + h) * a.sq;                              \
-      for (int q0 = qs; q0 < a.sq; q0 += AB_BQ) {                                                 \
-        {                                                                                         \
-          NAME##_rstage s1, s2;                                                                   \
-          NAME##_tstage t1, t2;                                                                   \
-          tk_load_issue(s1, &a.q, rq, b, h, q0, 0, tid);                                          \
-          tk_load_issue_t(t1, &a.q, rq, b, h, q0, 0, tid);                                        \
-          tk_load_issue(s2, &a.dout, rg, b, h, q0, 0, tid);                                       \
-          tk_load_issue_t(t2, &a.dout, rg, b, h, q0, 0, tid);                                     \
-          tk_load_commit(sm.it.q, s1, tid, TK_STAGE_NLOADS(t1) + TK_STAGE_NLOADS(s2) + TK_STAGE_NLOADS(t2)); \
-          tk_load_commit_t(sm.it.qt, t1, tid, TK_STAGE_NLOADS(s2) + TK_STAGE_NLOADS(t2));         \
-          tk_load_commit(sm.it.g, s2, tid, TK_STAGE_NLOADS(t2));                                  \
-          tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                 \
+    /* tiles t = 0 .. nt-1 walk the group's query heads, each over its query tiles from qs */     \
+    const int ntq = qs < a.sq ? (a.sq - qs + AB_BQ - 1) / AB_BQ : 0, nt = ntq * a.group;         \
+    /* tile t+1 in flight during tile t: Q, Q^T, dO, dO^T stages and one LSE or delta value per   \
+     * thread (threads 0..AB_BQ-1: LSE of row tid, AB_BQ..2 AB_BQ-1: delta; issued first, so the  \
+     * stage commits' counts do not include it; the compiler waits for it itself) */              \
+    NAME##_rstage s1, s2;                                                                         \
+    NAME##_tstage t1, t2;                                                                         \
+    float lsv = 0.0f;                                                                             \
+    enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
+    const int li_ = tid % AB_BQ;                                                                  \
+    const float *lsp = tid < AB_BQ ? a.lse : a.delta;                                             \
+    if (nt > 0) {                                                                                 \
+      AB_KV_ISSUE(0);                                                                             \
+      AB_KV_COMMIT(0);                                                                            \
+      AB_KV_ISSUE(nt > 1 ? 1 : 0);                                                                \
+    }                                                                                             \
+    tk_lds_barrier();                                                                             \
+    for (int t = 0; t < nt; ++t) {                                                                \
+      const int q0 = qs + (t % ntq) * AB_BQ;                                                      \
+      const uint32_t z_ = 0u; /* chunk read addresses loop invariant (one workgroup per CU anyway) */ \
+      /* per-row LSE (log2 units) and delta of the rows this lane holds, read before the chunk    \
+       * reads (their waits then cover these too) */                                              \
+      float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
+      if (AB_DP_INTERLEAVE) AB_LSE_READ();                                                        \
+      NAME##_s_t s, dp;                                                                           \
+      tk_rt_zero(s);                                                                              \
+      tk_rt_zero(dp);                                                                             \
+      /* S = Q K_w^T, then dP = dO V_w^T by 32-column chunks, each chunk's reads issued one chunk \
+       * ahead (the wait leaves the next chunk's RK_ reads in flight); dP one MFMA at a time, each \
+       * followed by its share of P = exp2(S s - LSE) (a wave issues in order and an MFMA waits for \
+       * the busy pipe: only this order, held by scheduling barriers, runs the exp2 under them) */ \
+      {                                                                                           \
+        NAME##_kcpend xp[2 * NC];                                                                 \
+        NAME##_kc_t xc[2 * NC];                                                                   \
+        tk_prefetch_issue(xp[0], sm.it.q, z_, 0);                                                 \
+        _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
+          if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
+          else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
+          if (c == NC && AB_DP_INTERLEAVE) { /* S complete: its masks before P */                 \
+            if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
+            if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
+            if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY); \
+          }                                                                                       \
+          if (c + 1 < 2 * NC) tk_prefetch_wait(xc[c], xp[c], RK_);                                \
+          else tk_prefetch_wait(xc[c], xp[c], 0);                                                 \
+          if (c < NC) {                                                                           \
+            tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
+          } else if (!AB_DP_INTERLEAVE) {                                                         \
+            tk_mma_ABt(dp, xc[c], vf[c - NC], dp);           /* dP = dO V_w^T */                  \
+          } else {                                                                                \
+            TK_SCHED_BARRIER(0);                                                                  \
+            enum { EPG = 4 / NC }; /* P elements per lane per MFMA */                             \
+            _Pragma("unroll") for (int r = 0; r < AB_BQ / 32; ++r)                                \
+            _Pragma("unroll") for (int k = 0; k < 4; ++k) {                                       \
+              const int g = ((c - NC) * (AB_BQ / 32) + r) * 4 + k;                                \
+              NAME##_f1_t a1, b1;                                                                 \
+              NAME##_c1_t o1;                                                                     \
+              a1.f[0] = xc[c].f[r * 4 + k];                                                       \
+              b1.f[0] = vf[c - NC].f[k];                                                          \
+              o1.f[0] = dp.f[r];                                                                  \
+              tk_mma_ABt(o1, a1, b1, o1);                    /* dP = dO V_w^T */                  \
+              dp.f[r] = o1.f[0];                                                                  \
+              _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                     \
+                s.f[e / 16][e % 16] = tk_exp2f(s.f[e / 16][e % 16] * a.scale_log2 - lr[e]); /* P */ \
+              TK_SCHED_BARRIER(0);                                                                \
+            }                                                                                     \
+          }                                                                                       \
         }                                                                                         \
-        /* per-row LSE (log2 units) and delta of the rows this lane holds */                      \
-        float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                             \
-        _Pragma("unroll") for (int fr = 0; fr < AB_BQ / 32; ++fr)                                 \
-        _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                          \
-          const int qi = q0 + 32 * fr + tk_layout_c_row(32, (int)lane, i);                        \
-          lr[fr * 16 + i] = qi < a.sq ? lse[qi] * AF_LOG2E : INFINITY;                            \
-          dr[fr * 16 + i] = qi < a.sq ? delta[qi] : 0.0f;                                         \
-        }                                                                                         \
-        tk_lds_barrier();                                                                         \
-        NAME##_s_t s, dp;                                                                         \
-        {                                                                                         \
-          NAME##_r_t x;                                                                           \
-          NAME##_read_r(&x, &sm.it.q);                                                            \
-          tk_rt_zero(s);                                                                          \
-          tk_mma_ABt(s, x, kf, s); /* S = Q K_w^T */                                              \
-          NAME##_read_r(&x, &sm.it.g);                                                            \
-          tk_rt_zero(dp);                                                                         \
-          tk_mma_ABt(dp, x, vf, dp); /* dP = dO V_w^T */                                          \
-        }                                                                                         \
+      }                                                                                           \
+      NAME##_tcpend tp[2 * NC];                                                                   \
+      NAME##_tc_t tc[2 * NC];                                                                     \
+      tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */   \
+      if (!AB_DP_INTERLEAVE) {                                                                    \
+        AB_LSE_READ();                                                                            \
         if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                       \
         if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                        \
         if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);     \
         tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
-        NAME##_p_t pb;                                                                            \
-        tk_rt_cvt_c_to_b_bf16(pb, s);                                                             \
-        {                                                                                         \
-          NAME##_t_t xt;                                                                          \
-          NAME##_read_t(&xt, &sm.it.gt);                                                          \
-          tk_mma_AB(dv, xt, pb, dv); /* dV^T += dO^T P */                                         \
-        }                                                                                         \
-        tk_rt_row_bcast(dp, dp, dr, -);                                                           \
-        tk_rt_mul(dp, s, dp); /* dS */                                                            \
-        tk_rt_cvt_c_to_b_bf16(pb, dp);                                                            \
-        {                                                                                         \
-          NAME##_t_t xt;                                                                          \
-          NAME##_read_t(&xt, &sm.it.qt);                                                          \
-          tk_mma_AB(dk, xt, pb, dk); /* dK^T += Q^T dS */                                         \
-        }                                                                                         \
-        tk_barrier();                                                                             \
       }                                                                                           \
+      NAME##_p_t pb, sb;                                                                          \
+      tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                                        \
+      tk_rt_row_bcast(dp, dp, dr, -);                                                             \
+      tk_rt_mul(dp, s, dp); /* dS */                                                              \
+      tk_rt_cvt_c_to_b_bf16_finite(sb, dp);                                                       \
+      /* dV^T += dO^T P, then dK^T += Q^T dS, by 32 d-rows, reads one chunk ahead */              \
+      _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
+        if (c + 1 < NC) tk_prefetch_issue(tp[c + 1], sm.it.gt, z_ + 32 * (c + 1), 0);             \
+        else if (c + 1 < 2 * NC) tk_prefetch_issue(tp[c + 1], sm.it.qt, z_ + 32 * (c + 1 - NC), 0); \
+        if (c + 1 < 2 * NC) tk_prefetch_wait(tc[c], tp[c], RK_);                                  \
+        else tk_prefetch_wait(tc[c], tp[c], 0);                                                   \
+        if (c < NC) tk_mma_AB(dv[c], tc[c], pb, dv[c]);            /* dV^T += dO^T P */           \
+        else tk_mma_AB(dk[c - NC], tc[c], sb, dk[c - NC]);         /* dK^T += Q^T dS */           \
+      }                                                                                           \
+      /* one LDS buffer: free it, put tile t+1 in, start tile t+2's loads; unconditional (past    \
+       * the last tile the last one again, never read): under a branch the stage registers become \
+       * a phi, and the compiler's copies wait for the loads right after they are issued */      \
+      tk_barrier();                                                                               \
+      AB_KV_COMMIT(t + 1 < nt ? t + 1 : nt - 1);                                                  \
+      AB_KV_ISSUE(t + 2 < nt ? t + 2 : nt - 1);                                                   \
+      tk_lds_barrier();                                                                           \
     }                                                                                             \
-    tk_rt_scale(dk, dk, a.scale);                                                                 \
-    NAME##_store_w(&a.dk, b, hk, kw, &dk, &sm.ep[wave].k);                                        \
-    NAME##_store_w(&a.dv, b, hk, kw, &dv, &sm.ep[wave].v);                                        \
+    tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      tk_rt_scale(dk[c], dk[c], a.scale);                                                         \
+      tk_store_acc_lds_t(sm.ep[wave].k, dk[c], 0, 32 * c);                                        \
+      tk_store_acc_lds_t(sm.ep[wave].v, dv[c], 0, 32 * c);                                        \
+    }                                                                                             \
+    {                                                                                             \
+      const tk_rsrc rdk = tk_gl_rsrc(&a.dk), rdv = tk_gl_rsrc(&a.dv);                             \
+      TK_WAIT_LGKMCNT(0);                                                                         \
+      tk_store_lds_global(&a.dk, rdk, b, hk, kw, 0, sm.ep[wave].k, lane, 64);                     \
+      tk_store_lds_global(&a.dv, rdv, b, hk, kw, 0, sm.ep[wave].v, lane, 64);                     \
+    }                                                                                             \
   }                                                                                               \
                                                                                                   \
-  __global__ __launch_bounds__(256) void NAME##_dq(attn_bwd_args a)                               \
+  __global__ __launch_bounds__(256, 2) void NAME##_dq(attn_bwd_args a)                             \
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_q_smem, sm);                                                              \
+    enum { BQ_ = AB_BQ, NC = (D) / 32, /* 32-wide d-chunks */                                     \
+           RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of K, V (AB_BQ x 32), K^T (32 x AB_BQ) */ \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
     const int hk = h / a.group, off = a.skv - a.sq;                                               \
     const int qw = q0 + 32 * (int)wave;                                                           \
-    const tk_rsrc rq = tk_gl_rsrc(&a.q), rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);            \
-    const tk_rsrc rg = tk_gl_rsrc(&a.dout);                                                       \
-    NAME##_w_t qf, gf;                                                                            \
+    const tk_rsrc rq = tk_gl_rsrc(&a.q), rg = tk_gl_rsrc(&a.dout);                                \
+    /* Q_w and dO_w in registers as 32-column chunks, through one 32 KiB LDS tile in turn */      \
+    NAME##_qc_t qf[NC], gf[NC];                                                                   \
     {                                                                                             \
       NAME##_bstage st;                                                                           \
-      NAME##_wpend pn;                                                                            \
-      tk_load(sm.init.q, st, &a.q, rq, b, h, q0, 0, tid);                                         \
-      tk_load(sm.init.g, st, &a.dout, rg, b, h, q0, 0, tid);                                      \
+      NAME##_qcpend pn;                                                                           \
+      tk_load(sm.init, st, &a.q, rq, b, h, q0, 0, tid);                                           \
+      tk_load_issue(st, &a.dout, rg, b, h, q0, 0, tid);                                           \
       tk_lds_barrier();                                                                           \
-      tk_prefetch_issue(pn, sm.init.q, 32 * wave, 0);                                             \
-      tk_prefetch_wait(qf, pn, 0);                                                                \
-      tk_prefetch_issue(pn, sm.init.g, 32 * wave, 0);                                             \
-      tk_prefetch_wait(gf, pn, 0);                                                                \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        tk_prefetch_issue(pn, sm.init, 32 * wave, 32 * c);                                        \
+        tk_prefetch_wait(qf[c], pn, 0);                                                           \
+      }                                                                                           \
+      tk_barrier();                                                                               \
+      tk_load_commit(sm.init, st, tid, 0);                                                        \
+      tk_lds_barrier();                                                                           \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        tk_prefetch_issue(pn, sm.init, 32 * wave, 32 * c);                                        \
+        tk_prefetch_wait(gf[c], pn, 0);                                                           \
+      }                                                                                           \
       tk_barrier();                                                                               \
     }                                                                                             \
     const int qi = qw + (int)(lane % 32);                                                         \
     const int64_t row = ((int64_t)b * a.hq + h) * a.sq;                                           \
     float lc[1] = {qi < a.sq ? a.lse[row + qi] * AF_LOG2E : INFINITY};                            \
     float dc[1] = {qi < a.sq ? a.delta[row + qi] : 0.0f};                                         \
-    NAME##_g_t dq;                                                                                \
-    tk_rt_zero(dq);                                                                               \
+    NAME##_oc_t dq[NC];                                                                           \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(dq[c]);                             \
     int kv_end = a.skv;                                                                           \
     if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
-    for (int kv0 = 0; kv0 < kv_end; kv0 += AB_BQ) {                                               \
-      {                                                                                           \
-        NAME##_rstage s1, s2;                                                                     \
-        NAME##_tstage t1;                                                                         \
-        tk_load_issue(s1, &a.k, rk, b, hk, kv0, 0, tid);                                          \
-        tk_load_issue_t(t1, &a.k, rk, b, hk, kv0, 0, tid);                                        \
-        tk_load_issue(s2, &a.v, rv, b, hk, kv0, 0, tid);                                          \
-        tk_load_commit(sm.it.k, s1, tid, TK_STAGE_NLOADS(t1) + TK_STAGE_NLOADS(s2));              \
-        tk_load_commit_t(sm.it.kt, t1, tid, TK_STAGE_NLOADS(s2));                                 \
-        tk_load_commit(sm.it.v, s2, tid, 0);                                                      \
-      }                                                                                           \
-      tk_lds_barrier();                                                                           \
+    /* key tile t+1's K, K^T, V stages in flight during tile t (one LDS buffer, two barriers) */ \
+    const int nt = kv_end > 0 ? (kv_end + AB_BQ - 1) / AB_BQ : 0;                                 \
+    /* matrix-bounded loads: key rows past skv read 0 in hardware (tk/loads.h) */                 \
+    const tk_rsrc rkm = tk_gl_rsrc_mat(&a.k, b, hk), rvm = tk_gl_rsrc_mat(&a.v, b, hk);           \
+    const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
+    NAME##_rstage s1, s2;                                                                         \
+    NAME##_tstage t1;                                                                             \
+    enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
+    if (nt > 0) {                                                                                 \
+      AB_Q_ISSUE(0);                                                                              \
+      AB_Q_COMMIT();                                                                              \
+      AB_Q_ISSUE(AB_BQ);                                                                          \
+    }                                                                                             \
+    tk_lds_barrier();                                                                             \
+    for (int t = 0; t < nt; ++t) {                                                                \
+      const int kv0 = t * AB_BQ;                                                                  \
       NAME##_s_t s, dp;                                                                           \
+      tk_rt_zero(s);                                                                              \
+      tk_rt_zero(dp);                                                                             \
+      /* an opaque zero row: the chunk reads' lane addresses are computed here, per tile, instead \
+       * of living in registers through the loop (36 of them: two workgroups per CU need <= 256) */ \
+      const uint32_t z_ = tk_opaque(0u);                                                          \
+      /* chunk reads one chunk ahead: chunk c's wait leaves chunk c+1's RK_ reads in flight */    \
       {                                                                                           \
-        NAME##_r_t x;                                                                             \
-        NAME##_read_r(&x, &sm.it.k);                                                              \
-        tk_rt_zero(s);                                                                            \
-        tk_mma_ABt(s, x, qf, s); /* S^T = K Q_w^T */                                              \
-        NAME##_read_r(&x, &sm.it.v);                                                              \
-        tk_rt_zero(dp);                                                                           \
-        tk_mma_ABt(dp, x, gf, dp); /* dP^T = V dO_w^T */                                          \
+        NAME##_kcpend kp[2 * NC];                                                                 \
+        NAME##_kc_t kc[2 * NC];                                                                   \
+        tk_prefetch_issue(kp[0], sm.it.k, z_, 0);                                                  \
+        _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) { /* K chunks (S^T), then V (dP^T) */  \
+          if (c + 1 < NC) tk_prefetch_issue(kp[c + 1], sm.it.k, z_, 32 * (c + 1));                 \
+          else if (c + 1 < 2 * NC) tk_prefetch_issue(kp[c + 1], sm.it.v, z_, 32 * (c + 1 - NC));   \
+          if (c + 1 < 2 * NC) tk_prefetch_wait(kc[c], kp[c], RK_);                                \
+          else tk_prefetch_wait(kc[c], kp[c], 0);                                                 \
+          if (c < NC) {                                                                           \
+            tk_mma_ABt(s, kc[c], qf[c], s);                    /* S^T = K Q_w^T */                \
+          } else if (!AB_DP_INTERLEAVE) {                                                         \
+            tk_mma_ABt(dp, kc[c], gf[c - NC], dp);             /* dP^T = V dO_w^T */              \
+          } else { /* one MFMA at a time, each followed by its share of P^T's exp2 (see dkdv) */  \
+            enum { EPG = 4 / NC }; /* P elements per lane per MFMA */                             \
+            _Pragma("unroll") for (int r = 0; r < AB_BQ / 32; ++r)                                \
+            _Pragma("unroll") for (int k = 0; k < 4; ++k) {                                       \
+              const int g = ((c - NC) * (AB_BQ / 32) + r) * 4 + k;                                \
+              NAME##_f1_t a1, b1;                                                                 \
+              NAME##_c1_t o1;                                                                     \
+              a1.f[0] = kc[c].f[r * 4 + k];                                                       \
+              b1.f[0] = gf[c - NC].f[k];                                                          \
+              o1.f[0] = dp.f[r];                                                                  \
+              tk_mma_ABt(o1, a1, b1, o1);                      /* dP^T = V dO_w^T */              \
+              dp.f[r] = o1.f[0];                                                                  \
+              _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                     \
+                s.f[e / 16][e % 16] = tk_exp2f(s.f[e / 16][e % 16] * a.scale_log2 - lc[0]); /* P^T */ \
+              TK_SCHED_BARRIER(0);                                                                \
+            }                                                                                     \
+          }                                                                                       \
+        }                                                                                         \
       }                                                                                           \
-      if (kv0 + AB_BQ > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, -INFINITY);                     \
-      if (a.causal && qw + off - kv0 < AB_BQ - 1) tk_rt_mask_lower(s, s, qw + off - kv0, -INFINITY); \
-      tk_rt_exp2_col(s, s, a.scale_log2, lc); /* P^T */                                           \
+      NAME##_tcpend tp[NC];                                                                       \
+      NAME##_tc_t tc[NC];                                                                         \
+      tk_prefetch_issue(tp[0], sm.it.kt, z_, 0); /* K^T's first chunk under the softmax */         \
+      if (!AB_DP_INTERLEAVE) {                                                                    \
+        if (kv0 + AB_BQ > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, -INFINITY);                   \
+        if (a.causal && qw + off - kv0 < AB_BQ - 1) tk_rt_mask_lower(s, s, qw + off - kv0, -INFINITY); \
+        tk_rt_exp2_col(s, s, a.scale_log2, lc); /* P^T */                                         \
+      } else { /* P^T masked after its exp2: 0 where hidden (a select: an overflow is dropped too) */ \
+        if (kv0 + AB_BQ > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, 0.0f);                        \
+        if (a.causal && qw + off - kv0 < AB_BQ - 1) tk_rt_mask_lower(s, s, qw + off - kv0, 0.0f); \
+      }                                                                                           \
       tk_rt_col_bcast(dp, dp, dc, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS^T */                                                            \
       NAME##_p_t pb;                                                                              \
-      tk_rt_cvt_c_to_b_bf16(pb, dp);                                                              \
-      {                                                                                           \
-        NAME##_t_t xt;                                                                            \
-        NAME##_read_t(&xt, &sm.it.kt);                                                            \
-        tk_mma_AB(dq, xt, pb, dq); /* dQ^T += K^T dS^T */                                         \
+      tk_rt_cvt_c_to_b_bf16_finite(pb, dp);                                                       \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) { /* dQ^T += K^T dS^T, by 32 d-rows */       \
+        if (c + 1 < NC) {                                                                         \
+          tk_prefetch_issue(tp[c + 1], sm.it.kt, z_ + 32 * (c + 1), 0);                                \
+          tk_prefetch_wait(tc[c], tp[c], RK_);                                                    \
+        } else {                                                                                  \
+          tk_prefetch_wait(tc[c], tp[c], 0);                                                      \
+        }                                                                                         \
+        tk_mma_AB(dq[c], tc[c], pb, dq[c]);                                                       \
       }                                                                                           \
+      /* free the buffer, put tile t+1 in, start tile t+2's loads (unconditional: past the end   \
+       * rows that read 0 and are never used; see the dkdv kernel) */                             \
       tk_barrier();                                                                               \
+      AB_Q_COMMIT();                                                                              \
+      AB_Q_ISSUE(kv0 + 2 * AB_BQ);                                                                \
+      tk_lds_barrier();                                                                           \
     }                                                                                             \
-    tk_rt_scale(dq, dq, a.scale);                                                                 \
-    tk_barrier(); /* the start-up tiles may still be read by slower waves without a loop */       \
-    NAME##_store_w(&a.dq, b, h, qw, &dq, &sm.ep[wave]);                                           \
+    tk_barrier(); /* the output tiles alias the key tiles slower waves may still read */         \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      tk_rt_scale(dq[c], dq[c], a.scale);                                                         \
+      tk_store_acc_lds_t(sm.ep[wave], dq[c], 0, 32 * c);                                          \
+    }                                                                                             \
+    const tk_rsrc ro = tk_gl_rsrc(&a.dq);                                                         \
+    TK_WAIT_LGKMCNT(0);                                                                           \
+    tk_store_lds_global(&a.dq, ro, b, h, qw, 0, sm.ep[wave], lane, 64);                           \
   }
 
 ATTN_BWD_KERNELS(attn_bwd_d64, 64, 64)
@@ -280,8 +498,8 @@ ATTN_BWD_KERNELS(attn_bwd_d128, 128, 32)
 
 static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv, hipStream_t stream)
 {
-  hipLaunchKernelGGL(attn_bwd_pre, dim3((unsigned)((a->sq + 255) / 256), (unsigned)a->hq, (unsigned)b), dim3(256), 0,
-                     stream, *a);
+  hipLaunchKernelGGL(attn_bwd_pre, dim3((unsigned)((a->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)a->hq,
+                     (unsigned)b), dim3(256), 0, stream, *a);
   const dim3 gkv((unsigned)((a->skv + AB_BK - 1) / AB_BK), (unsigned)hkv, (unsigned)b);
   const dim3 gq((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
   if (d == 64) {
