@@ -79,6 +79,7 @@ if(TK_HIPKITTENS_CDNA4_PATH AND "gfx950" IN_LIST TK_OFFLOAD_ARCH)
     set_target_properties(hk4_fp8_gemm_8192 PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF
                           EXCLUDE_FROM_ALL ON)
   endif()
+  include(${CMAKE_CURRENT_SOURCE_DIR}/cdna4_kernels.cmake) # attention, LayerNorm, rotary
   list(SORT _sizes4 COMPARE NATURAL)
   message(STATUS "bench/hipkittens: HipKittens CDNA4 at ${_hk4}: hk4_gemm_{${_sizes4}} (1024 built by default)")
 endif()

@@ -1,0 +1,102 @@
+# HipKittens' MI355X attention (and, below, LayerNorm and rotary) kernels of
+# the CDNA4 checkout _hk4 (included from cdna4.cmake when it is configured),
+# each behind a plain HIP harness: compile-time shapes, as the fixture's
+# Makefiles pass them (-DATTN_B/H/H_KV/N/D), one program per kernel and shape.
+# Only the small shapes the ctests run are built by default; bench/
+# validate-model builds the others it needs. Nothing of HipKittens is copied:
+# sources are filtered from the checkout into the build directory.
+
+# hk4_program(<target> <harness> <generated source> [defines...])
+function(hk4_program name harness gen)
+  add_executable(${name} ${harness})
+  set_source_files_properties(${harness} PROPERTIES LANGUAGE CXX)
+  get_filename_component(_g "${gen}" NAME_WE)
+  add_dependencies(${name} hk4_src_${_g})
+  # -ffast-math: the fixture's Makefiles compile these kernels with it
+  target_compile_options(${name} PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950 -O3 -ffast-math
+                         -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result -w)
+  target_link_libraries(${name} PRIVATE tk::tk ${TK_AMDHIP64})
+  target_compile_definitions(${name} PRIVATE KITTENS_CDNA4 "HK_KERNEL_FILE=\"${gen}\"" ${ARGN})
+  target_include_directories(${name} BEFORE PRIVATE "${_hk_shim}" "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_include_directories(${name} SYSTEM PRIVATE "${_hk4}/include")
+  set_target_properties(${name} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+endfunction()
+
+# hk4_filtered(<checkout file> <what> <needs...>): the file without its Python
+# harness as gen4/<name>.cpp (target hk4_src_<name>); sets _gen.
+function(hk4_filtered src what)
+  get_filename_component(_n "${src}" NAME_WE)
+  set(_out "${CMAKE_CURRENT_BINARY_DIR}/gen4/${_n}.cpp")
+  string(REPLACE ";" "@@" _need "${ARGN}") # one argument; filter_pybind splits it
+  add_custom_command(OUTPUT "${_out}"
+    COMMAND ${CMAKE_COMMAND} -DIN=${src} -DOUT=${_out} "-DNEED=${_need}" "-DWHAT=${what}"
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    DEPENDS "${src}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    COMMENT "HipKittens ${_n}.cpp without its Python harness" VERBATIM)
+  add_custom_target(hk4_src_${_n} DEPENDS "${_out}")
+  set(_gen "${_out}" PARENT_SCOPE)
+endfunction()
+
+# --- attention forward: kernels/attn/fwd/attn_fwd_{non_causal,causal}[_d64].cpp
+# Variants <mha|gqa>_<d128|d64>_<causal|noncausal>; shapes as the fixture's
+# benchmark scripts: MHA B 16, H 16; GQA B 16, H 64, H_KV 8; B 15 at N 16384.
+# "small": B 1, MHA H 2, GQA H 4 / H_KV 2 (GROUP_SIZE^2 = H, which the
+# kernel's head order needs), N 512, for the ctests' --check.
+set(TK_HK4_ATTN_FWD "" CACHE INTERNAL "hk4_attn_fwd_<variant>_<N> programs configured")
+set(_fwd_dir "${_hk4}/kernels/attn/fwd")
+if(EXISTS "${_fwd_dir}/attn_fwd_non_causal.cpp")
+  set(_progs "")
+  foreach(d 128 64)
+    foreach(c noncausal causal)
+      if(c STREQUAL "causal")
+        set(_file attn_fwd_causal)
+        set(_cflag 1)
+      else()
+        set(_file attn_fwd_non_causal)
+        set(_cflag 0)
+      endif()
+      if(d EQUAL 64)
+        set(_file ${_file}_d64)
+      endif()
+      if(NOT EXISTS "${_fwd_dir}/${_file}.cpp")
+        continue()
+      endif()
+      hk4_filtered("${_fwd_dir}/${_file}.cpp" "HipKittens' CDNA4 attention forward"
+                   "#include \"kittens.cuh\"" "struct attn_globals" "void dispatch_micro(" "ATTN_H_KV")
+      foreach(kind mha gqa)
+        foreach(n small 1024 2048 4096 8192 16384)
+          if(kind STREQUAL "mha")
+            set(_h 16)
+            set(_hkv 16)
+          else()
+            set(_h 64)
+            set(_hkv 8)
+          endif()
+          set(_b 16)
+          set(_n ${n})
+          if(n STREQUAL "small")
+            set(_b 1)
+            set(_n 512)
+            if(kind STREQUAL "mha")
+              set(_h 2)
+              set(_hkv 2)
+            else()
+              set(_h 4)
+              set(_hkv 2)
+            endif()
+          elseif(n EQUAL 16384)
+            set(_b 15)
+          endif()
+          set(_t hk4_attn_fwd_${kind}_d${d}_${c}_${n})
+          hk4_program(${_t} attn_fwd_harness.hip "${_gen}" ATTN_B=${_b} ATTN_H=${_h} ATTN_H_KV=${_hkv}
+                      ATTN_N=${_n} ATTN_D=${d} HK_ATTN_CAUSAL=${_cflag})
+          if(NOT (n STREQUAL "small" AND kind STREQUAL "mha" AND d EQUAL 128))
+            set_target_properties(${_t} PROPERTIES EXCLUDE_FROM_ALL ON)
+          endif()
+          list(APPEND _progs ${_t})
+        endforeach()
+      endforeach()
+    endforeach()
+  endforeach()
+  set(TK_HK4_ATTN_FWD "${_progs}" CACHE INTERNAL "hk4_attn_fwd_<variant>_<N> programs configured")
+endif()
