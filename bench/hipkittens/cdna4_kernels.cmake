@@ -14,7 +14,8 @@ function(hk4_program name harness gen)
   add_dependencies(${name} hk4_src_${_g})
   # -ffast-math: the fixture's Makefiles compile these kernels with it
   target_compile_options(${name} PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950 -O3 -ffast-math
-                         -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result -w)
+                         "SHELL:-include ${_hk_shim}/hk_bit_cast.h" "SHELL:-include ${_hk_shim}/hk_rocm6_compat.h"
+                         -Wno-unused-result -w)
   target_link_libraries(${name} PRIVATE tk::tk ${TK_AMDHIP64})
   target_compile_definitions(${name} PRIVATE KITTENS_CDNA4 "HK_KERNEL_FILE=\"${gen}\"" ${ARGN})
   target_include_directories(${name} BEFORE PRIVATE "${_hk_shim}" "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -100,3 +101,56 @@ if(EXISTS "${_fwd_dir}/attn_fwd_non_causal.cpp")
   endforeach()
   set(TK_HK4_ATTN_FWD "${_progs}" CACHE INTERNAL "hk4_attn_fwd_<variant>_<N> programs configured")
 endif()
+
+# --- rotary: kernels/rotary/kernel_<N>.cpp (shape constants in the file) ---
+set(TK_HK4_ROTARY "" CACHE INTERNAL "hk4_rotary_<N> programs configured")
+file(GLOB _rot "${_hk4}/kernels/rotary/kernel_*.cpp")
+set(_progs "")
+foreach(k ${_rot})
+  get_filename_component(_nm "${k}" NAME_WE)
+  string(REGEX REPLACE "^kernel_" "" n "${_nm}")
+  if(NOT n MATCHES "^[0-9]+$")
+    continue()
+  endif()
+  set(_out "${CMAKE_CURRENT_BINARY_DIR}/gen4/rotary_${n}.cpp")
+  add_custom_command(OUTPUT "${_out}"
+    COMMAND ${CMAKE_COMMAND} -DIN=${k} -DOUT=${_out}
+            "-DNEED=#include \"kittens.cuh\"@@struct rotary_globals@@void dispatch_rotary(@@constexpr int ATTN_N = ${n};"
+            "-DWHAT=HipKittens' CDNA4 rotary kernel for N = ${n}" -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    DEPENDS "${k}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    COMMENT "HipKittens rotary kernel_${n}.cpp without its Python harness" VERBATIM)
+  add_custom_target(hk4_src_rotary_${n} DEPENDS "${_out}")
+  hk4_program(hk4_rotary_${n} rotary_harness.hip "${_out}")
+  if(NOT n STREQUAL "1024")
+    set_target_properties(hk4_rotary_${n} PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+  list(APPEND _progs hk4_rotary_${n})
+endforeach()
+set(TK_HK4_ROTARY "${_progs}" CACHE INTERNAL "hk4_rotary_<N> programs configured")
+
+# --- LayerNorm: kernels/layernorm/kernel_<N>.cpp (shape constants in the file;
+# rocrand from the shim) ---
+set(TK_HK4_LAYERNORM "" CACHE INTERNAL "hk4_layernorm_<N> programs configured")
+file(GLOB _ln "${_hk4}/kernels/layernorm/kernel_*.cpp")
+set(_progs "")
+foreach(k ${_ln})
+  get_filename_component(_nm "${k}" NAME_WE)
+  string(REGEX REPLACE "^kernel_" "" n "${_nm}")
+  if(NOT n MATCHES "^[0-9]+$")
+    continue()
+  endif()
+  set(_out "${CMAKE_CURRENT_BINARY_DIR}/gen4/layernorm_${n}.cpp")
+  add_custom_command(OUTPUT "${_out}"
+    COMMAND ${CMAKE_COMMAND} -DIN=${k} -DOUT=${_out}
+            "-DNEED=#include \"kittens.cuh\"@@struct norm_globals@@void dispatch_micro(@@constexpr int N = ${n};@@DROPOUT_P"
+            "-DWHAT=HipKittens' CDNA4 LayerNorm kernel for N = ${n}" -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    DEPENDS "${k}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    COMMENT "HipKittens layernorm kernel_${n}.cpp without its Python harness" VERBATIM)
+  add_custom_target(hk4_src_layernorm_${n} DEPENDS "${_out}")
+  hk4_program(hk4_layernorm_${n} layernorm_harness.hip "${_out}")
+  if(NOT n STREQUAL "1024")
+    set_target_properties(hk4_layernorm_${n} PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+  list(APPEND _progs hk4_layernorm_${n})
+endforeach()
+set(TK_HK4_LAYERNORM "${_progs}" CACHE INTERNAL "hk4_layernorm_<N> programs configured")

@@ -591,7 +591,11 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
   const tks_model_params *p = g_m.p;
   mslot *s = &g_m.slots[wv->worker];
   mcu *cu = &g_m.cus[s->cu];
-  uint32_t wi = wv->wave_in_group < MW ? wv->wave_in_group : MW - 1, simd = wv->simd & 3;
+  /* wave w of the CU's kidx-th resident group: SIMD (kidx * waves + w) mod 4,
+   * so groups of 1-3 waves spread over the SIMDs (groups of 4 and 8 waves:
+   * SIMD w mod 4, as before) */
+  uint32_t wi = wv->wave_in_group < MW ? wv->wave_in_group : MW - 1,
+           simd = (wv->simd + s->kidx * g_m.waves_per_group) & 3;
   mwave *w = &s->w[wi];
   double t = w->next;
   w->cur_q = 0;
@@ -723,6 +727,14 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
   for (int i = 0; i < n; i++)
     if (!i || lines[i] != lines[i - 1]) lines[nl++] = lines[i];
   if (!nl) return;
+  /* a write's HBM cost: the bytes it writes per line (the write-back L2
+   * merges a line's partial writes before it goes out), whole 32 B HBM
+   * bursts, at most a line; lanes' bytes are spread evenly over the lines */
+  double wr_line = p->line_bytes;
+  if (is_write) {
+    const double per = ceil((double)__builtin_popcountll(exec) * (bytes ? bytes : 1) / nl / 32.0) * 32.0;
+    if (per < wr_line) wr_line = per;
+  }
   double xfer = nl * (double)p->line_bytes / p->cu_bytes_per_clk;
   double st = cal_book(&g_m.cus[s->cu].vmem, w->issue, xfer);
   double l2_cyc = p->line_bytes / p->l2_bytes_per_clk_per_xcd;
@@ -735,8 +747,8 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
     x->l2_free = dmax(x->l2_free, t) + l2_cyc;
     double at_l2 = x->l2_free;
     if (is_write) { /* write-back traffic: HBM bandwidth, acknowledged by the L2 */
-      x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc;
-      x->hbm_bytes += p->line_bytes;
+      x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * wr_line / p->line_bytes;
+      x->hbm_bytes += wr_line;
       ret = dmax(ret, at_l2 + p->l2_hit_latency);
       continue;
     }
@@ -821,8 +833,10 @@ uint32_t tks_model_groups_per_cu(const tks_model_params *p, const tks_kernel *k,
   regs = (regs + 7) / 8 * 8;
   uint32_t wps = p->vgprs_per_simd_lane / regs;
   if (wps > p->max_waves_per_simd) wps = p->max_waves_per_simd;
-  uint32_t per_simd = (waves_per_group + p->simds - 1) / p->simds;
-  uint32_t g = per_simd ? wps / per_simd : 1;
+  /* the CU's wave slots (SIMDs x waves per SIMD) hold whole groups; the
+   * dispatcher spreads the waves of groups smaller than four SIMDs over all
+   * of them (h_issue), so 1-wave groups fill every SIMD, not only SIMD 0 */
+  uint32_t g = waves_per_group ? (p->simds * wps) / waves_per_group : 1;
   if (lds_bytes) {
     uint32_t gl = p->lds_bytes / lds_bytes;
     if (gl < g) g = gl;
