@@ -97,6 +97,7 @@ typedef struct mxcd {
   pthread_mutex_t mu;           /* the channels; uncontended when ordered (one thread per XCD) */
   double l2_free, hbm_free;     /* L2 and HBM channel queues: free at */
   double end;                   /* latest group end */
+  double busy;                  /* sum of its groups' durations (slot free to group end) */
   uint64_t groups, l2_hits, l2_misses;
   double hbm_bytes;
   pcache pc;
@@ -107,6 +108,7 @@ typedef struct mslot {
   uint32_t nwaves, group;
   uint32_t cu, xcd, kidx;       /* CU (global index), XCD, position among the CU's resident groups */
   double free_at;               /* when this slot's previous group ended */
+  double start;                 /* when the current group started (its slot's free_at then) */
   pcache own_pc;                /* cooperative launches: slots of one XCD run on several threads */
   pcache *pc;
 } mslot;
@@ -565,6 +567,7 @@ static void h_group_begin(void *u, uint32_t worker, const uint32_t gid[3], uint3
   s->nwaves = nwaves > MW ? MW : nwaves;
   memset(s->w, 0, s->nwaves * sizeof s->w[0]);
   s->group = linear;
+  s->start = s->free_at;
   for (uint32_t i = 0; i < s->nwaves; i++) { s->w[i].active = 1; s->w[i].next = s->free_at; }
 }
 
@@ -577,6 +580,7 @@ static void h_group_end(void *u, uint32_t worker, uint32_t linear)
   mxcd *x = &g_m.x[s->xcd % MXCD];
   pthread_mutex_lock(&x->mu);
   if (t > x->end) x->end = t;
+  x->busy += t - s->start;
   x->groups++;
   pthread_mutex_unlock(&x->mu);
 }
@@ -852,6 +856,19 @@ double tks_model_sampled_cycles(double end, uint64_t simulated, uint64_t xcd_gro
   return end * rounds_all / rounds_sim;
 }
 
+/* The groups not simulated run at the simulated ones' mean duration, as many
+ * rounds of the XCD's slots as they fill, after the simulated ones end: for
+ * uniform groups this is end x rounds (tks_model_sampled_cycles); for groups
+ * of unequal work (causal attention: the later query blocks see more keys)
+ * a slot takes the next group when it frees, so the mean, not the longest,
+ * sets the pace. */
+double tks_model_sampled_cycles_mean(double end, double busy, uint64_t simulated, uint64_t xcd_groups,
+                                     uint32_t slots)
+{
+  if (simulated == 0 || simulated >= xcd_groups || slots == 0) return end;
+  return end + ceil((double)(xcd_groups - simulated) / slots) * (busy / (double)simulated);
+}
+
 static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, char *err, size_t errlen)
 {
   const tks_model_params *p = g_m.p;
@@ -873,7 +890,7 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
     /* one XCD simulated (sampling): XCD 0 holds the most groups; the others
      * are alike. With only its first rounds simulated, scale by rounds. */
     uint64_t nx = (uint64_t)ceil(ngroups / p->xcds);
-    cyc = tks_model_sampled_cycles(g_m.x[0].end, g_m.x[0].groups, nx, g_m.spx);
+    cyc = tks_model_sampled_cycles_mean(g_m.x[0].end, g_m.x[0].busy, g_m.x[0].groups, nx, g_m.spx);
     sampled = (double)groups < ngroups;
   }
   double sec = cyc / p->clock_hz;

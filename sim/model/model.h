@@ -22,5 +22,10 @@ uint32_t tks_model_groups_per_cu(const tks_model_params *p, const tks_kernel *k,
  * `slots` resident slots, from the end time of its first `simulated` groups
  * (whole rounds of slots): end x rounds of all / rounds simulated. */
 double tks_model_sampled_cycles(double end, uint64_t simulated, uint64_t xcd_groups, uint32_t slots);
+/* The same from the simulated groups' summed durations (busy): the groups not
+ * simulated fill the slots in whole rounds at their mean duration after the
+ * simulated ones end; equal to the above for groups of equal work. */
+double tks_model_sampled_cycles_mean(double end, double busy, uint64_t simulated, uint64_t xcd_groups,
+                                     uint32_t slots);
 
 #endif

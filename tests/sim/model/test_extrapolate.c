@@ -88,6 +88,13 @@ int main(void)
   /* everything simulated: the figure as is */
   EXPECT(tks_model_sampled_cycles(1234, 128, 128, 38) == 1234, "all simulated");
   EXPECT(tks_model_sampled_cycles(1234, 0, 128, 38) == 1234, "nothing simulated: no scaling");
+  /* the mean-duration form: equal work gives the round-scaled figure above */
+  EXPECT(tks_model_sampled_cycles_mean(1000, 38 * 1000.0, 38, 128, 38) == 4000, "mean: one of four rounds");
+  EXPECT(tks_model_sampled_cycles_mean(1500, 76 * 750.0, 76, 128, 38) == 3000, "mean: two of four rounds");
+  /* unequal work: 38 groups of 250..1000 cycles (mean 625) in the first round
+   * end at 1000; the 90 others take ceil(90/38) = 3 rounds of 625 */
+  EXPECT(tks_model_sampled_cycles_mean(1000, 38 * 625.0, 38, 128, 38) == 2875, "mean: unequal groups");
+  EXPECT(tks_model_sampled_cycles_mean(1234, 5.0, 128, 128, 38) == 1234, "mean: all simulated");
   printf("%s\n", fails ? "FAILED" : "PASSED");
   return fails != 0;
 }
