@@ -98,6 +98,8 @@ typedef struct mxcd {
   double l2_free, hbm_free;     /* L2 and HBM channel queues: free at */
   double end;                   /* latest group end */
   double busy;                  /* sum of its groups' durations (slot free to group end) */
+  /* sampling (XCD 0): each simulated group's linear id and duration */
+  uint32_t *dlin; double *dur; uint64_t ndur, capdur;
   uint64_t groups, l2_hits, l2_misses;
   double hbm_bytes;
   pcache pc;
@@ -537,11 +539,15 @@ static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
   for (uint32_t i = 0; i < MXCD; i++) {
     mxcd *x = &g_m.x[i];
     pcache pc = x->pc;
+    uint32_t *dlin = x->dlin;
+    double *dur = x->dur;
+    uint64_t capdur = x->capdur;
     if (pc.e) memset(pc.e, 0, pc.n * sizeof *pc.e);
     pthread_mutex_destroy(&x->mu);
     memset(x, 0, sizeof *x);
     pthread_mutex_init(&x->mu, NULL);
     x->pc = pc;
+    x->dlin = dlin, x->dur = dur, x->capdur = capdur;
   }
   for (uint32_t i = 0; i < g_m.nslots; i++)
     if (g_m.slots[i].own_pc.e) memset(g_m.slots[i].own_pc.e, 0, g_m.slots[i].own_pc.n * sizeof *g_m.slots[i].own_pc.e);
@@ -581,6 +587,17 @@ static void h_group_end(void *u, uint32_t worker, uint32_t linear)
   pthread_mutex_lock(&x->mu);
   if (t > x->end) x->end = t;
   x->busy += t - s->start;
+  if (g_m.run_domains == 1 && s->xcd == 0) {
+    if (x->ndur == x->capdur) {
+      uint64_t c = x->capdur ? 2 * x->capdur : 256;
+      uint32_t *nl = realloc(x->dlin, c * sizeof *nl);
+      double *nd = realloc(x->dur, c * sizeof *nd);
+      if (nl) x->dlin = nl;
+      if (nd) x->dur = nd;
+      if (nl && nd) x->capdur = c;
+    }
+    if (x->ndur < x->capdur) { x->dlin[x->ndur] = linear; x->dur[x->ndur++] = t - s->start; }
+  }
   x->groups++;
   pthread_mutex_unlock(&x->mu);
 }
@@ -856,17 +873,36 @@ double tks_model_sampled_cycles(double end, uint64_t simulated, uint64_t xcd_gro
   return end * rounds_all / rounds_sim;
 }
 
-/* The groups not simulated run at the simulated ones' mean duration, as many
- * rounds of the XCD's slots as they fill, after the simulated ones end: for
- * uniform groups this is end x rounds (tks_model_sampled_cycles); for groups
- * of unequal work (causal attention: the later query blocks see more keys)
- * a slot takes the next group when it frees, so the mean, not the longest,
- * sets the pace. */
-double tks_model_sampled_cycles_mean(double end, double busy, uint64_t simulated, uint64_t xcd_groups,
-                                     uint32_t slots)
+/* The groups not simulated, in dispatch order, each take the next slot to
+ * free (as the dispatcher hands them out), with the duration of the
+ * simulated group at the same place in the sampled pattern: group i of the
+ * XCD's list runs as long as simulated group i mod (simulated). For equal
+ * groups this is end x rounds (tks_model_sampled_cycles); for groups of
+ * unequal work whose pattern repeats within the sample (causal attention:
+ * the query blocks of a head, in grid order) it is the dynamic schedule the
+ * hardware runs, not every round as long as its longest group.
+ * slot_free: when each of the XCD's slots frees after the simulated groups
+ * (overwritten); dur: the simulated groups' durations in dispatch order. */
+double tks_model_sampled_cycles_list(double *slot_free, uint32_t slots, const double *dur, uint64_t simulated,
+                                     uint64_t xcd_groups)
 {
+  double end = 0;
+  for (uint32_t i = 0; i < slots; i++) end = dmax(end, slot_free[i]);
   if (simulated == 0 || simulated >= xcd_groups || slots == 0) return end;
-  return end + ceil((double)(xcd_groups - simulated) / slots) * (busy / (double)simulated);
+  for (uint64_t g = simulated; g < xcd_groups; g++) {
+    uint32_t m = 0;
+    for (uint32_t i = 1; i < slots; i++)
+      if (slot_free[i] < slot_free[m]) m = i;
+    slot_free[m] += dur[g % simulated];
+    end = dmax(end, slot_free[m]);
+  }
+  return end;
+}
+
+static int cmp_lin(const void *a, const void *b)
+{
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
 }
 
 static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, char *err, size_t errlen)
@@ -890,7 +926,22 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
     /* one XCD simulated (sampling): XCD 0 holds the most groups; the others
      * are alike. With only its first rounds simulated, scale by rounds. */
     uint64_t nx = (uint64_t)ceil(ngroups / p->xcds);
-    cyc = tks_model_sampled_cycles_mean(g_m.x[0].end, g_m.x[0].busy, g_m.x[0].groups, nx, g_m.spx);
+    mxcd *x0 = &g_m.x[0];
+    if (x0->ndur == x0->groups && x0->ndur && g_m.nslots >= g_m.spx) {
+      /* durations in dispatch (linear id) order: sort (id, index) pairs */
+      uint64_t *key = malloc(x0->ndur * sizeof *key);
+      double *d = malloc(x0->ndur * sizeof *d), *sf = malloc(g_m.spx * sizeof *sf);
+      if (key && d && sf) {
+        for (uint64_t i = 0; i < x0->ndur; i++) key[i] = (uint64_t)x0->dlin[i] << 32 | i;
+        qsort(key, x0->ndur, sizeof *key, cmp_lin);
+        for (uint64_t i = 0; i < x0->ndur; i++) d[i] = x0->dur[key[i] & 0xffffffffu];
+        for (uint32_t i = 0; i < g_m.spx; i++) sf[i] = g_m.slots[i].free_at;
+        cyc = tks_model_sampled_cycles_list(sf, g_m.spx, d, x0->ndur, nx);
+      } else
+        cyc = tks_model_sampled_cycles(x0->end, x0->groups, nx, g_m.spx);
+      free(key), free(d), free(sf);
+    } else
+      cyc = tks_model_sampled_cycles(x0->end, x0->groups, nx, g_m.spx);
     sampled = (double)groups < ngroups;
   }
   double sec = cyc / p->clock_hz;
