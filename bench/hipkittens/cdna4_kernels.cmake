@@ -156,3 +156,76 @@ foreach(k ${_ln})
   list(APPEND _progs hk4_layernorm_${n})
 endforeach()
 set(TK_HK4_LAYERNORM "${_progs}" CACHE INTERNAL "hk4_layernorm_<N> programs configured")
+
+# --- attention backward: kernels/attn/bkwd: attn_bkwd_prep.cpp (its own
+# translation unit, attn_bwd_prep_tu.hip) + attn_bkwd_{non_causal,causal}_
+# {HBN,HNB}.cpp (README: HNB for GQA, HBN for MHA; they differ only in grid
+# order). D = 128. Shapes as the forward's; "small": B 1, N 512.
+set(TK_HK4_ATTN_BWD "" CACHE INTERNAL "hk4_attn_bwd_<variant>_<N> programs configured")
+set(_bwd_dir "${_hk4}/kernels/attn/bkwd")
+if(EXISTS "${_bwd_dir}/attn_bkwd_prep.cpp")
+  set(_progs "")
+  hk4_filtered("${_bwd_dir}/attn_bkwd_prep.cpp" "HipKittens' CDNA4 attention backward prep"
+               "#include \"kittens.cuh\"" "struct attn_prep_globals" "void dispatch_prep(" "void dispatch_dq_shuffle(")
+  set(_gen_prep "${_gen}")
+  foreach(kind mha gqa)
+    foreach(c noncausal causal)
+      set(_cname non_causal)
+      set(_cflag 0)
+      if(c STREQUAL "causal")
+        set(_cname causal)
+        set(_cflag 1)
+      endif()
+      set(_order HBN)
+      if(kind STREQUAL "gqa")
+        set(_order HNB)
+      endif()
+      set(_file "${_bwd_dir}/attn_bkwd_${_cname}_${_order}.cpp")
+      if(NOT EXISTS "${_file}")
+        continue()
+      endif()
+      hk4_filtered("${_file}" "HipKittens' CDNA4 attention backward"
+                   "#include \"kittens.cuh\"" "struct attn_bwd_combined_globals" "void dispatch_bwd_combined(")
+      foreach(n small 1024 2048 4096 8192 16384)
+        if(kind STREQUAL "mha")
+          set(_h 16)
+          set(_hkv 16)
+        else()
+          set(_h 64)
+          set(_hkv 8)
+        endif()
+        set(_b 16)
+        set(_n ${n})
+        if(n STREQUAL "small")
+          set(_b 1)
+          set(_n 512)
+          if(kind STREQUAL "mha")
+            set(_h 2)
+            set(_hkv 2)
+          else()
+            set(_h 4)
+            set(_hkv 2)
+          endif()
+        elseif(n EQUAL 16384)
+          set(_b 15)
+        endif()
+        set(_t hk4_attn_bwd_${kind}_d128_${c}_${n})
+        hk4_program(${_t} attn_bwd_harness.hip "${_gen}" ATTN_B=${_b} ATTN_H=${_h} ATTN_H_KV=${_hkv} ATTN_N=${_n}
+                    HK_ATTN_CAUSAL=${_cflag} "HK_PREP_FILE=\"${_gen_prep}\"")
+        target_sources(${_t} PRIVATE attn_bwd_prep_tu.hip)
+        set_source_files_properties(attn_bwd_prep_tu.hip PROPERTIES LANGUAGE CXX)
+        add_dependencies(${_t} hk4_src_attn_bkwd_prep)
+        target_include_directories(${_t} PRIVATE "${_bwd_dir}") # its #include "utils.cpp"
+        # none built by default: Debian's clang-22 cannot compile the dQ/dK/dV
+        # kernel ("no registers from class available to allocate": the kernel
+        # limits the compiler to v0-v29, amdgpu_num_vgpr(30), and places its
+        # tiles in v30-v255 and the AGPRs by hand; clang-22's code for the
+        # rest does not fit in 30). Built on request (validate-model --kernel
+        # attn_bwd) for a toolchain that can.
+        set_target_properties(${_t} PROPERTIES EXCLUDE_FROM_ALL ON)
+        list(APPEND _progs ${_t})
+      endforeach()
+    endforeach()
+  endforeach()
+  set(TK_HK4_ATTN_BWD "${_progs}" CACHE INTERNAL "hk4_attn_bwd_<variant>_<N> programs configured")
+endif()
