@@ -67,18 +67,22 @@ if(TK_HIPKITTENS_CDNA4_PATH AND "gfx950" IN_LIST TK_OFFLOAD_ARCH)
       DEPENDS "${_fp8_src}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_fp8_kernel.cmake
       COMMENT "HipKittens CDNA4 fp8 8_wave.cu without its host program")
     add_custom_target(hk4_fp8_kernel DEPENDS "${_gen}")
-    add_executable(hk4_fp8_gemm_8192 fp8_harness.hip)
-    set_source_files_properties(fp8_harness.hip PROPERTIES LANGUAGE CXX)
-    add_dependencies(hk4_fp8_gemm_8192 hk4_fp8_kernel)
-    target_compile_options(hk4_fp8_gemm_8192 PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950
-                           -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result -w)
-    target_link_libraries(hk4_fp8_gemm_8192 PRIVATE tk::tk ${TK_AMDHIP64})
-    target_compile_definitions(hk4_fp8_gemm_8192 PRIVATE KITTENS_CDNA4 HK_FP8_SIZE=8192 "HK_KERNEL_FILE=\"${_gen}\"")
-    target_include_directories(hk4_fp8_gemm_8192 BEFORE PRIVATE "${_hk_shim}")
-    target_include_directories(hk4_fp8_gemm_8192 SYSTEM PRIVATE "${_hk4}/include")
-    set_target_properties(hk4_fp8_gemm_8192 PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF
-                          EXCLUDE_FROM_ALL ON)
+    # one program per square size (bench/validate-model --kernel gemm_fp8); none built by default
+    foreach(s 1024 2048 4096 8192 16384)
+      add_executable(hk4_fp8_gemm_${s} fp8_harness.hip)
+      set_source_files_properties(fp8_harness.hip PROPERTIES LANGUAGE CXX)
+      add_dependencies(hk4_fp8_gemm_${s} hk4_fp8_kernel)
+      target_compile_options(hk4_fp8_gemm_${s} PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950
+                             -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result -w)
+      target_link_libraries(hk4_fp8_gemm_${s} PRIVATE tk::tk ${TK_AMDHIP64})
+      target_compile_definitions(hk4_fp8_gemm_${s} PRIVATE KITTENS_CDNA4 HK_FP8_SIZE=${s} "HK_KERNEL_FILE=\"${_gen}\"")
+      target_include_directories(hk4_fp8_gemm_${s} BEFORE PRIVATE "${_hk_shim}")
+      target_include_directories(hk4_fp8_gemm_${s} SYSTEM PRIVATE "${_hk4}/include")
+      set_target_properties(hk4_fp8_gemm_${s} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF
+                            EXCLUDE_FROM_ALL ON)
+    endforeach()
   endif()
+  include(${CMAKE_CURRENT_SOURCE_DIR}/cdna4_kernels.cmake) # attention, LayerNorm, rotary
   list(SORT _sizes4 COMPARE NATURAL)
   message(STATUS "bench/hipkittens: HipKittens CDNA4 at ${_hk4}: hk4_gemm_{${_sizes4}} (1024 built by default)")
 endif()

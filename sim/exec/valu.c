@@ -627,6 +627,26 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     }
     return 0;
   }
+  /* gfx950 v_permlane32_swap_b32 vdst, vsrc: lanes 32-63 of vdst trade
+   * places with lanes 0-31 of vsrc; v_permlane16_swap_b32: the odd 16-lane
+   * rows of vdst with the even rows of vsrc (LLVM AMDGPU intrinsics
+   * llvm.amdgcn.permlane{16,32}_swap). Both registers are written. A pair
+   * swaps when both of its lanes are in EXEC (ASSUMPTION: the ISA text for
+   * partial EXEC is not at hand; compilers issue it with full EXEC). */
+  case TKS_OP_V_PERMLANE32_SWAP_B32: case TKS_OP_V_PERMLANE16_SWAP_B32: {
+    if (!gfx950 || in->ndst < 1 || in->dst[0].kind != TKS_OPK_VGPR || in->src[0].kind != TKS_OPK_VGPR) return -1;
+    uint32_t *D = w->v[in->dst[0].reg], *S = w->v[in->src[0].reg];
+    const int r32 = in->op == TKS_OP_V_PERMLANE32_SWAP_B32;
+    for (int i = 0; i < 32; i++) {
+      const int sl = r32 ? i : (i & 15) | ((i & 16) << 1);  /* vsrc lane: rows 0-1, or rows 0 and 2 */
+      const int dl = r32 ? i + 32 : sl + 16;                 /* vdst lane: rows 2-3, or rows 1 and 3 */
+      if (!(m >> sl & 1) || !(m >> dl & 1)) continue;
+      const uint32_t t = D[dl];
+      D[dl] = S[sl];
+      S[sl] = t;
+    }
+    return 0;
+  }
   case TKS_OP_V_READFIRSTLANE_B32: {
     uint64_t e = tks_exec_mask(w);
     int l = e ? __builtin_ctzll(e) : 0;

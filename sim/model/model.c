@@ -97,6 +97,9 @@ typedef struct mxcd {
   pthread_mutex_t mu;           /* the channels; uncontended when ordered (one thread per XCD) */
   double l2_free, hbm_free;     /* L2 and HBM channel queues: free at */
   double end;                   /* latest group end */
+  double busy;                  /* sum of its groups' durations (slot free to group end) */
+  /* sampling (XCD 0): each simulated group's linear id and duration */
+  uint32_t *dlin; double *dur; uint64_t ndur, capdur;
   uint64_t groups, l2_hits, l2_misses;
   double hbm_bytes;
   pcache pc;
@@ -107,6 +110,7 @@ typedef struct mslot {
   uint32_t nwaves, group;
   uint32_t cu, xcd, kidx;       /* CU (global index), XCD, position among the CU's resident groups */
   double free_at;               /* when this slot's previous group ended */
+  double start;                 /* when the current group started (its slot's free_at then) */
   pcache own_pc;                /* cooperative launches: slots of one XCD run on several threads */
   pcache *pc;
 } mslot;
@@ -535,11 +539,15 @@ static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
   for (uint32_t i = 0; i < MXCD; i++) {
     mxcd *x = &g_m.x[i];
     pcache pc = x->pc;
+    uint32_t *dlin = x->dlin;
+    double *dur = x->dur;
+    uint64_t capdur = x->capdur;
     if (pc.e) memset(pc.e, 0, pc.n * sizeof *pc.e);
     pthread_mutex_destroy(&x->mu);
     memset(x, 0, sizeof *x);
     pthread_mutex_init(&x->mu, NULL);
     x->pc = pc;
+    x->dlin = dlin, x->dur = dur, x->capdur = capdur;
   }
   for (uint32_t i = 0; i < g_m.nslots; i++)
     if (g_m.slots[i].own_pc.e) memset(g_m.slots[i].own_pc.e, 0, g_m.slots[i].own_pc.n * sizeof *g_m.slots[i].own_pc.e);
@@ -565,6 +573,7 @@ static void h_group_begin(void *u, uint32_t worker, const uint32_t gid[3], uint3
   s->nwaves = nwaves > MW ? MW : nwaves;
   memset(s->w, 0, s->nwaves * sizeof s->w[0]);
   s->group = linear;
+  s->start = s->free_at;
   for (uint32_t i = 0; i < s->nwaves; i++) { s->w[i].active = 1; s->w[i].next = s->free_at; }
 }
 
@@ -577,6 +586,18 @@ static void h_group_end(void *u, uint32_t worker, uint32_t linear)
   mxcd *x = &g_m.x[s->xcd % MXCD];
   pthread_mutex_lock(&x->mu);
   if (t > x->end) x->end = t;
+  x->busy += t - s->start;
+  if (g_m.run_domains == 1 && s->xcd == 0) {
+    if (x->ndur == x->capdur) {
+      uint64_t c = x->capdur ? 2 * x->capdur : 256;
+      uint32_t *nl = realloc(x->dlin, c * sizeof *nl);
+      double *nd = realloc(x->dur, c * sizeof *nd);
+      if (nl) x->dlin = nl;
+      if (nd) x->dur = nd;
+      if (nl && nd) x->capdur = c;
+    }
+    if (x->ndur < x->capdur) { x->dlin[x->ndur] = linear; x->dur[x->ndur++] = t - s->start; }
+  }
   x->groups++;
   pthread_mutex_unlock(&x->mu);
 }
@@ -591,7 +612,11 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
   const tks_model_params *p = g_m.p;
   mslot *s = &g_m.slots[wv->worker];
   mcu *cu = &g_m.cus[s->cu];
-  uint32_t wi = wv->wave_in_group < MW ? wv->wave_in_group : MW - 1, simd = wv->simd & 3;
+  /* wave w of the CU's kidx-th resident group: SIMD (kidx * waves + w) mod 4,
+   * so groups of 1-3 waves spread over the SIMDs (groups of 4 and 8 waves:
+   * SIMD w mod 4, as before) */
+  uint32_t wi = wv->wave_in_group < MW ? wv->wave_in_group : MW - 1,
+           simd = (wv->simd + s->kidx * g_m.waves_per_group) & 3;
   mwave *w = &s->w[wi];
   double t = w->next;
   w->cur_q = 0;
@@ -723,6 +748,14 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
   for (int i = 0; i < n; i++)
     if (!i || lines[i] != lines[i - 1]) lines[nl++] = lines[i];
   if (!nl) return;
+  /* a write's HBM cost: the bytes it writes per line (the write-back L2
+   * merges a line's partial writes before it goes out), whole 32 B HBM
+   * bursts, at most a line; lanes' bytes are spread evenly over the lines */
+  double wr_line = p->line_bytes;
+  if (is_write) {
+    const double per = ceil((double)__builtin_popcountll(exec) * (bytes ? bytes : 1) / nl / 32.0) * 32.0;
+    if (per < wr_line) wr_line = per;
+  }
   double xfer = nl * (double)p->line_bytes / p->cu_bytes_per_clk;
   double st = cal_book(&g_m.cus[s->cu].vmem, w->issue, xfer);
   double l2_cyc = p->line_bytes / p->l2_bytes_per_clk_per_xcd;
@@ -735,8 +768,8 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
     x->l2_free = dmax(x->l2_free, t) + l2_cyc;
     double at_l2 = x->l2_free;
     if (is_write) { /* write-back traffic: HBM bandwidth, acknowledged by the L2 */
-      x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc;
-      x->hbm_bytes += p->line_bytes;
+      x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * wr_line / p->line_bytes;
+      x->hbm_bytes += wr_line;
       ret = dmax(ret, at_l2 + p->l2_hit_latency);
       continue;
     }
@@ -821,8 +854,10 @@ uint32_t tks_model_groups_per_cu(const tks_model_params *p, const tks_kernel *k,
   regs = (regs + 7) / 8 * 8;
   uint32_t wps = p->vgprs_per_simd_lane / regs;
   if (wps > p->max_waves_per_simd) wps = p->max_waves_per_simd;
-  uint32_t per_simd = (waves_per_group + p->simds - 1) / p->simds;
-  uint32_t g = per_simd ? wps / per_simd : 1;
+  /* the CU's wave slots (SIMDs x waves per SIMD) hold whole groups; the
+   * dispatcher spreads the waves of groups smaller than four SIMDs over all
+   * of them (h_issue), so 1-wave groups fill every SIMD, not only SIMD 0 */
+  uint32_t g = waves_per_group ? (p->simds * wps) / waves_per_group : 1;
   if (lds_bytes) {
     uint32_t gl = p->lds_bytes / lds_bytes;
     if (gl < g) g = gl;
@@ -836,6 +871,38 @@ double tks_model_sampled_cycles(double end, uint64_t simulated, uint64_t xcd_gro
   if (simulated == 0 || simulated >= xcd_groups || slots == 0) return end;
   double rounds_all = ceil((double)xcd_groups / slots), rounds_sim = ceil((double)simulated / slots);
   return end * rounds_all / rounds_sim;
+}
+
+/* The groups not simulated, in dispatch order, each take the next slot to
+ * free (as the dispatcher hands them out), with the duration of the
+ * simulated group at the same place in the sampled pattern: group i of the
+ * XCD's list runs as long as simulated group i mod (simulated). For equal
+ * groups this is end x rounds (tks_model_sampled_cycles); for groups of
+ * unequal work whose pattern repeats within the sample (causal attention:
+ * the query blocks of a head, in grid order) it is the dynamic schedule the
+ * hardware runs, not every round as long as its longest group.
+ * slot_free: when each of the XCD's slots frees after the simulated groups
+ * (overwritten); dur: the simulated groups' durations in dispatch order. */
+double tks_model_sampled_cycles_list(double *slot_free, uint32_t slots, const double *dur, uint64_t simulated,
+                                     uint64_t xcd_groups)
+{
+  double end = 0;
+  for (uint32_t i = 0; i < slots; i++) end = dmax(end, slot_free[i]);
+  if (simulated == 0 || simulated >= xcd_groups || slots == 0) return end;
+  for (uint64_t g = simulated; g < xcd_groups; g++) {
+    uint32_t m = 0;
+    for (uint32_t i = 1; i < slots; i++)
+      if (slot_free[i] < slot_free[m]) m = i;
+    slot_free[m] += dur[g % simulated];
+    end = dmax(end, slot_free[m]);
+  }
+  return end;
+}
+
+static int cmp_lin(const void *a, const void *b)
+{
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
 }
 
 static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, char *err, size_t errlen)
@@ -859,7 +926,22 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
     /* one XCD simulated (sampling): XCD 0 holds the most groups; the others
      * are alike. With only its first rounds simulated, scale by rounds. */
     uint64_t nx = (uint64_t)ceil(ngroups / p->xcds);
-    cyc = tks_model_sampled_cycles(g_m.x[0].end, g_m.x[0].groups, nx, g_m.spx);
+    mxcd *x0 = &g_m.x[0];
+    if (x0->ndur == x0->groups && x0->ndur && g_m.nslots >= g_m.spx) {
+      /* durations in dispatch (linear id) order: sort (id, index) pairs */
+      uint64_t *key = malloc(x0->ndur * sizeof *key);
+      double *d = malloc(x0->ndur * sizeof *d), *sf = malloc(g_m.spx * sizeof *sf);
+      if (key && d && sf) {
+        for (uint64_t i = 0; i < x0->ndur; i++) key[i] = (uint64_t)x0->dlin[i] << 32 | i;
+        qsort(key, x0->ndur, sizeof *key, cmp_lin);
+        for (uint64_t i = 0; i < x0->ndur; i++) d[i] = x0->dur[key[i] & 0xffffffffu];
+        for (uint32_t i = 0; i < g_m.spx; i++) sf[i] = g_m.slots[i].free_at;
+        cyc = tks_model_sampled_cycles_list(sf, g_m.spx, d, x0->ndur, nx);
+      } else
+        cyc = tks_model_sampled_cycles(x0->end, x0->groups, nx, g_m.spx);
+      free(key), free(d), free(sf);
+    } else
+      cyc = tks_model_sampled_cycles(x0->end, x0->groups, nx, g_m.spx);
     sampled = (double)groups < ngroups;
   }
   double sec = cyc / p->clock_hz;

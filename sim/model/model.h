@@ -22,5 +22,12 @@ uint32_t tks_model_groups_per_cu(const tks_model_params *p, const tks_kernel *k,
  * `slots` resident slots, from the end time of its first `simulated` groups
  * (whole rounds of slots): end x rounds of all / rounds simulated. */
 double tks_model_sampled_cycles(double end, uint64_t simulated, uint64_t xcd_groups, uint32_t slots);
+/* The groups not simulated taken by the next slot to free, in dispatch
+ * order, each as long as the simulated group at its place in the sampled
+ * pattern (group i: dur[i mod simulated]); slot_free (slots entries, when
+ * each slot frees after the simulated groups) is overwritten. Equal to the
+ * above for groups of equal work. */
+double tks_model_sampled_cycles_list(double *slot_free, uint32_t slots, const double *dur, uint64_t simulated,
+                                     uint64_t xcd_groups);
 
 #endif

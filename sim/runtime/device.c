@@ -1,10 +1,11 @@
 /* device.c: device queries, errors and version calls of tksim's HIP runtime.
  *
- * tksim shows one device shaped like an AMD Instinct MI325X (CDNA3, gfx942),
- * or under tksim --arch=gfx950 like an MI355X (CDNA4, gfx950; rt.h):
- * 304 CUs, wave64, 64 KiB LDS per workgroup, 1024 threads per block, 2100 MHz
- * peak engine clock, 256 GiB HBM3E, 4 MiB L2 per XCD (AMD Instinct MI325X
- * data sheet; CDNA3 ISA guide ch. 1). Error semantics follow the HIP 5.2
+ * tksim shows one device: the part its timing model models (--model=mi300x,
+ * mi325x, mi350x, mi355x), or without a model an AMD Instinct MI325X (CDNA3,
+ * gfx942) or under tksim --arch=gfx950 an MI355X (CDNA4, gfx950; rt.h):
+ * wave64, 1024 threads per block, 4 MiB L2 per XCD, and per part the CUs,
+ * peak engine clock and HBM size of its product page (parts[] below; CDNA3
+ * ISA guide ch. 1). Error semantics follow the HIP 5.2
  * headers: hipGetLastError returns and clears the last error of this thread.
  */
 #include <pthread.h>
@@ -234,11 +235,36 @@ int tks_rt_sampled(void)
   return 1;
 }
 
+/* The four parts tksim models, by SKU id (tksim.h TKS_MODEL_*): CUs, peak
+ * engine clock and HBM capacity from AMD's product pages (MI300X 304 CUs,
+ * 2100 MHz, 192 GB HBM3; MI325X 304, 2100, 256 GB HBM3E; MI350X 256, 2200,
+ * 288 GB HBM3E; MI355X 256, 2400, 288 GB HBM3E); the model's own parameters
+ * (sim/model/params.c) agree on CUs and peak clocks. */
+static const tks_dev_part parts[] = {
+  [TKS_MODEL_MI300X] = {"AMD Instinct MI300X (tksim)", "AMD Instinct MI300X (tksim) (tksim sampled)", 304, 2100000,
+                        (size_t)192 << 30},
+  [TKS_MODEL_MI325X] = {"AMD Instinct MI325X (tksim)", "AMD Instinct MI325X (tksim) (tksim sampled)", 304, 2100000,
+                        (size_t)256 << 30},
+  [TKS_MODEL_MI350X] = {"AMD Instinct MI350X (tksim)", "AMD Instinct MI350X (tksim) (tksim sampled)", 256, 2200000,
+                        (size_t)288 << 30},
+  [TKS_MODEL_MI355X] = {"AMD Instinct MI355X (tksim)", "AMD Instinct MI355X (tksim) (tksim sampled)", 256, 2400000,
+                        (size_t)288 << 30},
+};
+
+/* The modeled part, else the target's default one. tksim refuses a model of
+ * the other generation (a CDNA3 part timing gfx950 code), so the part's
+ * generation is the target's; a mismatch here falls back to the default. */
+const tks_dev_part *tks_dev_part_get(void)
+{
+  const tks_options *o = tks_get_options();
+  const int sku = o->model;
+  if (sku >= TKS_MODEL_MI300X && sku <= TKS_MODEL_MI355X && tks_model_arch(sku) == o->arch) return &parts[sku];
+  return &parts[o->arch == TKS_ARCH_GFX950 ? TKS_MODEL_MI355X : TKS_MODEL_MI325X];
+}
+
 static const char *dev_name(void)
 {
-  return tks_rt_sampled() ? (TKS_DEV_IS_GFX950 ? "AMD Instinct MI355X (tksim) (tksim sampled)"
-                                                : "AMD Instinct MI325X (tksim) (tksim sampled)")
-                           : TKS_DEV_NAME;
+  return tks_rt_sampled() ? tks_dev_part_get()->sampled_name : TKS_DEV_NAME;
 }
 
 TKS_EXPORT hipError_t hipDeviceGetName(char *name, int len, hipDevice_t dev)
@@ -262,7 +288,7 @@ static void fill_props(hipDeviceProp_t *p)
   p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsDim[2] = 1024;
   p->maxGridSize[0] = p->maxGridSize[1] = p->maxGridSize[2] = 0x7fffffff;
   p->clockRate = TKS_DEV_CLOCK_KHZ;
-  p->memoryClockRate = 1300000;     /* HBM3E 6.0 Gbps: 1.3 GHz x 2 x ... per data sheet bandwidth */
+  p->memoryClockRate = 1300000;     /* HBM3E 6.0 Gbps: 1.3 GHz x 2 x ... per data sheet bandwidth (all parts alike) */
   p->memoryBusWidth = 8192;
   p->totalConstMem = TKS_DEV_MEM;
   p->major = 9;

@@ -18,7 +18,8 @@ static hipError_t alloc(void **ptr, size_t size, int kind, const char *api)
   if (!ptr) return tks_rt_fail(hipErrorInvalidValue, api, "null result pointer");
   *ptr = NULL;
   if (size == 0) return hipSuccess; /* HIP returns a null pointer for 0 bytes */
-  if (size > TKS_DEV_MEM) return tks_rt_fail(hipErrorOutOfMemory, api, "%zu bytes exceed the device's 256 GiB", size);
+  if (size > TKS_DEV_MEM) return tks_rt_fail(hipErrorOutOfMemory, api, "%zu bytes exceed the device's %zu GiB", size,
+                                     TKS_DEV_MEM >> 30);
   size_t rounded = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
   void *p = aligned_alloc(ALIGN, rounded);
   if (!p) return tks_rt_fail(hipErrorOutOfMemory, api, "host allocation of %zu bytes failed", size);

@@ -46,17 +46,25 @@ void tks_rt_note_launch(double modeled_seconds);
  * unsimulated workgroups compute nothing. */
 int tks_rt_sampled(void);
 
-/* Device facts: MI325X-shaped for gfx942 (304 CUs, 2.1 GHz), MI355X-shaped for
- * gfx950 (256 CUs, 2.4 GHz: AMD's MI355X product page); the target is
- * tksim --arch (TKSIM_ARCH). LDS per workgroup: tks_arch_lds_bytes. */
+/* Device facts: those of the modeled part under --model (MI300X, MI325X,
+ * MI350X, MI355X: name, CUs, peak clock, HBM size; device.c has the sources),
+ * else of the target's default part: MI325X-shaped for gfx942, MI355X-shaped
+ * for gfx950; the target is tksim --arch (TKSIM_ARCH). LDS per workgroup:
+ * tks_arch_lds_bytes. */
+typedef struct tks_dev_part {
+  const char *name, *sampled_name;
+  uint32_t cus, clock_khz;
+  size_t mem;
+} tks_dev_part;
+const tks_dev_part *tks_dev_part_get(void);
 #define TKS_DEV_IS_GFX950 (tks_get_options()->arch == TKS_ARCH_GFX950)
-#define TKS_DEV_NAME (TKS_DEV_IS_GFX950 ? "AMD Instinct MI355X (tksim)" : "AMD Instinct MI325X (tksim)")
+#define TKS_DEV_NAME (tks_dev_part_get()->name)
 #define TKS_DEV_ARCH (TKS_DEV_IS_GFX950 ? "gfx950:sramecc+:xnack-" : "gfx942:sramecc+:xnack-")
 #define TKS_DEV_GCN_ARCH (TKS_DEV_IS_GFX950 ? 950 : 942)
-#define TKS_DEV_CUS (TKS_DEV_IS_GFX950 ? 256 : 304)
+#define TKS_DEV_CUS (tks_dev_part_get()->cus)
 #define TKS_DEV_LDS tks_arch_lds_bytes(tks_get_options()->arch)
 #define TKS_DEV_MAX_THREADS 1024
-#define TKS_DEV_CLOCK_KHZ (TKS_DEV_IS_GFX950 ? 2400000 : 2100000)
-#define TKS_DEV_MEM ((size_t)256 << 30)
+#define TKS_DEV_CLOCK_KHZ (tks_dev_part_get()->clock_khz)
+#define TKS_DEV_MEM (tks_dev_part_get()->mem)
 #define TKS_DEV_L2 (4 << 20)
 #endif

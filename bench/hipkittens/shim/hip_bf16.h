@@ -43,6 +43,11 @@ TKB_HD float __bfloat162float(__hip_bfloat16 h) {
 /* Round to nearest even: add 0x7fff plus the lowest kept bit, then truncate.
  * NaN: truncate and force a mantissa bit so it stays NaN. */
 TKB_HD __hip_bfloat16 __float2bfloat16(float f) {
+#if defined(__HIP_DEVICE_COMPILE__) && defined(__gfx950__)
+  /* gfx950 converts in hardware (v_cvt_pk_bf16_f32, round to nearest even;
+   * LLVM selects it for a float -> __bf16 conversion), as ROCm 6 does there */
+  return __hip_bfloat16(__builtin_bit_cast(unsigned short, (__bf16)f), true);
+#endif
   unsigned int u;
   memcpy(&u, &f, 4);
   if ((u & 0x7fffffffu) > 0x7f800000u) return __hip_bfloat16((unsigned short)((u >> 16) | 0x40u), true);

@@ -1,10 +1,11 @@
 // l2_reuse: the report's modeled L2 figures for a kernel whose groups all read
 // the same 64 KiB. Expected from the documented model (docs/tksim-model.md:
 // 128 B lines, one 4 MB 16-way L2 per XCD, group g on XCD g % 8, writes go
-// to HBM): 24 groups, 3 per XCD; each group reads 512 lines once; the first
-// group of each XCD misses all 512, the other two hit them all:
+// to HBM by the bytes written per line, in 32 B bursts): 24 groups, 3 per
+// XCD; each group reads 512 lines once; the first group of each XCD misses
+// all 512, the other two hit them all:
 //   lookups 24 * 512 = 12288, hits 16 * 512 = 8192 -> 66.7 %;
-//   HBM bytes = (8 * 512 missed lines + 24 one-line stores) * 128 = 0.527 MB.
+//   HBM bytes = 8 * 512 missed lines * 128 + 24 4-byte stores * 32 = 0.525 MB.
 // The program only runs the kernel and checks its result; ctest matches the
 // report line (run with --threads=1 so groups of one XCD never overlap).
 #include "model_common.h"

@@ -88,6 +88,20 @@ int main(void)
   /* everything simulated: the figure as is */
   EXPECT(tks_model_sampled_cycles(1234, 128, 128, 38) == 1234, "all simulated");
   EXPECT(tks_model_sampled_cycles(1234, 0, 128, 38) == 1234, "nothing simulated: no scaling");
+  /* the list-scheduled form: equal groups give the round-scaled figure */
+  {
+    double sf[38], d[38];
+    for (int i = 0; i < 38; i++) sf[i] = 1000, d[i] = 1000;
+    EXPECT(tks_model_sampled_cycles_list(sf, 38, d, 38, 128) == 4000, "list: one of four rounds");
+    /* 2 slots, a repeating pattern 1,3 (sampled: slot 0 ran 1, slot 1 ran 3):
+     * groups 2..5 last 1,3,1,3; slot 0 frees at 1 -> 2 (g2), 2 -> 5 (g3),
+     * slot 1 frees at 3 -> 4 (g4), 4 -> 7 (g5): 7, where whole rounds at the
+     * longest would give 3 x 3 = 9 */
+    double sf2[2] = {1, 3}, d2[2] = {1, 3};
+    EXPECT(tks_model_sampled_cycles_list(sf2, 2, d2, 2, 6) == 7, "list: unequal groups");
+    double sf3[2] = {5, 6}, d3[2] = {5, 6};
+    EXPECT(tks_model_sampled_cycles_list(sf3, 2, d3, 2, 2) == 6, "list: all simulated");
+  }
   printf("%s\n", fails ? "FAILED" : "PASSED");
   return fails != 0;
 }

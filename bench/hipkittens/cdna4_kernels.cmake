@@ -1,0 +1,231 @@
+# HipKittens' MI355X attention (and, below, LayerNorm and rotary) kernels of
+# the CDNA4 checkout _hk4 (included from cdna4.cmake when it is configured),
+# each behind a plain HIP harness: compile-time shapes, as the fixture's
+# Makefiles pass them (-DATTN_B/H/H_KV/N/D), one program per kernel and shape.
+# Only the small shapes the ctests run are built by default; bench/
+# validate-model builds the others it needs. Nothing of HipKittens is copied:
+# sources are filtered from the checkout into the build directory.
+
+# hk4_program(<target> <harness> <generated source> [defines...])
+function(hk4_program name harness gen)
+  add_executable(${name} ${harness})
+  set_source_files_properties(${harness} PROPERTIES LANGUAGE CXX)
+  get_filename_component(_g "${gen}" NAME_WE)
+  add_dependencies(${name} hk4_src_${_g})
+  # -ffast-math: the fixture's Makefiles compile these kernels with it
+  target_compile_options(${name} PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950 -O3 -ffast-math
+                         "SHELL:-include ${_hk_shim}/hk_bit_cast.h" "SHELL:-include ${_hk_shim}/hk_rocm6_compat.h"
+                         -Wno-unused-result -w)
+  target_link_libraries(${name} PRIVATE tk::tk ${TK_AMDHIP64})
+  target_compile_definitions(${name} PRIVATE KITTENS_CDNA4 "HK_KERNEL_FILE=\"${gen}\"" ${ARGN})
+  target_include_directories(${name} BEFORE PRIVATE "${_hk_shim}" "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_include_directories(${name} SYSTEM PRIVATE "${_hk4}/include")
+  set_target_properties(${name} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+endfunction()
+
+# hk4_filtered(<checkout file> <what> <needs...>): the file without its Python
+# harness as gen4/<name>.cpp (target hk4_src_<name>); sets _gen.
+function(hk4_filtered src what)
+  get_filename_component(_n "${src}" NAME_WE)
+  set(_out "${CMAKE_CURRENT_BINARY_DIR}/gen4/${_n}.cpp")
+  string(REPLACE ";" "@@" _need "${ARGN}") # one argument; filter_pybind splits it
+  add_custom_command(OUTPUT "${_out}"
+    COMMAND ${CMAKE_COMMAND} -DIN=${src} -DOUT=${_out} "-DNEED=${_need}" "-DWHAT=${what}"
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    DEPENDS "${src}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    COMMENT "HipKittens ${_n}.cpp without its Python harness" VERBATIM)
+  add_custom_target(hk4_src_${_n} DEPENDS "${_out}")
+  set(_gen "${_out}" PARENT_SCOPE)
+endfunction()
+
+# --- attention forward: kernels/attn/fwd/attn_fwd_{non_causal,causal}[_d64].cpp
+# Variants <mha|gqa>_<d128|d64>_<causal|noncausal>; shapes as the fixture's
+# benchmark scripts: MHA B 16, H 16; GQA B 16, H 64, H_KV 8; B 15 at N 16384.
+# "small": B 1, MHA H 2, GQA H 4 / H_KV 2 (GROUP_SIZE^2 = H, which the
+# kernel's head order needs), N 512, for the ctests' --check.
+set(TK_HK4_ATTN_FWD "" CACHE INTERNAL "hk4_attn_fwd_<variant>_<N> programs configured")
+set(_fwd_dir "${_hk4}/kernels/attn/fwd")
+if(EXISTS "${_fwd_dir}/attn_fwd_non_causal.cpp")
+  set(_progs "")
+  foreach(d 128 64)
+    foreach(c noncausal causal)
+      if(c STREQUAL "causal")
+        set(_file attn_fwd_causal)
+        set(_cflag 1)
+      else()
+        set(_file attn_fwd_non_causal)
+        set(_cflag 0)
+      endif()
+      if(d EQUAL 64)
+        set(_file ${_file}_d64)
+      endif()
+      if(NOT EXISTS "${_fwd_dir}/${_file}.cpp")
+        continue()
+      endif()
+      hk4_filtered("${_fwd_dir}/${_file}.cpp" "HipKittens' CDNA4 attention forward"
+                   "#include \"kittens.cuh\"" "struct attn_globals" "void dispatch_micro(" "ATTN_H_KV")
+      foreach(kind mha gqa)
+        foreach(n small 1024 2048 4096 8192 16384)
+          if(kind STREQUAL "mha")
+            set(_h 16)
+            set(_hkv 16)
+          else()
+            set(_h 64)
+            set(_hkv 8)
+          endif()
+          set(_b 16)
+          set(_n ${n})
+          if(n STREQUAL "small")
+            set(_b 1)
+            set(_n 512)
+            if(kind STREQUAL "mha")
+              set(_h 2)
+              set(_hkv 2)
+            else()
+              set(_h 4)
+              set(_hkv 2)
+            endif()
+          elseif(n EQUAL 16384)
+            set(_b 15)
+          endif()
+          set(_t hk4_attn_fwd_${kind}_d${d}_${c}_${n})
+          hk4_program(${_t} attn_fwd_harness.hip "${_gen}" ATTN_B=${_b} ATTN_H=${_h} ATTN_H_KV=${_hkv}
+                      ATTN_N=${_n} ATTN_D=${d} HK_ATTN_CAUSAL=${_cflag})
+          # built by default: what the ctests run (tests/bench/CMakeLists.txt)
+          if(NOT (_t STREQUAL "hk4_attn_fwd_mha_d128_noncausal_small" OR _t STREQUAL "hk4_attn_fwd_gqa_d128_causal_small"
+                  OR _t STREQUAL "hk4_attn_fwd_mha_d128_noncausal_1024"))
+            set_target_properties(${_t} PROPERTIES EXCLUDE_FROM_ALL ON)
+          endif()
+          list(APPEND _progs ${_t})
+        endforeach()
+      endforeach()
+    endforeach()
+  endforeach()
+  set(TK_HK4_ATTN_FWD "${_progs}" CACHE INTERNAL "hk4_attn_fwd_<variant>_<N> programs configured")
+endif()
+
+# --- rotary: kernels/rotary/kernel_<N>.cpp (shape constants in the file) ---
+set(TK_HK4_ROTARY "" CACHE INTERNAL "hk4_rotary_<N> programs configured")
+file(GLOB _rot "${_hk4}/kernels/rotary/kernel_*.cpp")
+set(_progs "")
+foreach(k ${_rot})
+  get_filename_component(_nm "${k}" NAME_WE)
+  string(REGEX REPLACE "^kernel_" "" n "${_nm}")
+  if(NOT n MATCHES "^[0-9]+$")
+    continue()
+  endif()
+  set(_out "${CMAKE_CURRENT_BINARY_DIR}/gen4/rotary_${n}.cpp")
+  add_custom_command(OUTPUT "${_out}"
+    COMMAND ${CMAKE_COMMAND} -DIN=${k} -DOUT=${_out}
+            "-DNEED=#include \"kittens.cuh\"@@struct rotary_globals@@void dispatch_rotary(@@constexpr int ATTN_N = ${n};"
+            "-DWHAT=HipKittens' CDNA4 rotary kernel for N = ${n}" -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    DEPENDS "${k}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    COMMENT "HipKittens rotary kernel_${n}.cpp without its Python harness" VERBATIM)
+  add_custom_target(hk4_src_rotary_${n} DEPENDS "${_out}")
+  hk4_program(hk4_rotary_${n} rotary_harness.hip "${_out}")
+  if(NOT n STREQUAL "1024")
+    set_target_properties(hk4_rotary_${n} PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+  list(APPEND _progs hk4_rotary_${n})
+endforeach()
+set(TK_HK4_ROTARY "${_progs}" CACHE INTERNAL "hk4_rotary_<N> programs configured")
+
+# --- LayerNorm: kernels/layernorm/kernel_<N>.cpp (shape constants in the file;
+# rocrand from the shim) ---
+set(TK_HK4_LAYERNORM "" CACHE INTERNAL "hk4_layernorm_<N> programs configured")
+file(GLOB _ln "${_hk4}/kernels/layernorm/kernel_*.cpp")
+set(_progs "")
+foreach(k ${_ln})
+  get_filename_component(_nm "${k}" NAME_WE)
+  string(REGEX REPLACE "^kernel_" "" n "${_nm}")
+  if(NOT n MATCHES "^[0-9]+$")
+    continue()
+  endif()
+  set(_out "${CMAKE_CURRENT_BINARY_DIR}/gen4/layernorm_${n}.cpp")
+  add_custom_command(OUTPUT "${_out}"
+    COMMAND ${CMAKE_COMMAND} -DIN=${k} -DOUT=${_out}
+            "-DNEED=#include \"kittens.cuh\"@@struct norm_globals@@void dispatch_micro(@@constexpr int N = ${n};@@DROPOUT_P"
+            "-DWHAT=HipKittens' CDNA4 LayerNorm kernel for N = ${n}" -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    DEPENDS "${k}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+    COMMENT "HipKittens layernorm kernel_${n}.cpp without its Python harness" VERBATIM)
+  add_custom_target(hk4_src_layernorm_${n} DEPENDS "${_out}")
+  hk4_program(hk4_layernorm_${n} layernorm_harness.hip "${_out}")
+  if(NOT n STREQUAL "1024")
+    set_target_properties(hk4_layernorm_${n} PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+  list(APPEND _progs hk4_layernorm_${n})
+endforeach()
+set(TK_HK4_LAYERNORM "${_progs}" CACHE INTERNAL "hk4_layernorm_<N> programs configured")
+
+# --- attention backward: kernels/attn/bkwd: attn_bkwd_prep.cpp (its own
+# translation unit, attn_bwd_prep_tu.hip) + attn_bkwd_{non_causal,causal}_
+# {HBN,HNB}.cpp (README: HNB for GQA, HBN for MHA; they differ only in grid
+# order). D = 128. Shapes as the forward's; "small": B 1, N 512.
+set(TK_HK4_ATTN_BWD "" CACHE INTERNAL "hk4_attn_bwd_<variant>_<N> programs configured")
+set(_bwd_dir "${_hk4}/kernels/attn/bkwd")
+if(EXISTS "${_bwd_dir}/attn_bkwd_prep.cpp")
+  set(_progs "")
+  hk4_filtered("${_bwd_dir}/attn_bkwd_prep.cpp" "HipKittens' CDNA4 attention backward prep"
+               "#include \"kittens.cuh\"" "struct attn_prep_globals" "void dispatch_prep(" "void dispatch_dq_shuffle(")
+  set(_gen_prep "${_gen}")
+  foreach(kind mha gqa)
+    foreach(c noncausal causal)
+      set(_cname non_causal)
+      set(_cflag 0)
+      if(c STREQUAL "causal")
+        set(_cname causal)
+        set(_cflag 1)
+      endif()
+      set(_order HBN)
+      if(kind STREQUAL "gqa")
+        set(_order HNB)
+      endif()
+      set(_file "${_bwd_dir}/attn_bkwd_${_cname}_${_order}.cpp")
+      if(NOT EXISTS "${_file}")
+        continue()
+      endif()
+      hk4_filtered("${_file}" "HipKittens' CDNA4 attention backward"
+                   "#include \"kittens.cuh\"" "struct attn_bwd_combined_globals" "void dispatch_bwd_combined(")
+      foreach(n small 1024 2048 4096 8192 16384)
+        if(kind STREQUAL "mha")
+          set(_h 16)
+          set(_hkv 16)
+        else()
+          set(_h 64)
+          set(_hkv 8)
+        endif()
+        set(_b 16)
+        set(_n ${n})
+        if(n STREQUAL "small")
+          set(_b 1)
+          set(_n 512)
+          if(kind STREQUAL "mha")
+            set(_h 2)
+            set(_hkv 2)
+          else()
+            set(_h 4)
+            set(_hkv 2)
+          endif()
+        elseif(n EQUAL 16384)
+          set(_b 15)
+        endif()
+        set(_t hk4_attn_bwd_${kind}_d128_${c}_${n})
+        hk4_program(${_t} attn_bwd_harness.hip "${_gen}" ATTN_B=${_b} ATTN_H=${_h} ATTN_H_KV=${_hkv} ATTN_N=${_n}
+                    HK_ATTN_CAUSAL=${_cflag} "HK_PREP_FILE=\"${_gen_prep}\"")
+        target_sources(${_t} PRIVATE attn_bwd_prep_tu.hip)
+        set_source_files_properties(attn_bwd_prep_tu.hip PROPERTIES LANGUAGE CXX)
+        add_dependencies(${_t} hk4_src_attn_bkwd_prep)
+        target_include_directories(${_t} PRIVATE "${_bwd_dir}") # its #include "utils.cpp"
+        # none built by default: Debian's clang-22 cannot compile the dQ/dK/dV
+        # kernel ("no registers from class available to allocate": the kernel
+        # limits the compiler to v0-v29, amdgpu_num_vgpr(30), and places its
+        # tiles in v30-v255 and the AGPRs by hand; clang-22's code for the
+        # rest does not fit in 30). Built on request (validate-model --kernel
+        # attn_bwd) for a toolchain that can.
+        set_target_properties(${_t} PROPERTIES EXCLUDE_FROM_ALL ON)
+        list(APPEND _progs ${_t})
+      endforeach()
+    endforeach()
+  endforeach()
+  set(TK_HK4_ATTN_BWD "${_progs}" CACHE INTERNAL "hk4_attn_bwd_<variant>_<N> programs configured")
+endif()
