@@ -109,6 +109,7 @@ def gemm(a, b, layout="nt", alpha=1.0, beta=0.0, c=None, bias=None, bias_dim="ro
     lib.tk_gemm_problem_init(p, m, n, k)
     p.batch = batch
     p.layout = _lib.GEMM_NT if layout == "nt" else _lib.GEMM_NN
+    p.ldb = k if layout == "nt" else n  # packed B rows (init assumes nt)
     p.out = _lib.GEMM_OUT_BF16 if out_dtype == "bf16" else _lib.GEMM_OUT_F32
     p.alpha, p.beta = alpha, beta
     act_code = ctypes.c_int(0)
