@@ -74,9 +74,13 @@ else()
     file(CREATE_LINK "${bc}" "${TK_DEVLIBS}/${n}" SYMBOLIC)
   endforeach()
   # clang >= 20 no longer links hip.bc, whose __atomic_work_item_fence HIP
-  # 5.2's __syncthreads/__threadfence call; the ISA-version library, always
-  # linked, carries it instead (both as weak_odr: llvm-link drops linkonce_odr
-  # definitions nobody references yet).
+  # 5.2's __syncthreads/__threadfence call, nor oclc_daz_opt_*.bc, whose
+  # __oclc_daz_opt device-libs 5.2's ocml reads (sinf, expf, powf, exp ...:
+  # "undefined symbol: __oclc_daz_opt" otherwise); the ISA-version library,
+  # always linked, carries both instead (as weak_odr: llvm-link drops
+  # linkonce_odr definitions nobody references yet). daz off: HIP's default
+  # keeps f32 denormals on gfx9 (ocml then takes its denormal-exact paths,
+  # still correct under -fgpu-flush-denormals-to-zero).
   set(_tk_merge_hip OFF)
   if(CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 20 AND EXISTS "${_tk_bc_src}/hip.bc")
     set(_tk_merge_hip ON)
@@ -129,10 +133,17 @@ else()
       file(WRITE "${CMAKE_BINARY_DIR}/hip_weak.ll" "${_tk_hip_ll}")
       execute_process(COMMAND ${TK_LLVM_AS} "${CMAKE_BINARY_DIR}/hip_weak.ll" -o "${CMAKE_BINARY_DIR}/hip_weak.bc"
                       RESULT_VARIABLE _rc1)
+      execute_process(COMMAND ${TK_LLVM_DIS} "${_tk_bc_src}/oclc_daz_opt_off.bc" -o - OUTPUT_VARIABLE _tk_daz_ll
+                      RESULT_VARIABLE _rc3)
+      string(REPLACE "linkonce_odr" "weak_odr" _tk_daz_ll "${_tk_daz_ll}")
+      file(WRITE "${CMAKE_BINARY_DIR}/daz_weak.ll" "${_tk_daz_ll}")
+      execute_process(COMMAND ${TK_LLVM_AS} "${CMAKE_BINARY_DIR}/daz_weak.ll" -o "${CMAKE_BINARY_DIR}/daz_weak.bc"
+                      RESULT_VARIABLE _rc4)
       execute_process(COMMAND ${TK_LLVM_LINK} "${CMAKE_BINARY_DIR}/oclc_isa_version_${_n}.only.bc"
-                      "${CMAKE_BINARY_DIR}/hip_weak.bc" -o "${_out}" RESULT_VARIABLE _rc2)
-      if(NOT _rc EQUAL 0 OR NOT _rc1 EQUAL 0 OR NOT _rc2 EQUAL 0)
-        message(FATAL_ERROR "tk: could not merge hip.bc into oclc_isa_version_${_n}.bc")
+                      "${CMAKE_BINARY_DIR}/hip_weak.bc" "${CMAKE_BINARY_DIR}/daz_weak.bc" -o "${_out}"
+                      RESULT_VARIABLE _rc2)
+      if(NOT _rc EQUAL 0 OR NOT _rc1 EQUAL 0 OR NOT _rc2 EQUAL 0 OR NOT _rc3 EQUAL 0 OR NOT _rc4 EQUAL 0)
+        message(FATAL_ERROR "tk: could not merge hip.bc and oclc_daz_opt_off.bc into oclc_isa_version_${_n}.bc")
       endif()
     else()
       file(RENAME "${CMAKE_BINARY_DIR}/oclc_isa_version_${_n}.only.bc" "${_out}")
