@@ -348,15 +348,15 @@ static int run_one(const options *o)
   const int enc_ok = tk_gemm_fp8_encoding(&enc) == TK_GEMM_OK;
   const char *fp8_name = !enc_ok ? NULL : enc == TK_GEMM_FP8_OCP ? "fp8 e4m3 (OCP)" : "fp8 e4m3 (FNUZ)";
   const char *fp8_name_edges = enc_ok && enc == TK_GEMM_FP8_OCP ? "fp8 e4m3 (OCP) with edge cases" : "fp8 e4m3 (FNUZ) with edge cases";
-  const char *mx_name = p->in == TK_GEMM_IN_MXFP8 ? "mxfp8 e4m3 (OCP MX, E8M0 scales per 32)"
-                        : p->in == TK_GEMM_IN_MXFP8_E5M2 ? "mxfp8 e5m2 (OCP MX, E8M0 scales per 32)"
-                                                          : "mxfp4 e2m1 (OCP MX, E8M0 scales per 32)";
-  const char *in_name = tk_gemm_in_is_mx(p->in) ? (o->mx_edges ? (p->in == TK_GEMM_IN_MXFP4 ? "mxfp4 e2m1 (OCP MX, E8M0 scales per 32) with edge scales"
-                                                                  : p->in == TK_GEMM_IN_MXFP8 ? "mxfp8 e4m3 (OCP MX, E8M0 scales per 32) with edge scales"
-                                                                                              : "mxfp8 e5m2 (OCP MX, E8M0 scales per 32) with edge scales")
-                                                   : mx_name)
-                        : p->in != TK_GEMM_IN_FP8 ? "bf16"
-                        : fp8_name ? (o->fp8_edges ? fp8_name_edges : fp8_name) : "fp8 e4m3 (encoding unknown)";
+  char in_name[96];
+  if (tk_gemm_in_is_mx(p->in))
+    snprintf(in_name, sizeof in_name, "%s (OCP MX, E8M0 scales per 32)%s",
+             p->in == TK_GEMM_IN_MXFP8 ? "mxfp8 e4m3" : p->in == TK_GEMM_IN_MXFP8_E5M2 ? "mxfp8 e5m2" : "mxfp4 e2m1",
+             o->mx_edges ? " with edge scales" : "");
+  else
+    snprintf(in_name, sizeof in_name, "%s", p->in != TK_GEMM_IN_FP8 ? "bf16"
+                                            : fp8_name ? (o->fp8_edges ? fp8_name_edges : fp8_name)
+                                                       : "fp8 e4m3 (encoding unknown)");
   printf("inputs: %s, scale_a=%g scale_b=%g; epilogue: bias %s%s, activation %s\n", in_name,
          p->scale_a, p->scale_b, p->bias == TK_GEMM_BIAS_ROW ? "per row" : p->bias == TK_GEMM_BIAS_COL ? "per column" : "none",
          p->bias == TK_GEMM_BIAS_NONE ? "" : p->bias_type == TK_GEMM_BIAS_BF16 ? " (bf16)" : " (f32)",
