@@ -32,7 +32,7 @@ static void usage(FILE *f)
   fprintf(f,
           "usage: gemm [options]\n"
           "  C = act(alpha * scale_a * scale_b * A * op(B) + beta * C + bias); A is M x K row-major,\n"
-          "  bf16 or fp8 inputs, f32 accumulation\n"
+          "  bf16, fp8 or MX (block-scaled) inputs, f32 accumulation\n"
           "  --m M --n N --k K      problem size (each >= 1; default 256)\n"
           "  --batch B              batch count (>= 1; batches packed densely)\n"
           "  --layout nt|nn         B is N x K (nt: C = A*B^T, default) or K x N (nn)\n"
@@ -42,6 +42,11 @@ static void usage(FILE *f)
           "  --alpha X --beta Y     scalars (default 1, 0)\n"
           "  --in bf16|fp8          A and B element type (fp8: the device's e4m3,\n"
           "                         FNUZ on gfx942, OCP on gfx950; layout nt only)\n"
+          "  --in mxfp8|mxfp8-e5m2|mxfp4  OCP MX inputs (gfx950 only; layout nt): E4M3, E5M2 or E2M1\n"
+          "                         elements, one E8M0 scale per 32 along K (M x ceil(K/32), N x ceil(K/32))\n"
+          "  --mx-scale-edges       MX: scales at the extremes (0x00, 0xfe in pairs that cancel, 0x7f) and\n"
+          "                         one NaN scale (0xff) in row 1 of A's first block\n"
+          "  --mx-scale-a-len L --mx-scale-b-len L  MX scale tensor sizes (default the required; another is refused)\n"
           "  --scale-a X --scale-b Y  per-tensor input scales (default 1; the fp8 dequantisation)\n"
           "  --fp8-edges            fp8 inputs: every 4th element an encoder edge case (subnormals,\n"
           "                         +-240 (FNUZ) or +-448 (OCP), -0, values rounding to 0)\n"
@@ -52,7 +57,7 @@ static void usage(FILE *f)
           "  --lda L --ldb L --ldc L  leading dimensions (>= row length; default = row length)\n"
           "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
           "                         (default 10/2 on a GPU, 1/0 under tksim)\n"
-          "  --kernel 8wave|4wave|simple|auto  kernel (auto: see docs/gemm.md)\n"
+          "  --kernel 8wave|4wave|simple|mx|auto  kernel (auto: see docs/gemm.md)\n"
           "  --tile MxN             8wave tile: 256x256 (default), 224x256, 256x128, 128x256, 128x128\n"
           "  --split-k S            8wave: cut K into S ranges, f32 partials reduced in a fixed order\n"
           "  --k-step 64|128        8wave K per loop iteration (128: the 128x128 tile only)\n"
@@ -77,7 +82,7 @@ typedef struct options {
   tk_gemm_kernel kernel;
   int32_t tile_m, tile_n, split_k, k_step, stream_k; /* --tile, --split-k, --k-step, --stream-k (0: the plan's) */
   int64_t iters, warmup;
-  int iters_set, warmup_set, check, sweep, inject, vs, fp8_edges;
+  int iters_set, warmup_set, check, sweep, inject, vs, fp8_edges, mx_edges;
   uint64_t seed;
   const char *csv, *svg, *shapes;
   tk_gemm_kernel kernels[MAX_KERNELS]; /* --sweep-kernels, else {kernel} */
@@ -87,26 +92,59 @@ typedef struct options {
 /* ---- inputs on host and device ------------------------------------------ */
 
 typedef struct gemm_data {
-  void *ha, *hb, *a, *b; /* host and device A, B (bf16 or fp8 bits) */
+  void *ha, *hb, *a, *b; /* host and device A, B (bf16, fp8 or MX element bits) */
+  void *sa, *sb;         /* device MX scale tensors (NULL: not MX) */
   void *hc0, *c;         /* initial C (host), C (device) */
   void *bias;            /* device bias vector (NULL: none) */
   size_t c_bytes;
   tk_gemm_problem p;     /* the problem with bias_ptr set */
 } gemm_data;
 
-/* A, B, an initial C (so beta matters) and the bias from the seed, in that order */
-static void setup(gemm_data *d, const tk_gemm_problem *p, uint64_t seed, int fp8_edges)
+/* MX element codes: random finite values of the format (E4M3 never its NaN
+ * code S.1111.111, E5M2 never exponent 31); n elements, fp4 packed in pairs */
+static void fill_mx(tk_rng *r, uint8_t *x, size_t n, tk_gemm_in in)
+{
+  const size_t bytes = in == TK_GEMM_IN_MXFP4 ? (n + 1) / 2 : n;
+  for (size_t i = 0; i < bytes; ++i) {
+    uint8_t v = (uint8_t)(tk_rng_next(r) >> 32);
+    if (in == TK_GEMM_IN_MXFP8 && (v & 0x7f) == 0x7f) v ^= 0x01;          /* NaN -> 416 */
+    if (in == TK_GEMM_IN_MXFP8_E5M2 && (v & 0x7c) == 0x7c) v &= 0xbf;     /* inf/NaN -> a finite code */
+    x[i] = v;
+  }
+}
+
+/* MX scale tensors: random E8M0 near 1.0 (2^-4 .. 2^4), or with
+ * --mx-scale-edges the extremes: block b of every row of A gets 0x00, 0x7f,
+ * 0xfe or 0x80 (b % 4) and B the complement 254 - that, so each product of
+ * two blocks is scaled by 2^0 (A or B alone at 2^-127 / 2^127: the scaled
+ * elements leave f32's range, their products do not), and A's row 1 block 0
+ * is NaN (0xff): row 1 of C must be NaN (OCP MX spec 6.1). */
+static void fill_mx_scales(tk_rng *r, uint8_t *sa, uint8_t *sb, const tk_gemm_problem *p, int edges)
+{
+  const int64_t kb = (p->k + 31) / 32;
+  static const uint8_t edge[4] = {0x00, 0x7f, 0xfe, 0x80};
+  for (int64_t i = 0; i < p->mx_scale_a_len; ++i)
+    sa[i] = edges ? edge[(i % kb) % 4] : (uint8_t)(123 + (tk_rng_next(r) >> 32) % 9);
+  for (int64_t i = 0; i < p->mx_scale_b_len; ++i)
+    sb[i] = edges ? (uint8_t)(254 - edge[(i % kb) % 4]) : (uint8_t)(123 + (tk_rng_next(r) >> 32) % 9);
+  if (edges && p->m > 1 && p->mx_scale_a_len >= 2 * kb) sa[kb] = 0xff;
+}
+
+/* A, B, an initial C (so beta matters) and the bias from the seed, in that
+ * order (MX: then the scale tensors) */
+static void setup(gemm_data *d, const tk_gemm_problem *p, uint64_t seed, int fp8_edges, int mx_edges)
 {
   const size_t na = (size_t)(p->batch * tk_gemm_a_stride(p)), nb = (size_t)(p->batch * tk_gemm_b_stride(p));
-  const size_t nc = (size_t)(p->batch * tk_gemm_c_stride(p)), ib = (size_t)tk_gemm_in_elem_bytes(p);
+  const size_t nc = (size_t)(p->batch * tk_gemm_c_stride(p));
+  const size_t abytes = (size_t)tk_gemm_in_bytes(p, (int64_t)na), bbytes = (size_t)tk_gemm_in_bytes(p, (int64_t)nb);
   const size_t nbias = p->bias != TK_GEMM_BIAS_NONE ? (size_t)p->bias_len : 0;
   const size_t bias_bytes = nbias * (size_t)tk_gemm_bias_elem_bytes(p);
   tk_rng r;
   tk_rng_seed(&r, seed);
   d->p = *p;
   d->c_bytes = nc * (size_t)tk_gemm_c_elem_bytes(p);
-  d->ha = malloc(na * ib);
-  d->hb = malloc(nb * ib);
+  d->ha = malloc(abytes);
+  d->hb = malloc(bbytes);
   d->hc0 = malloc(d->c_bytes);
   void *hbias = malloc(bias_bytes ? bias_bytes : 1);
   if (!d->ha || !d->hb || !d->hc0 || !hbias) {
@@ -122,6 +160,9 @@ static void setup(gemm_data *d, const tk_gemm_problem *p, uint64_t seed, int fp8
     }
     tk_rng_fill_fp8e4(&r, d->ha, na, fp8_edges, enc == TK_GEMM_FP8_OCP);
     tk_rng_fill_fp8e4(&r, d->hb, nb, fp8_edges, enc == TK_GEMM_FP8_OCP);
+  } else if (tk_gemm_in_is_mx(p->in)) {
+    fill_mx(&r, d->ha, na, (tk_gemm_in)p->in);
+    fill_mx(&r, d->hb, nb, (tk_gemm_in)p->in);
   } else {
     tk_rng_fill_bf16(&r, d->ha, na);
     tk_rng_fill_bf16(&r, d->hb, nb);
@@ -136,11 +177,11 @@ static void setup(gemm_data *d, const tk_gemm_problem *p, uint64_t seed, int fp8
     if (p->bias_type == TK_GEMM_BIAS_BF16) ((uint16_t *)hbias)[i] = tk_ex_f32_to_bf16((float)((double)(u >> 11) * 0x1p-52 - 1.0));
     else ((float *)hbias)[i] = (float)((double)(u >> 40) * 0x1p-23 - 1.0);
   }
-  CHECK_HIP(hipMalloc(&d->a, na * ib));
-  CHECK_HIP(hipMalloc(&d->b, nb * ib));
+  CHECK_HIP(hipMalloc(&d->a, abytes));
+  CHECK_HIP(hipMalloc(&d->b, bbytes));
   CHECK_HIP(hipMalloc(&d->c, d->c_bytes));
-  CHECK_HIP(hipMemcpy(d->a, d->ha, na * ib, hipMemcpyHostToDevice));
-  CHECK_HIP(hipMemcpy(d->b, d->hb, nb * ib, hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpy(d->a, d->ha, abytes, hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpy(d->b, d->hb, bbytes, hipMemcpyHostToDevice));
   CHECK_HIP(hipMemcpy(d->c, d->hc0, d->c_bytes, hipMemcpyHostToDevice));
   d->bias = NULL;
   if (bias_bytes) {
@@ -149,6 +190,22 @@ static void setup(gemm_data *d, const tk_gemm_problem *p, uint64_t seed, int fp8
   }
   d->p.bias_ptr = d->bias;
   free(hbias);
+  d->sa = d->sb = NULL;
+  if (tk_gemm_in_is_mx(p->in)) { /* sizes as given (a wrong one was refused before) */
+    uint8_t *hsa = malloc((size_t)p->mx_scale_a_len), *hsb = malloc((size_t)p->mx_scale_b_len);
+    if (!hsa || !hsb) {
+      fprintf(stderr, "gemm: out of host memory for the MX scales\n");
+      exit(4);
+    }
+    fill_mx_scales(&r, hsa, hsb, p, mx_edges);
+    CHECK_HIP(hipMalloc(&d->sa, (size_t)p->mx_scale_a_len));
+    CHECK_HIP(hipMalloc(&d->sb, (size_t)p->mx_scale_b_len));
+    CHECK_HIP(hipMemcpy(d->sa, hsa, (size_t)p->mx_scale_a_len, hipMemcpyHostToDevice));
+    CHECK_HIP(hipMemcpy(d->sb, hsb, (size_t)p->mx_scale_b_len, hipMemcpyHostToDevice));
+    free(hsa);
+    free(hsb);
+  }
+  d->p.mx_scale_a = d->sa, d->p.mx_scale_b = d->sb;
 }
 
 static void teardown(gemm_data *d)
@@ -157,6 +214,8 @@ static void teardown(gemm_data *d)
   CHECK_HIP(hipFree(d->b));
   CHECK_HIP(hipFree(d->c));
   if (d->bias) CHECK_HIP(hipFree(d->bias));
+  if (d->sa) CHECK_HIP(hipFree(d->sa));
+  if (d->sb) CHECK_HIP(hipFree(d->sb));
   free(d->ha);
   free(d->hb);
   free(d->hc0);
@@ -289,8 +348,16 @@ static int run_one(const options *o)
   const int enc_ok = tk_gemm_fp8_encoding(&enc) == TK_GEMM_OK;
   const char *fp8_name = !enc_ok ? NULL : enc == TK_GEMM_FP8_OCP ? "fp8 e4m3 (OCP)" : "fp8 e4m3 (FNUZ)";
   const char *fp8_name_edges = enc_ok && enc == TK_GEMM_FP8_OCP ? "fp8 e4m3 (OCP) with edge cases" : "fp8 e4m3 (FNUZ) with edge cases";
-  printf("inputs: %s, scale_a=%g scale_b=%g; epilogue: bias %s%s, activation %s\n",
-         p->in != TK_GEMM_IN_FP8 ? "bf16" : fp8_name ? (o->fp8_edges ? fp8_name_edges : fp8_name) : "fp8 e4m3 (encoding unknown)",
+  char in_name[96];
+  if (tk_gemm_in_is_mx(p->in))
+    snprintf(in_name, sizeof in_name, "%s (OCP MX, E8M0 scales per 32)%s",
+             p->in == TK_GEMM_IN_MXFP8 ? "mxfp8 e4m3" : p->in == TK_GEMM_IN_MXFP8_E5M2 ? "mxfp8 e5m2" : "mxfp4 e2m1",
+             o->mx_edges ? " with edge scales" : "");
+  else
+    snprintf(in_name, sizeof in_name, "%s", p->in != TK_GEMM_IN_FP8 ? "bf16"
+                                            : fp8_name ? (o->fp8_edges ? fp8_name_edges : fp8_name)
+                                                       : "fp8 e4m3 (encoding unknown)");
+  printf("inputs: %s, scale_a=%g scale_b=%g; epilogue: bias %s%s, activation %s\n", in_name,
          p->scale_a, p->scale_b, p->bias == TK_GEMM_BIAS_ROW ? "per row" : p->bias == TK_GEMM_BIAS_COL ? "per column" : "none",
          p->bias == TK_GEMM_BIAS_NONE ? "" : p->bias_type == TK_GEMM_BIAS_BF16 ? " (bf16)" : " (f32)",
          tk_gemm_act_name((tk_gemm_act)p->act));
@@ -299,6 +366,7 @@ static int run_one(const options *o)
   printf("kernel: %s%s%s%s%s\n", tk_gemm_kernel_name((tk_gemm_kernel)cfg.kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "",
          p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? ", grid order row-major" : "",
          cfg.kernel == TK_GEMM_8WAVE ? ", config " : "", cfg.kernel == TK_GEMM_8WAVE ? config_name(&cfg, cname, sizeof cname) : "");
+  if (o->kernel == TK_GEMM_AUTO) printf("heuristic: %s table\n", tk_gemm_heuristic_target());
   if (cfg.kernel == TK_GEMM_8WAVE) {
     char skn[32] = "off";
     if (cfg.stream_k > TK_GEMM_SK_ON) snprintf(skn, sizeof skn, "%d workgroups", cfg.stream_k);
@@ -312,7 +380,7 @@ static int run_one(const options *o)
   }
   (void)kernel;
   gemm_data d;
-  setup(&d, p, o->seed, o->fp8_edges);
+  setup(&d, p, o->seed, o->fp8_edges, o->mx_edges);
   launch_ctx l = {cfg, &d, NULL, tk_gemm_workspace_bytes(p, &cfg)};
   if (l.ws_bytes) { CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes)); CHECK_HIP(hipMemset(l.ws, 0, l.ws_bytes)); }
   int rc = 0;
@@ -373,11 +441,17 @@ static int run_sweep(const options *o)
     p->m = dims[3 * i], p->n = dims[3 * i + 1], p->k = dims[3 * i + 2];
     p->lda = p->k, p->ldb = p->layout == TK_GEMM_NT ? p->k : p->n, p->ldc = p->n;
     p->bias_len = tk_gemm_bias_need(p);
+    if (tk_gemm_in_is_mx(p->in)) {
+      if (p->in == TK_GEMM_IN_MXFP4) p->lda = p->ldb = p->k + (p->k & 1);
+      p->mx_scale_a_len = tk_gemm_mx_scale_need(p, 0), p->mx_scale_b_len = tk_gemm_mx_scale_need(p, 1);
+    }
     if (tk_gemm_problem_error(p)) return bad("bad --sweep-shapes list", o->shapes);
   }
   if (nshapes < 0) return bad("bad --sweep-shapes list (MxNxK[,MxNxK...], at most 256)", o->shapes);
   tk_sweep sw;
-  tk_sweep_init(&sw, o->p.in == TK_GEMM_IN_FP8 ? "gemm fp8" : "gemm bf16", "m,n,k,batch,layout,out");
+  char title[32];
+  snprintf(title, sizeof title, "gemm %s", tk_gemm_in_name((tk_gemm_in)o->p.in));
+  tk_sweep_init(&sw, title, "m,n,k,batch,layout,out");
   int rc = 0;
   for (int i = 0; i < nshapes && !rc; ++i) {
     const tk_gemm_problem *p = &shapes[i];
@@ -393,7 +467,7 @@ static int run_sweep(const options *o)
         break;
       }
       gemm_data d;
-      setup(&d, p, o->seed, o->fp8_edges);
+      setup(&d, p, o->seed, o->fp8_edges, o->mx_edges);
       launch_ctx l = {cfg, &d, NULL, tk_gemm_workspace_bytes(p, &cfg)};
       if (l.ws_bytes) { CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes)); CHECK_HIP(hipMemset(l.ws, 0, l.ws_bytes)); }
       double ms;
@@ -437,6 +511,7 @@ static int parse_args(int argc, char **argv, options *o)
     if (!strcmp(a, "--sweep")) { o->sweep = 1; continue; }
     if (!strcmp(a, "--inject-error")) { o->inject = 1; continue; }
     if (!strcmp(a, "--fp8-edges")) { o->fp8_edges = 1; continue; }
+    if (!strcmp(a, "--mx-scale-edges")) { o->mx_edges = 1; continue; }
     if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);
     if (!strcmp(a, "--png"))
       return bad("--png was replaced by --svg (an SVG bar chart with axes and legend)", NULL);
@@ -465,9 +540,9 @@ static int parse_args(int argc, char **argv, options *o)
     } else if (!strcmp(a, "--scale-a") || !strcmp(a, "--scale-b")) {
       if (!tk_cli_f32(v, a[8] == 'a' ? &o->p.scale_a : &o->p.scale_b)) return bad("not a finite number", v);
     } else if (!strcmp(a, "--in")) {
-      if (!strcmp(v, "bf16")) o->p.in = TK_GEMM_IN_BF16;
-      else if (!strcmp(v, "fp8")) o->p.in = TK_GEMM_IN_FP8;
-      else return bad("unknown input type (bf16|fp8)", v);
+      tk_gemm_in in;
+      if (!tk_gemm_in_parse(v, &in)) return bad("unknown input type (bf16|fp8|mxfp8|mxfp8-e5m2|mxfp4)", v);
+      o->p.in = in;
     } else if (!strcmp(a, "--bias")) {
       if (!strcmp(v, "row")) o->p.bias = TK_GEMM_BIAS_ROW;
       else if (!strcmp(v, "col")) o->p.bias = TK_GEMM_BIAS_COL;
@@ -476,6 +551,10 @@ static int parse_args(int argc, char **argv, options *o)
       if (!strcmp(v, "f32")) o->p.bias_type = TK_GEMM_BIAS_F32;
       else if (!strcmp(v, "bf16")) o->p.bias_type = TK_GEMM_BIAS_BF16;
       else return bad("unknown bias type (f32|bf16)", v);
+    } else if (!strcmp(a, "--mx-scale-a-len") || !strcmp(a, "--mx-scale-b-len")) {
+      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
+      if (x < 1) return bad("MX scale tensor lengths must be >= 1", v);
+      *(a[11] == 'a' ? &o->p.mx_scale_a_len : &o->p.mx_scale_b_len) = x;
     } else if (!strcmp(a, "--bias-len")) {
       if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
       if (x < 1) return bad("--bias-len must be >= 1", v);
@@ -498,7 +577,7 @@ static int parse_args(int argc, char **argv, options *o)
       else if (!strcmp(v, "f32")) o->p.out = TK_GEMM_OUT_F32;
       else return bad("unknown output type (bf16|f32)", v);
     } else if (!strcmp(a, "--kernel")) {
-      if (!tk_gemm_kernel_parse(v, strlen(v), &o->kernel)) return bad("unknown kernel (8wave|4wave|simple|auto)", v);
+      if (!tk_gemm_kernel_parse(v, strlen(v), &o->kernel)) return bad("unknown kernel (8wave|4wave|simple|mx|auto)", v);
     } else if (!strcmp(a, "--tile")) {
       int64_t t[2];
       if (tk_cli_shapes(v, 2, t, 1) != 1 || (t[0] != 128 && t[0] != 256 && !(t[0] == 224 && t[1] == 256)) ||
@@ -541,8 +620,15 @@ static int parse_args(int argc, char **argv, options *o)
     } else
       return bad("unknown option", a);
   }
-  if (o->p.lda < 0) o->p.lda = o->p.k;
-  if (o->p.ldb < 0) o->p.ldb = o->p.layout == TK_GEMM_NT ? o->p.k : o->p.n;
+  /* mxfp4 rows start on whole bytes: an odd K gets one padding element */
+  const int64_t krow = o->p.in == TK_GEMM_IN_MXFP4 ? o->p.k + (o->p.k & 1) : o->p.k;
+  if (o->p.lda < 0) o->p.lda = krow;
+  if (o->p.ldb < 0) o->p.ldb = o->p.layout == TK_GEMM_NT ? krow : o->p.n;
+  const int mx = tk_gemm_in_is_mx(o->p.in);
+  if (!mx && (o->p.mx_scale_a_len || o->p.mx_scale_b_len)) return bad("--mx-scale-a-len/--mx-scale-b-len need MX inputs (--in mxfp8|mxfp4)", NULL);
+  if (!mx && o->mx_edges) return bad("--mx-scale-edges needs MX inputs (--in mxfp8|mxfp8-e5m2|mxfp4)", NULL);
+  if (mx && !o->p.mx_scale_a_len) o->p.mx_scale_a_len = tk_gemm_mx_scale_need(&o->p, 0);
+  if (mx && !o->p.mx_scale_b_len) o->p.mx_scale_b_len = tk_gemm_mx_scale_need(&o->p, 1);
   if (o->p.ldc < 0) o->p.ldc = o->p.n;
   if (o->p.bias_len < 0) o->p.bias_len = tk_gemm_bias_need(&o->p);
   if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_len > 0) return bad("--bias-len needs --bias row|col", NULL);
@@ -554,6 +640,11 @@ static int parse_args(int argc, char **argv, options *o)
   if (e) return bad(e, NULL);
   const char *ce = tk_cli_common_error(o->check, o->sweep, o->inject, o->iters, o->csv, o->svg);
   if (ce) return bad(ce, NULL);
+  if (mx && strcmp(tk_gemm_heuristic_target(), "gfx950") != 0) { /* the one device query before the run */
+    fprintf(stderr, "gemm: MX inputs (--in %s) need a gfx950 (CDNA4) device: the block-scaled MFMAs "
+                    "(v_mfma_scale_f32_*_f8f6f4) do not exist on this one\n", tk_gemm_in_name((tk_gemm_in)o->p.in));
+    return 2;
+  }
   return -1; /* go on */
 }
 

@@ -13,7 +13,8 @@
  * Kernels (docs/gemm.md): "8wave" (gemm_8wave.h, 8-wave ping-pong, tiles
  * 256x256, 256x128, 128x256, 128x128, optional split-K with the deterministic
  * reduction of gemm_splitk.h), "4wave" (gemm_4wave.h, 128x128, the baseline),
- * "simple" (gemm_simple.h, 64x64, plain HIP FMAs); TK_GEMM_AUTO picks kernel,
+ * "simple" (gemm_simple.h, 64x64, plain HIP FMAs), "mx" (gemm_mx.h, MX inputs
+ * on gfx950: block-scaled f8f6f4 MFMAs); TK_GEMM_AUTO picks kernel,
  * tile and split by the table-driven heuristic in docs/gemm.md.  gemm_reference.h is the naive double-precision
  * GPU reference that tk_gemm_check uses for large problems.
  *
@@ -46,7 +47,11 @@ typedef enum tk_gemm_grid_order { TK_GEMM_GRID_L2 = 0, TK_GEMM_GRID_ROW_MAJOR = 
 /* A and B element type: bf16, or fp8 e4m3 with per-tensor scales.  fp8
  * bytes are "the device's e4m3", the encoding its fp8 MFMAs read
  * (tk_gemm_fp8_encoding says which; tk/types.h has both host references). */
-typedef enum tk_gemm_in { TK_GEMM_IN_BF16 = 0, TK_GEMM_IN_FP8 = 1 } tk_gemm_in;
+typedef enum tk_gemm_in { TK_GEMM_IN_BF16 = 0, TK_GEMM_IN_FP8 = 1,
+  /* OCP Microscaling (gfx950 only, the "mx" kernel): elements with one E8M0
+   * scale byte per 32 along K (mx_scale_a/b below); MXFP8 E4M3, MXFP8 E5M2,
+   * MXFP4 E2M1 (two per byte, element 2i in the low nibble) */
+  TK_GEMM_IN_MXFP8 = 2, TK_GEMM_IN_MXFP8_E5M2 = 3, TK_GEMM_IN_MXFP4 = 4 } tk_gemm_in;
 /* fp8 e4m3 encodings: FNUZ (gfx942: bias 8, 0x80 NaN, no -0, max 240) and
  * OCP E4M3FN (gfx950: bias 7, 0x80 is -0, NaN 0x7f/0xff, max 448) */
 typedef enum tk_gemm_fp8_enc { TK_GEMM_FP8_FNUZ = 0, TK_GEMM_FP8_OCP = 1 } tk_gemm_fp8_enc;
@@ -56,7 +61,7 @@ typedef enum tk_gemm_act {
 } tk_gemm_act;
 typedef enum tk_gemm_bias { TK_GEMM_BIAS_NONE = 0, TK_GEMM_BIAS_ROW = 1, TK_GEMM_BIAS_COL = 2 } tk_gemm_bias;
 typedef enum tk_gemm_bias_type { TK_GEMM_BIAS_F32 = 0, TK_GEMM_BIAS_BF16 = 1 } tk_gemm_bias_type;
-typedef enum tk_gemm_kernel { TK_GEMM_AUTO = 0, TK_GEMM_8WAVE = 1, TK_GEMM_4WAVE = 2, TK_GEMM_SIMPLE = 3 } tk_gemm_kernel;
+typedef enum tk_gemm_kernel { TK_GEMM_AUTO = 0, TK_GEMM_8WAVE = 1, TK_GEMM_4WAVE = 2, TK_GEMM_SIMPLE = 3, TK_GEMM_MX = 4 } tk_gemm_kernel;
 
 enum {
   TK_GEMM_OK = 0,
@@ -84,6 +89,13 @@ typedef struct tk_gemm_problem {
   int64_t bias_len;    /* elements in the bias vector: must be M (ROW) or N (COL) */
   const void *bias_ptr; /* device vector, bias_len elements of bias_type */
   float scale_a, scale_b; /* per-tensor scales (the dequantisation of fp8 inputs) */
+  /* MX inputs: device E8M0 scale tensors, batch x M x ceil(K/32) (A) and
+   * batch x N x ceil(K/32) (B) bytes, packed (OCP MX spec v1.0: one scale per
+   * 32 consecutive elements of a row along K; a partial last block has its
+   * own scale).  The lengths must be those (tk_gemm_mx_scale_need): a wrong
+   * size is refused, not read past. */
+  const void *mx_scale_a, *mx_scale_b;
+  int64_t mx_scale_a_len, mx_scale_b_len;
 } tk_gemm_problem;
 
 /* M x N x K, batch 1, packed leading dimensions, nt, bf16 in and out,
@@ -97,7 +109,17 @@ TK_HDI int64_t tk_gemm_a_stride(const tk_gemm_problem *p) { return p->m * p->lda
 TK_HDI int64_t tk_gemm_b_stride(const tk_gemm_problem *p) { return (p->layout == TK_GEMM_NT ? p->n : p->k) * p->ldb; }
 TK_HDI int64_t tk_gemm_c_stride(const tk_gemm_problem *p) { return p->m * p->ldc; }
 TK_HDI int64_t tk_gemm_c_elem_bytes(const tk_gemm_problem *p) { return p->out == TK_GEMM_OUT_BF16 ? 2 : 4; }
-TK_HDI int64_t tk_gemm_in_elem_bytes(const tk_gemm_problem *p) { return p->in == TK_GEMM_IN_FP8 ? 1 : 2; }
+TK_HDI int tk_gemm_in_is_mx(int32_t in) { return in >= TK_GEMM_IN_MXFP8 && in <= TK_GEMM_IN_MXFP4; }
+/* bytes per input element (MXFP4: 1, holding two; tk_gemm_in_bytes counts right) */
+TK_HDI int64_t tk_gemm_in_elem_bytes(const tk_gemm_problem *p) { return p->in == TK_GEMM_IN_BF16 ? 2 : 1; }
+/* bytes of n input elements */
+TK_HDI int64_t tk_gemm_in_bytes(const tk_gemm_problem *p, int64_t n) {
+  return p->in == TK_GEMM_IN_MXFP4 ? (n + 1) / 2 : n * tk_gemm_in_elem_bytes(p);
+}
+/* bytes an MX scale tensor must have: which 0 (A) or 1 (B) */
+TK_HDI int64_t tk_gemm_mx_scale_need(const tk_gemm_problem *p, int which) {
+  return p->batch * (which ? p->n : p->m) * ((p->k + 31) / 32);
+}
 TK_HDI int64_t tk_gemm_bias_elem_bytes(const tk_gemm_problem *p) { return p->bias_type == TK_GEMM_BIAS_BF16 ? 2 : 4; }
 /* the length a bias vector must have (0: no bias) */
 TK_HDI int64_t tk_gemm_bias_need(const tk_gemm_problem *p) {
@@ -113,11 +135,15 @@ int tk_gemm_fp8_encoding(tk_gemm_fp8_enc *enc);
 /* "fnuz" or "ocp" */
 const char *tk_gemm_fp8_encoding_name(tk_gemm_fp8_enc enc);
 
+/* "bf16", "fp8", "mxfp8", "mxfp8-e5m2", "mxfp4" and back (1 on success) */
+const char *tk_gemm_in_name(tk_gemm_in in);
+int tk_gemm_in_parse(const char *s, tk_gemm_in *in);
+
 /* "none", "relu", "gelu" (tanh approximation), "gelu-erf", "silu" and back (1 on success) */
 const char *tk_gemm_act_name(tk_gemm_act a);
 int tk_gemm_act_parse(const char *s, tk_gemm_act *a);
 
-/* "8wave", "4wave", "simple", "auto" and back (1 on success). */
+/* "8wave", "4wave", "simple", "mx", "auto" and back (1 on success). */
 const char *tk_gemm_kernel_name(tk_gemm_kernel k);
 int tk_gemm_kernel_parse(const char *s, size_t len, tk_gemm_kernel *k);
 /* Why `kernel` cannot run valid problem p (NULL: it can). */
@@ -125,11 +151,17 @@ const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p)
 /* The kernel tk_gemm runs: `requested`, or the heuristic's choice for AUTO. */
 tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested);
 
+/* Which target's heuristic table TK_GEMM_AUTO reads on the current device
+ * (hipGetDevice): "gfx950" on gfx950 (rows swept under --model=mi355x),
+ * "gfx942" elsewhere (--model=mi325x); docs/gemm.md "Kernel choice". */
+const char *tk_gemm_heuristic_target(void);
+
 /* Launches the problem on `stream` (asynchronous, like any launch), with the
  * heuristic's tile and split for `kernel` (tk_gemm_plan).
  * a, b, c: device memory holding batch * tk_gemm_{a,b,c}_stride(p) elements
  * (A and B: uint16_t bf16 bits, or uint8_t fp8 bits in the device's e4m3
- * encoding for TK_GEMM_IN_FP8, tk_gemm_fp8_encoding).
+ * encoding for TK_GEMM_IN_FP8, tk_gemm_fp8_encoding; MX: the OCP element
+ * codes, scales in p->mx_scale_a/b).
  * A split-K plan allocates its workspace here, per call, and frees it after
  * synchronizing `stream`; use tk_gemm_run with your own workspace to avoid
  * that. */

@@ -33,6 +33,11 @@
  * forms multiply each 32-element k block by 2^(s-127), s the E8M0 byte of the
  * lane that holds the block (lane i + M*(k/32) for A row i, j + N*(k/32) for
  * B column j), byte op_sel[n] + 2*op_sel_hi[n] of scale operand n (0xff: NaN).
+ * The two scales multiply the (exact) product of the elements together, as
+ * the OCP MX spec's dot product X_A * X_B * sum(P_A * P_B) does (section
+ * 6.1): each product is scaled by 2^(sa + sb - 254) in double and rounded
+ * once to f32, so A at scale 2^127 with B at 2^-127 stays finite (scaling
+ * each element alone overflowed f32 for |element| >= 2).
  */
 #include <math.h>
 
@@ -107,13 +112,6 @@ static int f8f6f4_fmt(int sel)
   }
 }
 
-/* E8M0 scale byte -> 2^(s-127), 0xff NaN */
-static inline float e8m0(uint32_t s)
-{
-  s &= 0xff;
-  return s == 0xff ? NAN : ldexpf(1.0f, (int)s - 127);
-}
-
 static inline uint32_t lane_op32(const tks_wave *w, const tks_operand *o, int l)
 {
   return o->kind == TKS_OPK_VGPR ? w->v[o->reg & (TKS_NVGPR - 1)][l] : tks_op32(w, o);
@@ -167,6 +165,7 @@ int tks_exec_mfma(tks_wave *w, const tks_inst *in)
   pthread_once(&lut_once, init_lut);
   const int N = M, groups = 64 / M, kpl = K / groups, nreg = M * N / 64;
   float A[32][128], B[128][32], D[32][32];
+  int ea[32][4], eb[32][4]; /* _scale forms: E8M0 bytes of row i / column j, k block g (255 NaN) */
   int32_t IA[32][32], IB[32][32], ID[32][32];
   const int isint = ta == E_I8;
   float tmpf[128];
@@ -175,15 +174,14 @@ int tks_exec_mfma(tks_wave *w, const tks_inst *in)
   int sbyte_b = ((in->op_sel >> 1) & 1) | (((in->op_sel_hi >> 1) & 1) << 1);
   for (int l = 0; l < 64; l++) {
     int i = l % M, kg = l / M;
-    float sa = 1.0f, sb = 1.0f;
     if (scaled) {
-      sa = e8m0(lane_op32(w, &in->src[3], l) >> (8 * sbyte_a));
-      sb = e8m0(lane_op32(w, &in->src[4], l) >> (8 * sbyte_b));
+      ea[i][kg] = (int)((lane_op32(w, &in->src[3], l) >> (8 * sbyte_a)) & 0xff);
+      eb[i][kg] = (int)((lane_op32(w, &in->src[4], l) >> (8 * sbyte_b)) & 0xff);
     }
     unpack(w, &in->src[0], l, kpl, ta, tmpf, tmpi);
-    for (int e = 0; e < kpl; e++) { if (isint) IA[i][kg * kpl + e] = tmpi[e]; else A[i][kg * kpl + e] = tmpf[e] * sa; }
+    for (int e = 0; e < kpl; e++) { if (isint) IA[i][kg * kpl + e] = tmpi[e]; else A[i][kg * kpl + e] = tmpf[e]; }
     unpack(w, &in->src[1], l, kpl, tb, tmpf, tmpi);
-    for (int e = 0; e < kpl; e++) { if (isint) IB[kg * kpl + e][i] = tmpi[e]; else B[kg * kpl + e][i] = tmpf[e] * sb; }
+    for (int e = 0; e < kpl; e++) { if (isint) IB[kg * kpl + e][i] = tmpi[e]; else B[kg * kpl + e][i] = tmpf[e]; }
   }
   /* accumulator input */
   const tks_operand *c = &in->src[2];
@@ -198,6 +196,18 @@ int tks_exec_mfma(tks_wave *w, const tks_inst *in)
       for (int k = 0; k < K; k++) {
         int32_t a = IA[i][k];
         for (int j = 0; j < N; j++) ID[i][j] = (int32_t)((uint32_t)ID[i][j] + (uint32_t)(a * IB[k][j]));
+      }
+  } else if (scaled) {
+    /* f8f6f4 elements have at most 4 significant bits: a * b is exact in f32 */
+    for (int i = 0; i < M; i++)
+      for (int g = 0; g < groups; g++) {
+        double sc[32];
+        for (int j = 0; j < N; j++)
+          sc[j] = ea[i][g] == 255 || eb[j][g] == 255 ? NAN : ldexp(1.0, ea[i][g] + eb[j][g] - 254);
+        for (int k = g * kpl; k < (g + 1) * kpl; k++) {
+          float a = A[i][k];
+          for (int j = 0; j < N; j++) D[i][j] += (float)((double)(a * B[k][j]) * sc[j]);
+        }
       }
   } else {
     for (int i = 0; i < M; i++)

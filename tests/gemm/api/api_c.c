@@ -274,12 +274,23 @@ int main(void)
   determinism(96, 80, 1000, 4, 0); /* K ranges 256, 256, 256, 232 */
   determinism(1024, 768, 640, 1, 5); /* 12 tiles over 5: 2 left over, 2-3 parts each */
 
-  /* auto follows the generated table (bench/gemm-heuristic): each swept
-   * shape gets its row's config; without 16-byte rows (odd lda) 8wave rows
-   * give way to the rule's 4wave */
+  /* auto follows the generated table of the device it runs on
+   * (bench/gemm-heuristic; gfx950's rows on gfx950, gfx942's elsewhere):
+   * each swept shape gets its row's config; without 16-byte rows (odd lda)
+   * 8wave rows give way to the rule's 4wave */
 #ifdef HAVE_TABLE
-  for (size_t i = 0; i < sizeof gemm_heuristic_table / sizeof gemm_heuristic_table[0]; ++i) {
-    const gemm_heuristic_row *r = &gemm_heuristic_table[i];
+  {
+    hipDeviceProp_t prop;
+    int dev = 0;
+    EXPECT(hipGetDevice(&dev) == hipSuccess && hipGetDeviceProperties(&prop, dev) == hipSuccess, "device query");
+    const int gfx950 = !strncmp(prop.gcnArchName, "gfx950", 6);
+    EXPECT(!strcmp(tk_gemm_heuristic_target(), gfx950 ? "gfx950" : "gfx942"),
+           "device %s reads the %s heuristic table", prop.gcnArchName, tk_gemm_heuristic_target());
+  }
+  size_t nrows;
+  const gemm_heuristic_row *rows = gemm_heuristic_rows(tk_gemm_heuristic_target(), &nrows);
+  for (size_t i = 0; i < nrows; ++i) {
+    const gemm_heuristic_row *r = &rows[i];
     tk_gemm_problem q;
     tk_gemm_problem_init(&q, (int64_t)r->m, (int64_t)r->n, (int64_t)r->k);
     tk_gemm_config c = {TK_GEMM_AUTO, 0, 0, 0, 0};
@@ -293,7 +304,7 @@ int main(void)
     EXPECT(tk_gemm_plan(&q, &d) == TK_GEMM_OK && d.kernel != TK_GEMM_8WAVE,
            "auto for %gx%gx%g with lda = K + 1 chose 8wave (no 16-byte rows: its slow path)", r->m, r->n, r->k);
   }
-  printf("ok: auto follows the %zu rows of the heuristic table\n", sizeof gemm_heuristic_table / sizeof gemm_heuristic_table[0]);
+  printf("ok: auto follows the %zu rows of the %s heuristic table\n", nrows, tk_gemm_heuristic_target());
 #endif
 
   /* plan: AUTO fills kernel, tile and split; explicit fields stay; split clamped to K's 64-wide steps */
@@ -354,6 +365,60 @@ int main(void)
   tk_gemm_kernel kk;
   EXPECT(tk_gemm_kernel_parse("4wave", 5, &kk) && kk == TK_GEMM_4WAVE, "parse 4wave");
   EXPECT(!tk_gemm_kernel_parse("5wave", 5, &kk), "parse 5wave accepted");
+
+  /* MX through the C API: 64x40x96 mxfp8 / mxfp4, every element 1.0, A's
+   * scales 2^1 and B's 2^-3 on block 0, 2^0 and 2^0 after: C = 32/4 + 64 = 72
+   * exactly; on gfx942 refused (no block-scaled MFMAs) */
+  {
+    const int64_t M = 64, N = 40, K = 96, kb = 3;
+    for (int fp4 = 0; fp4 < 2; ++fp4) {
+      tk_gemm_problem q;
+      tk_gemm_problem_init(&q, M, N, K);
+      q.in = fp4 ? TK_GEMM_IN_MXFP4 : TK_GEMM_IN_MXFP8;
+      q.out = TK_GEMM_OUT_F32;
+      q.mx_scale_a_len = M * kb, q.mx_scale_b_len = N * kb - 1;
+      EXPECT(tk_gemm_problem_error(&q) && strstr(tk_gemm_problem_error(&q), "wrong size"), "MX scale tensor short by 1 accepted");
+      q.mx_scale_b_len = N * kb;
+      EXPECT(tk_gemm_problem_error(&q) == NULL, "MX problem refused: %s", tk_gemm_problem_error(&q));
+      const size_t ab = (size_t)(fp4 ? M * K / 2 : M * K), bb = (size_t)(fp4 ? N * K / 2 : N * K);
+      uint8_t *ha = malloc(ab), *hb = malloc(bb), *hsa = malloc((size_t)(M * kb)), *hsb = malloc((size_t)(N * kb));
+      float *hc = malloc(sizeof(float) * (size_t)(M * N));
+      memset(ha, fp4 ? 0x22 : 0x38, ab); /* E2M1 1.0 in both nibbles / E4M3 1.0 */
+      memset(hb, fp4 ? 0x22 : 0x38, bb);
+      for (int64_t i = 0; i < M * kb; ++i) hsa[i] = i % kb ? 0x7f : 0x80;
+      for (int64_t i = 0; i < N * kb; ++i) hsb[i] = i % kb ? 0x7f : 0x7c;
+      void *da, *db, *dsa, *dsb, *dc;
+      EXPECT(hipMalloc(&da, ab) == hipSuccess && hipMalloc(&db, bb) == hipSuccess &&
+                 hipMalloc(&dsa, (size_t)(M * kb)) == hipSuccess && hipMalloc(&dsb, (size_t)(N * kb)) == hipSuccess &&
+                 hipMalloc(&dc, sizeof(float) * (size_t)(M * N)) == hipSuccess,
+             "hipMalloc");
+      (void)hipMemcpy(da, ha, ab, hipMemcpyHostToDevice);
+      (void)hipMemcpy(db, hb, bb, hipMemcpyHostToDevice);
+      (void)hipMemcpy(dsa, hsa, (size_t)(M * kb), hipMemcpyHostToDevice);
+      (void)hipMemcpy(dsb, hsb, (size_t)(N * kb), hipMemcpyHostToDevice);
+      q.mx_scale_a = dsa, q.mx_scale_b = dsb;
+      const int gfx950 = !strcmp(tk_gemm_heuristic_target(), "gfx950");
+      const int e = tk_gemm(&q, TK_GEMM_AUTO, da, db, dc, 0);
+      if (!gfx950) {
+        EXPECT(e == TK_GEMM_ERR_UNSUPPORTED, "MX on gfx942: %s, want unsupported", tk_gemm_strerror(e));
+        tk_gemm_config cfg = {TK_GEMM_AUTO, 0, 0, 0, 0, 0};
+        EXPECT(tk_gemm_plan(&q, &cfg) == TK_GEMM_ERR_UNSUPPORTED && tk_gemm_config_unsupported(&q, &cfg) &&
+                   strstr(tk_gemm_config_unsupported(&q, &cfg), "gfx950"),
+               "MX on gfx942: the reason names gfx950");
+      } else {
+        EXPECT(e == TK_GEMM_OK && hipDeviceSynchronize() == hipSuccess, "tk_gemm MX: %s", tk_gemm_strerror(e));
+        (void)hipMemcpy(hc, dc, sizeof(float) * (size_t)(M * N), hipMemcpyDeviceToHost);
+        int bad = 0;
+        for (int64_t i = 0; i < M * N; ++i) bad += hc[i] != 72.0f;
+        EXPECT(!bad, "MX %s: %d of %lld elements != 72 (C[0] = %g)", fp4 ? "mxfp4" : "mxfp8", bad, (long long)(M * N), hc[0]);
+      }
+      (void)hipFree(da), (void)hipFree(db), (void)hipFree(dsa), (void)hipFree(dsb), (void)hipFree(dc);
+      free(ha), free(hb), free(hsa), free(hsb), free(hc);
+    }
+    tk_gemm_in in;
+    EXPECT(tk_gemm_in_parse("mxfp8-e5m2", &in) && in == TK_GEMM_IN_MXFP8_E5M2, "parse mxfp8-e5m2");
+    printf("ok: MX through the C API (%s)\n", !strcmp(tk_gemm_heuristic_target(), "gfx950") ? "computed" : "refused on gfx942");
+  }
 
   printf(failures ? "api_c: %d failures\n" : "api_c: all ok\n", failures);
   return failures ? 1 : 0;
