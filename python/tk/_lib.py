@@ -53,6 +53,8 @@ class GemmProblem(ctypes.Structure):
         ("in_", ctypes.c_int32), ("act", ctypes.c_int32), ("bias", ctypes.c_int32), ("bias_type", ctypes.c_int32),
         ("bias_len", ctypes.c_int64), ("bias_ptr", ctypes.c_void_p),
         ("scale_a", ctypes.c_float), ("scale_b", ctypes.c_float),
+        ("mx_scale_a", ctypes.c_void_p), ("mx_scale_b", ctypes.c_void_p),
+        ("mx_scale_a_len", ctypes.c_int64), ("mx_scale_b_len", ctypes.c_int64),
     ]
 
 
