@@ -690,12 +690,28 @@ static int is_branch_op(int op)
   return op >= TKS_OP_S_BRANCH && op <= TKS_OP_S_CBRANCH_EXECNZ;
 }
 
+/* Encodings on which LLVM 22's AMDGPU disassembler itself crashes (found by
+ * bench/fuzz-tksim; reproduce with llvm-mc --disassemble -mcpu=gfx942):
+ * MUBUF/MTBUF with SOFFSET 255 (a literal, which the CDNA3 ISA guide's
+ * "MUBUF" / "MTBUF" fields do not allow: an SGPR, M0 or inline constant).
+ * They are invalid, so decoding them as such loses nothing. */
+static int llvm_crashes_on(const uint8_t *b, uint64_t avail)
+{
+  if (avail < 8) return 0;
+  uint32_t w0 = rd32(b), w1 = rd32(b + 4);
+  uint32_t enc = w0 >> 26;
+  if ((enc == 0x38 /* MUBUF */ || enc == 0x3a /* MTBUF */) && (w1 >> 24) == 0xff) return 1;
+  return 0;
+}
+
 /* Decodes [host, host+size) at device address addr as a new region. */
 static int decode_range(tks_program *p, LLVMDisasmContextRef dc, const tks_kernel *k,
                         const uint8_t *host, uint64_t addr, uint64_t size, int stop_at_end,
                         uint32_t *cap, uint32_t *tcap, uint32_t *tlen)
 {
   tks_region *rg;
+  /* within the budget: the map below is sized by what can be decoded */
+  if (size > p->budget - p->decoded_bytes) size = p->budget - p->decoded_bytes;
   p->regions = realloc(p->regions, (p->nregions + 1) * sizeof *p->regions);
   rg = &p->regions[p->nregions++];
   rg->addr = addr;
@@ -704,11 +720,12 @@ static int decode_range(tks_program *p, LLVMDisasmContextRef dc, const tks_kerne
   for (uint64_t i = 0; i <= size / 4; i++) rg->map[i] = -1;
   uint64_t pc = 0;
   char text[512];
-  while (pc + 4 <= size) {
+  while (pc + 4 <= size && p->decoded_bytes + pc < p->budget) {
     if (p->n == *cap) { *cap *= 2; p->inst = realloc(p->inst, *cap * sizeof(tks_inst)); }
     tks_inst *in = &p->inst[p->n];
     memset(in, 0, sizeof *in);
-    size_t len = LLVMDisasmInstruction(dc, (uint8_t *)host + pc, size - pc, addr + pc, text, sizeof text);
+    size_t len = llvm_crashes_on(host + pc, size - pc)
+                   ? 0 : LLVMDisasmInstruction(dc, (uint8_t *)host + pc, size - pc, addr + pc, text, sizeof text);
     const char *t = text;
     while (*t == '\t' || *t == ' ') t++;
     int bad = len == 0;
@@ -737,6 +754,7 @@ static int decode_range(tks_program *p, LLVMDisasmContextRef dc, const tks_kerne
     if (stop_at_end && (bad || in->op == TKS_OP_S_CODE_END)) break;
   }
   rg->size = (uint32_t)pc;
+  p->decoded_bytes += pc;
   return 0;
 }
 
@@ -767,10 +785,11 @@ static int call_target(const tks_program *p, uint32_t i, const tks_kernel *k, ui
   uint32_t creg = r, j = i + 3;
   if (i + 3 < p->n && p->inst[i + 3].op == TKS_OP_S_LOAD && p->inst[i + 3].src[0].reg == r && p->inst[i + 3].mem_bytes == 8) {
     /* GOT entry: the loader applied the code object's relocations */
+    /* bounds on integer addresses: a wild t must not form a wild pointer */
     if (!co) return 0;
-    const uint8_t *h = k->code + (t - k->code_addr);
-    if (h < co->image || h + 8 > co->image + co->image_size) return 0;
-    memcpy(&t, h, 8);
+    uint64_t ib = (uint64_t)(uintptr_t)co->image;
+    if (t < ib || co->image_size < 8 || t - ib > co->image_size - 8) return 0;
+    memcpy(&t, co->image + (t - ib), 8);
     creg = p->inst[i + 3].dst[0].reg;
     j = i + 4;
   }
@@ -810,17 +829,25 @@ tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)
   p->inst = calloc(cap, sizeof(tks_inst));
   p->text = malloc(tcap);
   p->code_size = (uint32_t)size;
+  p->budget = tks_decode_budget(k->co ? k->co->image_size : size);
   decode_range(p, dc, k, k->code, k->code_addr, size, 0, &cap, &tcap, &tlen);
   /* functions reached through static calls, transitively */
-  for (uint32_t i = 0; i < p->n && p->nregions < 256; i++) {
+  for (uint32_t i = 0; i < p->n && p->nregions < 256 && p->decoded_bytes < p->budget; i++) {
     uint64_t t;
     if (!call_target(p, i, k, &t) || tks_program_index(p, t) >= 0) continue;
     const tks_code_object *co = k->co;
-    const uint8_t *h = k->code + (t - k->code_addr);
-    if (!co || h < co->image || h >= co->image + co->image_size) continue;
-    uint64_t avail = (uint64_t)(co->image + co->image_size - h);
+    if (!co) continue;
+    uint64_t ib = (uint64_t)(uintptr_t)co->image;
+    if (t < ib || t - ib >= co->image_size) continue;
+    const uint8_t *h = co->image + (t - ib); /* device address == host address */
+    uint64_t avail = co->image_size - (t - ib);
+    /* a function symbol says where the callee ends; without one, decode
+     * until s_code_end or bad bytes */
+    int sized = 0;
+    for (int f = 0; f < co->nfuncs; f++)
+      if (co->funcs[f].addr == t && co->funcs[f].size <= avail) { avail = co->funcs[f].size; sized = 1; break; }
     if (avail > (1u << 20)) avail = 1u << 20;
-    decode_range(p, dc, k, h, t, avail, 1, &cap, &tcap, &tlen);
+    decode_range(p, dc, k, h, t, avail, !sized, &cap, &tcap, &tlen);
   }
   /* an s_swappc/s_setpc whose target no static sequence gave (a call
    * through a function-pointer table): every function of the code object
@@ -836,11 +863,12 @@ tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)
       }
       indirect = !known;
     }
-  for (int f = 0; indirect && co && f < co->nfuncs && p->nregions < 256; f++) {
+  for (int f = 0; indirect && co && f < co->nfuncs && p->nregions < 256 && p->decoded_bytes < p->budget; f++) {
     uint64_t a = co->funcs[f].addr;
     if (tks_program_index(p, a) >= 0 || (a >= k->code_addr && a < k->code_addr + size)) continue;
-    const uint8_t *h = (const uint8_t *)(uintptr_t)a;
-    if (h < co->image || h + co->funcs[f].size > co->image + co->image_size) continue;
+    uint64_t ib = (uint64_t)(uintptr_t)co->image;
+    if (a < ib || a - ib > co->image_size || co->funcs[f].size > co->image_size - (a - ib)) continue;
+    const uint8_t *h = co->image + (a - ib);
     decode_range(p, dc, k, h, a, co->funcs[f].size, 0, &cap, &tcap, &tlen);
   }
   p->pc_to_index = p->regions[0].map;
