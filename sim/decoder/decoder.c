@@ -697,7 +697,7 @@ static int is_branch_op(int op)
  * They are invalid, so decoding them as such loses nothing. */
 static int llvm_crashes_on(const uint8_t *b, uint64_t avail)
 {
-  if (avail < 8) return 0;
+  if (avail < 8) return 0; /* callers pad to 16 bytes */
   uint32_t w0 = rd32(b), w1 = rd32(b + 4);
   uint32_t enc = w0 >> 26;
   if ((enc == 0x38 /* MUBUF */ || enc == 0x3a /* MTBUF */) && (w1 >> 24) == 0xff) return 1;
@@ -724,8 +724,19 @@ static int decode_range(tks_program *p, LLVMDisasmContextRef dc, const tks_kerne
     if (p->n == *cap) { *cap *= 2; p->inst = realloc(p->inst, *cap * sizeof(tks_inst)); }
     tks_inst *in = &p->inst[p->n];
     memset(in, 0, sizeof *in);
-    size_t len = llvm_crashes_on(host + pc, size - pc)
-                   ? 0 : LLVMDisasmInstruction(dc, (uint8_t *)host + pc, size - pc, addr + pc, text, sizeof text);
+    /* LLVM 22 also crashes on an instruction whose literal is cut off by the
+     * end of the buffer (llvm-mc: "0x00,0xff,0x00,0x81"): near the end, give
+     * it a zero-padded copy and refuse what would reach past the region */
+    const uint8_t *at = host + pc;
+    uint8_t tail[32];
+    if (size - pc < 16) {
+      memset(tail, 0, sizeof tail);
+      memcpy(tail, host + pc, (size_t)(size - pc));
+      at = tail;
+    }
+    size_t len = llvm_crashes_on(at, 16) ? 0 : LLVMDisasmInstruction(dc, (uint8_t *)at, at == tail ? sizeof tail : size - pc,
+                                                                      addr + pc, text, sizeof text);
+    if (len > size - pc) len = 0;
     const char *t = text;
     while (*t == '\t' || *t == ' ') t++;
     int bad = len == 0;

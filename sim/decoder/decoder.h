@@ -107,7 +107,7 @@ typedef struct tks_program {
 } tks_program;
 
 /* Code decoded per kernel, callees included: at most twice its code
- * object's image plus 256 KiB, and 8 MiB (tk's largest gemm kernels are
+ * object's image plus 64 KiB, and 8 MiB (tk's largest gemm kernels are
  * ~100 KiB). Real code decodes each byte about once (callees end at their
  * symbol's size); a corrupt image (a huge zero-filled p_memsz, a symbol-less
  * kernel running to the image end, hundreds of unsized call targets) then
@@ -116,7 +116,7 @@ typedef struct tks_program {
 #define TKS_DECODE_MAX_BYTES ((uint64_t)8 << 20)
 static inline uint64_t tks_decode_budget(uint64_t image_size)
 {
-  uint64_t b = 2 * image_size + (256u << 10);
+  uint64_t b = 2 * image_size + (64u << 10);
   return b < TKS_DECODE_MAX_BYTES ? b : TKS_DECODE_MAX_BYTES;
 }
 
