@@ -1,7 +1,8 @@
 // clang_emits.hip: ordinary HIP device code - the ocml math library for float,
 // double and _Float16, integer arithmetic of every width on uniform (SALU)
 // and divergent (VALU) values, int64 <-> float conversions, lane operations,
-// LDS and global atomics. Compiled at -O0 and -O3 for gfx942 and gfx950,
+// LDS and global atomics, bf16 conversions. Compiled at -O0 and -O3 for gfx942
+// and gfx950,
 // tksim must decode every instruction clang emits for it
 // (ctest tksim_decode_clang_emits_*). Device code only, never run.
 #include <hip/hip_runtime.h>
@@ -81,4 +82,11 @@ extern "C" __global__ void lanes(const int *in, int *o, int n)
                    + atomicAdd(&sh[idx], 1) + atomicMax(&sh[idx], v) + atomicCAS(&sh[idx], v, 2) + __any(v) + __all(v);
   atomicAdd(o + 100, 1.5f); atomicAdd((double *)o + 200, 2.0); atomicExch(o + 300, v);
 
+}
+extern "C" __global__ void bf16(const __bf16 *in, float *o)
+{
+  int i = threadIdx.x;
+  o[i] = (float)in[i] * 2.0f;
+  o[i + 64] = (float)(__bf16)(o[i] + 1.0f);
+  o[i + 128] = __builtin_fmaxf(__builtin_fmaxf(o[i], o[i + 1]), o[i + 2]);
 }
