@@ -346,6 +346,17 @@ static int classify(const char *m, tks_inst *in)
     if (m[5] == 'k') in->cmpx = 2; /* SOPK form: immediate in simm16 */
     return TKS_OP_S_CMP;
   }
+  /* scalar stores and atomics (CDNA3 ISA guide, "Scalar Memory Operations") */
+  if (!strncmp(m, "s_store_", 8) || !strncmp(m, "s_buffer_store_", 15)) {
+    const char *t = m + (m[2] == 's' ? 8 : 15);
+    if (mem_size(t, &in->mem_bytes, &in->mem_ext) || in->mem_ext || in->mem_bytes < 4) return -1;
+    return m[2] == 's' ? TKS_OP_S_STORE : TKS_OP_S_BUFFER_STORE;
+  }
+  if (!strncmp(m, "s_atomic_", 9) || !strncmp(m, "s_buffer_atomic_", 16)) {
+    const char *t = m + (m[2] == 'a' ? 9 : 16);
+    if (atomic_op(t, &in->sub, &in->mem_bytes)) return -1;
+    return m[2] == 'a' ? TKS_OP_S_ATOMIC : TKS_OP_S_BUFFER_ATOMIC;
+  }
   if (!strncmp(m, "s_load_", 7) || !strncmp(m, "s_buffer_load_", 14)) {
     const char *t = m + (m[2] == 'l' ? 7 : 14);
     if (mem_size(t, &in->mem_bytes, &in->mem_ext) || in->mem_ext || in->mem_bytes < 4) {
@@ -661,6 +672,8 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   }
   case TKS_OP_DS_READ: case TKS_OP_DS_READ2: case TKS_OP_DS_READ_TR: case TKS_OP_DS_BPERMUTE_B32: case TKS_OP_DS_PERMUTE_B32:
   case TKS_OP_DS_SWIZZLE_B32: case TKS_OP_S_LOAD: case TKS_OP_S_BUFFER_LOAD:
+  case TKS_OP_S_STORE: case TKS_OP_S_BUFFER_STORE: case TKS_OP_S_ATOMIC: case TKS_OP_S_BUFFER_ATOMIC:
+    /* stores and atomics: dst[0] is the data (and an atomic's return) */
     nd = 1;
     break;
   default: break;

@@ -555,7 +555,7 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
             if (tks_hook_table[h].wave_end) tks_hook_table[h].wave_end(tks_hook_table[h].user, &w->view);
         break;
       case TKS_OP_S_NOP: case TKS_OP_S_SETPRIO: case TKS_OP_S_ICACHE_INV: case TKS_OP_S_DCACHE_INV:
-      case TKS_OP_S_DCACHE_WB: case TKS_OP_S_TTRACEDATA: case TKS_OP_BUFFER_WBL2: case TKS_OP_BUFFER_INV:
+      case TKS_OP_S_DCACHE_WB: case TKS_OP_S_DCACHE_DISCARD: case TKS_OP_S_DCACHE_DISCARD_X2: case TKS_OP_S_TTRACEDATA: case TKS_OP_BUFFER_WBL2: case TKS_OP_BUFFER_INV:
       case TKS_OP_BUFFER_WBINVL1: case TKS_OP_BUFFER_WBINVL1_VOL: case TKS_OP_S_SENDMSG:
         break;
       case TKS_OP_S_SLEEP:
