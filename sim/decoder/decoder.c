@@ -853,7 +853,8 @@ tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)
   p->inst = calloc(cap, sizeof(tks_inst));
   p->text = malloc(tcap);
   p->code_size = (uint32_t)size;
-  p->budget = tks_decode_budget(k->co ? k->co->image_size : size);
+  p->budget = tks_decode_budget(k->co ? (k->co->file_bytes ? k->co->file_bytes : k->co->image_size) : size);
+  if (p->budget < size) p->budget = size; /* the kernel's own code always decodes */
   decode_range(p, dc, k, k->code, k->code_addr, size, 0, &cap, &tcap, &tlen);
   /* functions reached through static calls, transitively */
   for (uint32_t i = 0; i < p->n && p->nregions < 256 && p->decoded_bytes < p->budget; i++) {

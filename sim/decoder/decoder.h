@@ -106,8 +106,8 @@ typedef struct tks_program {
   uint64_t decoded_bytes, budget; /* over all regions; limit (tks_decode_budget) */
 } tks_program;
 
-/* Code decoded per kernel, callees included: at most twice its code
- * object's image plus 64 KiB, and 8 MiB (tk's largest gemm kernels are
+/* Code decoded per kernel, callees included: at most twice the bytes its
+ * code object loaded from the file (PT_LOAD p_filesz) plus 64 KiB, and 8 MiB (tk's largest gemm kernels are
  * ~100 KiB). Real code decodes each byte about once (callees end at their
  * symbol's size); a corrupt image (a huge zero-filled p_memsz, a symbol-less
  * kernel running to the image end, hundreds of unsized call targets) then
