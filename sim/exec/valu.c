@@ -25,6 +25,19 @@
 
 #include "exec/exec_internal.h"
 
+static inline float ieee_maximum(float a, float b)
+{
+  if (isnan(a) || isnan(b)) return NAN;
+  if (a == 0 && b == 0) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+static inline float ieee_minimum(float a, float b)
+{
+  if (isnan(a) || isnan(b)) return NAN;
+  if (a == 0 && b == 0) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+
 #define LOOP const int full_ = (m == ~0ull); for (int l = 0; l < 64; l++) if (full_ || (m >> l & 1))
 
 static inline float ftz_f(float x) { return (fpclassify(x) == FP_SUBNORMAL) ? copysignf(0.0f, x) : x; }
@@ -576,7 +589,8 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   (void)ftz;
   const int gfx950 = w->c->k->co && w->c->k->co->arch == TKS_ARCH_GFX950;
   switch (in->op) {
-  case TKS_OP_V_CVT_PK_BF16_F32: case TKS_OP_V_CVT_PK_F16_F32:
+  case TKS_OP_V_CVT_PK_BF16_F32: case TKS_OP_V_CVT_PK_F16_F32: case TKS_OP_V_CVT_F32_BF16:
+  case TKS_OP_V_MAXIMUM3_F32: case TKS_OP_V_MINIMUM3_F32:
     if (!gfx950) return -1;
     break;
   default: break;
@@ -1096,6 +1110,16 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     break;
   }
   case TKS_OP_V_MIN3_F32: FTRI(fminf(fminf(x, y), z))
+  /* IEEE 754-2019 maximum/minimum: a NaN operand gives NaN, -0 < +0 */
+  case TKS_OP_V_MAXIMUM3_F32: FTRI(ieee_maximum(ieee_maximum(x, y), z))
+  case TKS_OP_V_MINIMUM3_F32: FTRI(ieee_minimum(ieee_minimum(x, y), z))
+  /* bf16 in S0[15:0] (an SDWA src0_sel WORD_1 source brings [31:16] down
+   * first) to f32: the bits move up */
+  case TKS_OP_V_CVT_F32_BF16: { const uint32_t *a = U(0); uint32_t *D = dst32(w, in);
+    LOOP D[l] = a[l] << 16;
+    sdwa_finish(w, in, m);
+    break;
+  }
   case TKS_OP_V_MAX3_F32: FTRI(fmaxf(fmaxf(x, y), z))
   case TKS_OP_V_MED3_F32: FTRI(isnan(x) || isnan(y) || isnan(z) ? fminf(fminf(x, y), z) : fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))
   case TKS_OP_V_MIN3_I32: ITRI((uint32_t)({ int32_t p = (int32_t)x < (int32_t)y ? (int32_t)x : (int32_t)y; p < (int32_t)z ? p : (int32_t)z; }))
