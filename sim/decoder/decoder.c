@@ -706,7 +706,9 @@ static int is_branch_op(int op)
 /* Encodings on which LLVM 22's AMDGPU disassembler itself crashes (found by
  * bench/fuzz-tksim; reproduce with llvm-mc --disassemble -mcpu=gfx942):
  * MUBUF/MTBUF with SOFFSET 255 (a literal, which the CDNA3 ISA guide's
- * "MUBUF" / "MTBUF" fields do not allow: an SGPR, M0 or inline constant).
+ * "MUBUF" / "MTBUF" fields do not allow: an SGPR, M0 or inline constant),
+ * and VOP3/VOP3P with a source field of 255 (a literal; VOP3 literals are
+ * GFX10+).
  * They are invalid, so decoding them as such loses nothing. */
 static int llvm_crashes_on(const uint8_t *b, uint64_t avail)
 {
@@ -714,6 +716,8 @@ static int llvm_crashes_on(const uint8_t *b, uint64_t avail)
   uint32_t w0 = rd32(b), w1 = rd32(b + 4);
   uint32_t enc = w0 >> 26;
   if ((enc == 0x38 /* MUBUF */ || enc == 0x3a /* MTBUF */) && (w1 >> 24) == 0xff) return 1;
+  /* VOP3/VOP3P with a source of 255 (a literal: gfx9 VOP3 has none) */
+  if (enc == 0x34 && ((w1 & 0x1ff) == 0xff || ((w1 >> 9) & 0x1ff) == 0xff || ((w1 >> 18) & 0x1ff) == 0xff)) return 1;
   return 0;
 }
 

@@ -111,7 +111,8 @@ static int llvm_unsafe(const uint8_t *b)
 {
   uint32_t w0, w1;
   memcpy(&w0, b, 4); memcpy(&w1, b + 4, 4);
-  return ((w0 >> 26) == 0x38 || (w0 >> 26) == 0x3a) && (w1 >> 24) == 0xff;
+  if (((w0 >> 26) == 0x38 || (w0 >> 26) == 0x3a) && (w1 >> 24) == 0xff) return 1;
+  return (w0 >> 26) == 0x34 && ((w1 & 0x1ff) == 0xff || ((w1 >> 9) & 0x1ff) == 0xff || ((w1 >> 18) & 0x1ff) == 0xff);
 }
 
 #define MAXV 8 /* encodings kept per instruction (operand choices differ) */
