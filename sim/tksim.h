@@ -109,6 +109,8 @@ typedef struct tks_code_object {
   uint8_t *image;                 /* loaded segments; device addr == host addr */
   uint64_t image_size;
   uint64_t vaddr_base;            /* image + (vaddr - vaddr_base) == host address */
+  uint64_t file_bytes;            /* sum of the PT_LOAD p_filesz: bytes that came from the
+                                     file (code cannot lie in the zero-filled rest) */
   char target[64];                /* e.g. "amdgcn-amd-amdhsa--gfx942" */
   int arch;                       /* TKS_ARCH_*, from the ELF header's EF_AMDGPU_MACH */
   tks_kernel *kernels;

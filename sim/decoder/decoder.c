@@ -346,6 +346,17 @@ static int classify(const char *m, tks_inst *in)
     if (m[5] == 'k') in->cmpx = 2; /* SOPK form: immediate in simm16 */
     return TKS_OP_S_CMP;
   }
+  /* scalar stores and atomics (CDNA3 ISA guide, "Scalar Memory Operations") */
+  if (!strncmp(m, "s_store_", 8) || !strncmp(m, "s_buffer_store_", 15)) {
+    const char *t = m + (m[2] == 's' ? 8 : 15);
+    if (mem_size(t, &in->mem_bytes, &in->mem_ext) || in->mem_ext || in->mem_bytes < 4) return -1;
+    return m[2] == 's' ? TKS_OP_S_STORE : TKS_OP_S_BUFFER_STORE;
+  }
+  if (!strncmp(m, "s_atomic_", 9) || !strncmp(m, "s_buffer_atomic_", 16)) {
+    const char *t = m + (m[2] == 'a' ? 9 : 16);
+    if (atomic_op(t, &in->sub, &in->mem_bytes)) return -1;
+    return m[2] == 'a' ? TKS_OP_S_ATOMIC : TKS_OP_S_BUFFER_ATOMIC;
+  }
   if (!strncmp(m, "s_load_", 7) || !strncmp(m, "s_buffer_load_", 14)) {
     const char *t = m + (m[2] == 'l' ? 7 : 14);
     if (mem_size(t, &in->mem_bytes, &in->mem_ext) || in->mem_ext || in->mem_bytes < 4) {
@@ -661,6 +672,8 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   }
   case TKS_OP_DS_READ: case TKS_OP_DS_READ2: case TKS_OP_DS_READ_TR: case TKS_OP_DS_BPERMUTE_B32: case TKS_OP_DS_PERMUTE_B32:
   case TKS_OP_DS_SWIZZLE_B32: case TKS_OP_S_LOAD: case TKS_OP_S_BUFFER_LOAD:
+  case TKS_OP_S_STORE: case TKS_OP_S_BUFFER_STORE: case TKS_OP_S_ATOMIC: case TKS_OP_S_BUFFER_ATOMIC:
+    /* stores and atomics: dst[0] is the data (and an atomic's return) */
     nd = 1;
     break;
   default: break;
@@ -690,12 +703,32 @@ static int is_branch_op(int op)
   return op >= TKS_OP_S_BRANCH && op <= TKS_OP_S_CBRANCH_EXECNZ;
 }
 
+/* Encodings on which LLVM 22's AMDGPU disassembler itself crashes (found by
+ * bench/fuzz-tksim; reproduce with llvm-mc --disassemble -mcpu=gfx942):
+ * MUBUF/MTBUF with SOFFSET 255 (a literal, which the CDNA3 ISA guide's
+ * "MUBUF" / "MTBUF" fields do not allow: an SGPR, M0 or inline constant),
+ * and VOP3/VOP3P with a source field of 255 (a literal; VOP3 literals are
+ * GFX10+).
+ * They are invalid, so decoding them as such loses nothing. */
+static int llvm_crashes_on(const uint8_t *b, uint64_t avail)
+{
+  if (avail < 8) return 0; /* callers pad to 16 bytes */
+  uint32_t w0 = rd32(b), w1 = rd32(b + 4);
+  uint32_t enc = w0 >> 26;
+  if ((enc == 0x38 /* MUBUF */ || enc == 0x3a /* MTBUF */) && (w1 >> 24) == 0xff) return 1;
+  /* VOP3/VOP3P with a source of 255 (a literal: gfx9 VOP3 has none) */
+  if (enc == 0x34 && ((w1 & 0x1ff) == 0xff || ((w1 >> 9) & 0x1ff) == 0xff || ((w1 >> 18) & 0x1ff) == 0xff)) return 1;
+  return 0;
+}
+
 /* Decodes [host, host+size) at device address addr as a new region. */
 static int decode_range(tks_program *p, LLVMDisasmContextRef dc, const tks_kernel *k,
                         const uint8_t *host, uint64_t addr, uint64_t size, int stop_at_end,
                         uint32_t *cap, uint32_t *tcap, uint32_t *tlen)
 {
   tks_region *rg;
+  /* within the budget: the map below is sized by what can be decoded */
+  if (size > p->budget - p->decoded_bytes) size = p->budget - p->decoded_bytes;
   p->regions = realloc(p->regions, (p->nregions + 1) * sizeof *p->regions);
   rg = &p->regions[p->nregions++];
   rg->addr = addr;
@@ -704,11 +737,23 @@ static int decode_range(tks_program *p, LLVMDisasmContextRef dc, const tks_kerne
   for (uint64_t i = 0; i <= size / 4; i++) rg->map[i] = -1;
   uint64_t pc = 0;
   char text[512];
-  while (pc + 4 <= size) {
+  while (pc + 4 <= size && p->decoded_bytes + pc < p->budget) {
     if (p->n == *cap) { *cap *= 2; p->inst = realloc(p->inst, *cap * sizeof(tks_inst)); }
     tks_inst *in = &p->inst[p->n];
     memset(in, 0, sizeof *in);
-    size_t len = LLVMDisasmInstruction(dc, (uint8_t *)host + pc, size - pc, addr + pc, text, sizeof text);
+    /* LLVM 22 also crashes on an instruction whose literal is cut off by the
+     * end of the buffer (llvm-mc: "0x00,0xff,0x00,0x81"): near the end, give
+     * it a zero-padded copy and refuse what would reach past the region */
+    const uint8_t *at = host + pc;
+    uint8_t tail[32];
+    if (size - pc < 16) {
+      memset(tail, 0, sizeof tail);
+      memcpy(tail, host + pc, (size_t)(size - pc));
+      at = tail;
+    }
+    size_t len = llvm_crashes_on(at, 16) ? 0 : LLVMDisasmInstruction(dc, (uint8_t *)at, at == tail ? sizeof tail : size - pc,
+                                                                      addr + pc, text, sizeof text);
+    if (len > size - pc) len = 0;
     const char *t = text;
     while (*t == '\t' || *t == ' ') t++;
     int bad = len == 0;
@@ -737,6 +782,7 @@ static int decode_range(tks_program *p, LLVMDisasmContextRef dc, const tks_kerne
     if (stop_at_end && (bad || in->op == TKS_OP_S_CODE_END)) break;
   }
   rg->size = (uint32_t)pc;
+  p->decoded_bytes += pc;
   return 0;
 }
 
@@ -767,10 +813,11 @@ static int call_target(const tks_program *p, uint32_t i, const tks_kernel *k, ui
   uint32_t creg = r, j = i + 3;
   if (i + 3 < p->n && p->inst[i + 3].op == TKS_OP_S_LOAD && p->inst[i + 3].src[0].reg == r && p->inst[i + 3].mem_bytes == 8) {
     /* GOT entry: the loader applied the code object's relocations */
+    /* bounds on integer addresses: a wild t must not form a wild pointer */
     if (!co) return 0;
-    const uint8_t *h = k->code + (t - k->code_addr);
-    if (h < co->image || h + 8 > co->image + co->image_size) return 0;
-    memcpy(&t, h, 8);
+    uint64_t ib = (uint64_t)(uintptr_t)co->image;
+    if (t < ib || co->image_size < 8 || t - ib > co->image_size - 8) return 0;
+    memcpy(&t, co->image + (t - ib), 8);
     creg = p->inst[i + 3].dst[0].reg;
     j = i + 4;
   }
@@ -810,17 +857,26 @@ tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)
   p->inst = calloc(cap, sizeof(tks_inst));
   p->text = malloc(tcap);
   p->code_size = (uint32_t)size;
+  p->budget = tks_decode_budget(k->co ? (k->co->file_bytes ? k->co->file_bytes : k->co->image_size) : size);
+  if (p->budget < size) p->budget = size; /* the kernel's own code always decodes */
   decode_range(p, dc, k, k->code, k->code_addr, size, 0, &cap, &tcap, &tlen);
   /* functions reached through static calls, transitively */
-  for (uint32_t i = 0; i < p->n && p->nregions < 256; i++) {
+  for (uint32_t i = 0; i < p->n && p->nregions < 256 && p->decoded_bytes < p->budget; i++) {
     uint64_t t;
     if (!call_target(p, i, k, &t) || tks_program_index(p, t) >= 0) continue;
     const tks_code_object *co = k->co;
-    const uint8_t *h = k->code + (t - k->code_addr);
-    if (!co || h < co->image || h >= co->image + co->image_size) continue;
-    uint64_t avail = (uint64_t)(co->image + co->image_size - h);
+    if (!co) continue;
+    uint64_t ib = (uint64_t)(uintptr_t)co->image;
+    if (t < ib || t - ib >= co->image_size) continue;
+    const uint8_t *h = co->image + (t - ib); /* device address == host address */
+    uint64_t avail = co->image_size - (t - ib);
+    /* a function symbol says where the callee ends; without one, decode
+     * until s_code_end or bad bytes */
+    int sized = 0;
+    for (int f = 0; f < co->nfuncs; f++)
+      if (co->funcs[f].addr == t && co->funcs[f].size <= avail) { avail = co->funcs[f].size; sized = 1; break; }
     if (avail > (1u << 20)) avail = 1u << 20;
-    decode_range(p, dc, k, h, t, avail, 1, &cap, &tcap, &tlen);
+    decode_range(p, dc, k, h, t, avail, !sized, &cap, &tcap, &tlen);
   }
   /* an s_swappc/s_setpc whose target no static sequence gave (a call
    * through a function-pointer table): every function of the code object
@@ -836,11 +892,12 @@ tks_program *tks_decode_kernel(const tks_kernel *k, char *err, size_t errlen)
       }
       indirect = !known;
     }
-  for (int f = 0; indirect && co && f < co->nfuncs && p->nregions < 256; f++) {
+  for (int f = 0; indirect && co && f < co->nfuncs && p->nregions < 256 && p->decoded_bytes < p->budget; f++) {
     uint64_t a = co->funcs[f].addr;
     if (tks_program_index(p, a) >= 0 || (a >= k->code_addr && a < k->code_addr + size)) continue;
-    const uint8_t *h = (const uint8_t *)(uintptr_t)a;
-    if (h < co->image || h + co->funcs[f].size > co->image + co->image_size) continue;
+    uint64_t ib = (uint64_t)(uintptr_t)co->image;
+    if (a < ib || a - ib > co->image_size || co->funcs[f].size > co->image_size - (a - ib)) continue;
+    const uint8_t *h = co->image + (a - ib);
     decode_range(p, dc, k, h, a, co->funcs[f].size, 0, &cap, &tcap, &tlen);
   }
   p->pc_to_index = p->regions[0].map;

@@ -103,7 +103,22 @@ typedef struct tks_program {
   int32_t *pc_to_index;  /* (pc/4) -> index or -1, for the kernel's own range */
   uint32_t code_size;
   uint32_t n_unimpl;     /* instructions decoded as TKS_OP_UNIMPL */
+  uint64_t decoded_bytes, budget; /* over all regions; limit (tks_decode_budget) */
 } tks_program;
+
+/* Code decoded per kernel, callees included: at most twice the bytes its
+ * code object loaded from the file (PT_LOAD p_filesz) plus 64 KiB, and 8 MiB (tk's largest gemm kernels are
+ * ~100 KiB). Real code decodes each byte about once (callees end at their
+ * symbol's size); a corrupt image (a huge zero-filled p_memsz, a symbol-less
+ * kernel running to the image end, hundreds of unsized call targets) then
+ * costs a second, not minutes. Code past the budget stays undecoded: running
+ * into it is reported as running into undecoded code. */
+#define TKS_DECODE_MAX_BYTES ((uint64_t)8 << 20)
+static inline uint64_t tks_decode_budget(uint64_t image_size)
+{
+  uint64_t b = 2 * image_size + (64u << 10);
+  return b < TKS_DECODE_MAX_BYTES ? b : TKS_DECODE_MAX_BYTES;
+}
 
 /* Decodes the kernel's code (k->code, k->code_size). NULL with err on failure
  * (bad bytes are decoded as UNIMPL instructions, not failures). */

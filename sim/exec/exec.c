@@ -260,6 +260,74 @@ static int exec_salu(tks_wave *w, const tks_inst *in)
     /* the text's first operand is hwreg(...) (taken from simm16), the value follows */
     hwreg_write(w, (uint32_t)in->offset, tks_op32(w, in->nsrc > 1 ? s1 : s0));
     break;
+  /* s_flbit_i32: leading bits equal to the sign bit, -1 for 0 and -1 (CDNA3
+   * ISA guide, S_FLBIT_I32: 0x40000000 -> 1, 0xffff0000 -> 16) */
+  case TKS_OP_S_FLBIT_I32: A32; r = a ^ (uint32_t)((int32_t)a >> 31); s_dst32(w, in, r ? (uint32_t)__builtin_clz(r) : 0xffffffffu); break;
+  case TKS_OP_S_FLBIT_I32_I64: A64; R = A ^ (uint64_t)((int64_t)A >> 63); s_dst32(w, in, R ? (uint32_t)__builtin_clzll(R) : 0xffffffffu); break;
+  case TKS_OP_S_FF0_I32_B32: A32; s_dst32(w, in, ~a ? (uint32_t)__builtin_ctz(~a) : 0xffffffffu); break;
+  case TKS_OP_S_FF0_I32_B64: A64; s_dst32(w, in, ~A ? (uint32_t)__builtin_ctzll(~A) : 0xffffffffu); break;
+  case TKS_OP_S_BCNT0_I32_B32: A32; r = 32u - (uint32_t)__builtin_popcount(a); w->scc = r != 0; s_dst32(w, in, r); break;
+  case TKS_OP_S_BREV_B64: A64; R = 0; for (int i = 0; i < 64; i++) R |= ((A >> i) & 1ull) << (63 - i); s_dst64(w, in, R); break;
+  case TKS_OP_S_BITSET0_B64: A32; R = tks_op64(w, &in->dst[0]) & ~(1ull << (a & 63)); s_dst64(w, in, R); break;
+  case TKS_OP_S_BITSET1_B64: A32; R = tks_op64(w, &in->dst[0]) | (1ull << (a & 63)); s_dst64(w, in, R); break;
+  case TKS_OP_S_NAND_B32: LOG32(~(a & b))
+  case TKS_OP_S_NOR_B32: LOG32(~(a | b))
+  case TKS_OP_S_XNOR_B32: LOG32(~(a ^ b))
+  /* D = old EXEC, EXEC = f(S0, EXEC), SCC = EXEC != 0 */
+  case TKS_OP_S_NAND_SAVEEXEC_B64: case TKS_OP_S_NOR_SAVEEXEC_B64: case TKS_OP_S_XNOR_SAVEEXEC_B64:
+  case TKS_OP_S_ORN1_SAVEEXEC_B64: {
+    A64;
+    uint64_t e = tks_exec_mask(w);
+    s_dst64(w, in, e);
+    R = in->op == TKS_OP_S_NAND_SAVEEXEC_B64 ? ~(A & e) : in->op == TKS_OP_S_NOR_SAVEEXEC_B64 ? ~(A | e)
+      : in->op == TKS_OP_S_XNOR_SAVEEXEC_B64 ? ~(A ^ e) : (~A | e);
+    tks_set_exec(w, R);
+    w->scc = R != 0;
+    break;
+  }
+  /* EXEC = f(S0, EXEC), D = the new EXEC, SCC = EXEC != 0 */
+  case TKS_OP_S_ANDN1_WREXEC_B64: case TKS_OP_S_ANDN2_WREXEC_B64: {
+    A64;
+    uint64_t e = tks_exec_mask(w);
+    R = in->op == TKS_OP_S_ANDN1_WREXEC_B64 ? (~A & e) : (A & ~e);
+    tks_set_exec(w, R);
+    s_dst64(w, in, R);
+    w->scc = R != 0;
+    break;
+  }
+  case TKS_OP_S_QUADMASK_B32: A32; r = 0; for (int i = 0; i < 8; i++) r |= (uint32_t)(((a >> (4 * i)) & 15) != 0) << i;
+    w->scc = r != 0; s_dst32(w, in, r); break;
+  case TKS_OP_S_QUADMASK_B64: A64; R = 0; for (int i = 0; i < 16; i++) R |= (uint64_t)(((A >> (4 * i)) & 15) != 0) << i;
+    w->scc = R != 0; s_dst64(w, in, R); break;
+  case TKS_OP_S_WQM_B32: A32; r = 0; for (int i = 0; i < 8; i++) if ((a >> (4 * i)) & 15) r |= 15u << (4 * i);
+    w->scc = r != 0; s_dst32(w, in, r); break;
+  case TKS_OP_S_WQM_B64: A64; R = 0; for (int i = 0; i < 16; i++) if ((A >> (4 * i)) & 15) R |= 15ull << (4 * i);
+    w->scc = R != 0; s_dst64(w, in, R); break;
+  case TKS_OP_S_BITREPLICATE_B64_B32: A32; R = 0; for (int i = 0; i < 32; i++) if ((a >> i) & 1) R |= 3ull << (2 * i);
+    s_dst64(w, in, R); break;
+  /* SGPR[addr + M0]: relative addressing of the scalar register file (S0 or D
+   * must be an SGPR; the result must stay within s0..s101) */
+  case TKS_OP_S_MOVRELS_B32: case TKS_OP_S_MOVRELS_B64: case TKS_OP_S_MOVRELD_B32: case TKS_OP_S_MOVRELD_B64: {
+    int d64 = in->op == TKS_OP_S_MOVRELS_B64 || in->op == TKS_OP_S_MOVRELD_B64;
+    int rel_src = in->op == TKS_OP_S_MOVRELS_B32 || in->op == TKS_OP_S_MOVRELS_B64;
+    const tks_operand *rel = rel_src ? s0 : &in->dst[0];
+    uint32_t idx = rel->reg + w->s[124];
+    if (rel->kind != TKS_OPK_SGPR || idx + (uint32_t)d64 > 101) {
+      tks_fail(w->c, "kernel %s: '%s' at PC 0x%x addresses s%u (M0 = %u) outside s0..s101", w->c->k->name,
+               tks_text(w, in), in->pc, idx, w->s[124]);
+      w->state = TKS_WS_DONE;
+      return 0;
+    }
+    if (rel_src) {
+      tks_operand o = *s0; o.reg = (uint16_t)idx;
+      if (d64) s_dst64(w, in, tks_op64(w, &o)); else s_dst32(w, in, tks_op32(w, &o));
+    } else if (d64) {
+      A64; tks_swrite64(w, (uint16_t)idx, A);
+    } else {
+      A32; tks_swrite32(w, (uint16_t)idx, a);
+    }
+    break;
+  }
   default: return -1;
 #undef A32
 #undef B32
@@ -487,7 +555,7 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
             if (tks_hook_table[h].wave_end) tks_hook_table[h].wave_end(tks_hook_table[h].user, &w->view);
         break;
       case TKS_OP_S_NOP: case TKS_OP_S_SETPRIO: case TKS_OP_S_ICACHE_INV: case TKS_OP_S_DCACHE_INV:
-      case TKS_OP_S_DCACHE_WB: case TKS_OP_S_TTRACEDATA: case TKS_OP_BUFFER_WBL2: case TKS_OP_BUFFER_INV:
+      case TKS_OP_S_DCACHE_WB: case TKS_OP_S_DCACHE_DISCARD: case TKS_OP_S_DCACHE_DISCARD_X2: case TKS_OP_S_TTRACEDATA: case TKS_OP_BUFFER_WBL2: case TKS_OP_BUFFER_INV:
       case TKS_OP_BUFFER_WBINVL1: case TKS_OP_BUFFER_WBINVL1_VOL: case TKS_OP_S_SENDMSG:
         break;
       case TKS_OP_S_SLEEP:

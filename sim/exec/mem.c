@@ -324,6 +324,40 @@ static int exec_smem(tks_wave *w, const tks_inst *in)
   int64_t off = in->src[1].kind == TKS_OPK_IMM ? (int64_t)(int32_t)(uint32_t)in->src[1].imm
                                                : (int64_t)tks_op32(w, &in->src[1]);
   if (in->src[1].kind == TKS_OPK_SGPR) off += in->offset;
+  if (in->op == TKS_OP_S_STORE || in->op == TKS_OP_S_BUFFER_STORE || in->op == TKS_OP_S_ATOMIC ||
+      in->op == TKS_OP_S_BUFFER_ATOMIC) {
+    /* address: SBASE + offset, or the buffer descriptor's base + offset
+     * within NUM_RECORDS (out of range: the store is dropped, the atomic
+     * returns 0) */
+    uint64_t addr;
+    int in_range = 1;
+    uint32_t bytes = in->mem_bytes;
+    if (in->op == TKS_OP_S_STORE || in->op == TKS_OP_S_ATOMIC) {
+      addr = (tks_sread64(w, in->src[0].reg) + (uint64_t)off) & ~3ull;
+    } else {
+      uint32_t r = in->src[0].reg;
+      uint64_t base = (uint64_t)w->s[r] | ((uint64_t)(w->s[r + 1] & 0xffff) << 32);
+      uint64_t o = (uint64_t)off & ~3ull;
+      in_range = o + bytes <= w->s[r + 2];
+      addr = base + o;
+    }
+    uint32_t d = in->dst[0].reg;
+    if (in->op == TKS_OP_S_STORE || in->op == TKS_OP_S_BUFFER_STORE) {
+      if (in_range && gcheck(w, in, 0, addr, bytes) == 0)
+        for (uint32_t i = 0; i < n; i++) memcpy((void *)(uintptr_t)(addr + 4 * i), &w->s[d + i], 4);
+      return 0;
+    }
+    uint64_t src = bytes == 8 ? tks_sread64(w, d) : w->s[d];
+    uint64_t cmp = in->sub == TKS_AT_CMPSWAP ? (bytes == 8 ? tks_sread64(w, d + 2) : w->s[d + 1]) : 0;
+    uint64_t old = 0;
+    if (in_range && gcheck(w, in, 0, addr & ~(uint64_t)(bytes - 1), bytes) == 0)
+      old = atomic_apply((void *)(uintptr_t)(addr & ~(uint64_t)(bytes - 1)), in->sub, bytes, src, cmp, 1);
+    if (in->flags & (TKS_F_GLC | TKS_F_SC0)) {
+      if (bytes == 8) tks_swrite64(w, d, old); else tks_swrite32(w, d, (uint32_t)old);
+      tks_wait_issue(w, in, TKS_D_SMEM);
+    }
+    return 0;
+  }
   if (in->op == TKS_OP_S_LOAD) {
     uint64_t addr = (tks_sread64(w, in->src[0].reg) + (uint64_t)off) & ~3ull;
     uint32_t nb = n * 4;

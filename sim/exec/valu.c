@@ -25,6 +25,19 @@
 
 #include "exec/exec_internal.h"
 
+static inline float ieee_maximum(float a, float b)
+{
+  if (isnan(a) || isnan(b)) return NAN;
+  if (a == 0 && b == 0) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+static inline float ieee_minimum(float a, float b)
+{
+  if (isnan(a) || isnan(b)) return NAN;
+  if (a == 0 && b == 0) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+
 #define LOOP const int full_ = (m == ~0ull); for (int l = 0; l < 64; l++) if (full_ || (m >> l & 1))
 
 static inline float ftz_f(float x) { return (fpclassify(x) == FP_SUBNORMAL) ? copysignf(0.0f, x) : x; }
@@ -576,7 +589,8 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   (void)ftz;
   const int gfx950 = w->c->k->co && w->c->k->co->arch == TKS_ARCH_GFX950;
   switch (in->op) {
-  case TKS_OP_V_CVT_PK_BF16_F32: case TKS_OP_V_CVT_PK_F16_F32:
+  case TKS_OP_V_CVT_PK_BF16_F32: case TKS_OP_V_CVT_PK_F16_F32: case TKS_OP_V_CVT_F32_BF16:
+  case TKS_OP_V_MAXIMUM3_F32: case TKS_OP_V_MINIMUM3_F32:
     if (!gfx950) return -1;
     break;
   default: break;
@@ -759,6 +773,18 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   case TKS_OP_V_SIN_F32: FUN((float)sin((double)x * 6.283185307179586))
   case TKS_OP_V_COS_F32: FUN((float)cos((double)x * 6.283185307179586))
   case TKS_OP_V_FREXP_MANT_F32: FUN((isinf(x) || isnan(x)) ? x : ({ int e_; frexpf(x, &e_); }))
+  /* V_CVT_OFF_F32_I4: S0[3:0] as a signed 4-bit value / 16 (-0.5 .. 0.4375) */
+  case TKS_OP_V_CVT_OFF_F32_I4: { const uint32_t *a = U(0); uint32_t *D = dst32(w, in); LOOP D[l] = tks_f2u((float)((int32_t)(a[l] << 28) >> 28) / 16.0f); f32_post(w, in, m, D); break; }
+  case TKS_OP_V_FREXP_EXP_I16_F16: { const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in);
+    LOOP { float x = tks_h2f((uint16_t)a[l]); int e_ = 0; if (!(isinf(x) || isnan(x) || x == 0)) frexpf(x, &e_); D[l] = (uint32_t)e_ & 0xffff; } break; }
+  case TKS_OP_V_SWAP_B32: {
+    /* both operands are read before either is written */
+    if (in->dst[0].kind != TKS_OPK_VGPR || in->src[0].kind != TKS_OPK_VGPR) return -1;
+    uint32_t *X = w->v[in->dst[0].reg], *Y = w->v[in->src[0].reg];
+    LOOP { uint32_t t_ = X[l]; X[l] = Y[l]; Y[l] = t_; }
+    break;
+  }
+  case TKS_OP_V_CLREXCP: break;
   case TKS_OP_V_FREXP_EXP_I32_F32: F2I((isinf(x) || isnan(x) || x == 0) ? 0u : ({ int e_; frexpf(x, &e_); (uint32_t)e_; }))
   case TKS_OP_V_FRACT_F64: DUN(isinf(x) ? NAN : fmin(x - floor(x), 0x1.fffffffffffffp-1))
   case TKS_OP_V_TRUNC_F64: DUN(trunc(x))
@@ -815,6 +841,10 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   case TKS_OP_V_MIN3_U16: ITRI(({ uint32_t p = (x & 0xffff) < (y & 0xffff) ? x & 0xffff : y & 0xffff; p < (z & 0xffff) ? p : z & 0xffff; }))
   case TKS_OP_V_MAX3_U16: ITRI(({ uint32_t p = (x & 0xffff) > (y & 0xffff) ? x & 0xffff : y & 0xffff; p > (z & 0xffff) ? p : z & 0xffff; }))
   case TKS_OP_V_MED3_U16: ITRI(({ uint32_t p = x & 0xffff, q = y & 0xffff, r = z & 0xffff; uint32_t lo = p < q ? p : q, hi = p < q ? q : p; hi = hi < r ? hi : r; lo > hi ? lo : hi; }))
+  /* V_LERP_U8: per byte (S0 + S1 + S2's byte LSB) >> 1; V_SAD_HI_U8: the byte
+   * SAD shifted to the high half plus S2 (CDNA3 ISA guide, VOP3) */
+  case TKS_OP_V_LERP_U8: ITRI(({ uint32_t s = 0; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff, r = (z >> (8 * i)) & 1; s |= ((p + q + r) >> 1) << (8 * i); } s; }))
+  case TKS_OP_V_SAD_HI_U8: ITRI(({ uint32_t s = 0; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; s += p > q ? p - q : q - p; } (s << 16) + z; }))
   case TKS_OP_V_SAD_U32: ITRI((x > y ? x - y : y - x) + z)
   case TKS_OP_V_SAD_U16: ITRI(({ uint32_t s = z; for (int i = 0; i < 2; i++) { uint32_t p = (x >> (16 * i)) & 0xffff, q = (y >> (16 * i)) & 0xffff; s += p > q ? p - q : q - p; } s; }))
   case TKS_OP_V_SAD_U8: ITRI(({ uint32_t s = z; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; s += p > q ? p - q : q - p; } s; }))
@@ -976,6 +1006,18 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   case TKS_OP_V_LSHLREV_B16: I16BIN(y << (x & 15))
   case TKS_OP_V_LSHRREV_B16: I16BIN(y >> (x & 15))
   case TKS_OP_V_ASHRREV_I16: I16BIN((int16_t)y >> (x & 15))
+  case TKS_OP_V_SUBREV_U16: I16BIN(y - x)
+  /* VOP3 signed adds: clamp saturates to the signed range, else they wrap */
+  case TKS_OP_V_ADD_I32: case TKS_OP_V_SUB_I32: {
+    int sub = in->op == TKS_OP_V_SUB_I32, cl = (in->flags & TKS_F_CLAMP) != 0;
+    IBIN(({ int64_t r = sub ? (int64_t)(int32_t)x - (int32_t)y : (int64_t)(int32_t)x + (int32_t)y;
+            if (cl) r = r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r; (uint32_t)r; }))
+  }
+  case TKS_OP_V_ADD_I16: case TKS_OP_V_SUB_I16: {
+    int sub = in->op == TKS_OP_V_SUB_I16, cl = (in->flags & TKS_F_CLAMP) != 0;
+    I16BIN(({ int32_t r = sub ? (int16_t)x - (int16_t)y : (int16_t)x + (int16_t)y;
+              if (cl) r = r > INT16_MAX ? INT16_MAX : r < INT16_MIN ? INT16_MIN : r; (uint32_t)r; }))
+  }
   case TKS_OP_V_ADD_U16: I16BIN(x + y)
   case TKS_OP_V_SUB_U16: I16BIN(x - y)
   case TKS_OP_V_MUL_LO_U16: I16BIN(x * y)
@@ -1088,6 +1130,16 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     break;
   }
   case TKS_OP_V_MIN3_F32: FTRI(fminf(fminf(x, y), z))
+  /* IEEE 754-2019 maximum/minimum: a NaN operand gives NaN, -0 < +0 */
+  case TKS_OP_V_MAXIMUM3_F32: FTRI(ieee_maximum(ieee_maximum(x, y), z))
+  case TKS_OP_V_MINIMUM3_F32: FTRI(ieee_minimum(ieee_minimum(x, y), z))
+  /* bf16 in S0[15:0] (an SDWA src0_sel WORD_1 source brings [31:16] down
+   * first) to f32: the bits move up */
+  case TKS_OP_V_CVT_F32_BF16: { const uint32_t *a = U(0); uint32_t *D = dst32(w, in);
+    LOOP D[l] = a[l] << 16;
+    sdwa_finish(w, in, m);
+    break;
+  }
   case TKS_OP_V_MAX3_F32: FTRI(fmaxf(fmaxf(x, y), z))
   case TKS_OP_V_MED3_F32: FTRI(isnan(x) || isnan(y) || isnan(z) ? fminf(fminf(x, y), z) : fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))
   case TKS_OP_V_MIN3_I32: ITRI((uint32_t)({ int32_t p = (int32_t)x < (int32_t)y ? (int32_t)x : (int32_t)y; p < (int32_t)z ? p : (int32_t)z; }))

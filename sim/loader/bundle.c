@@ -72,15 +72,20 @@ size_t tks_image_extent(const uint8_t *d, size_t max)
     uint64_t shoff = rd64(d + 0x28), phoff = rd64(d + 0x20);
     uint16_t phentsize = rd16(d + 0x36), phnum = rd16(d + 0x38);
     uint16_t shentsize = rd16(d + 0x3a), shnum = rd16(d + 0x3c);
+    /* Offsets come from the (maybe corrupt) header: every sum is checked
+     * against max before it is used, so none can wrap around. */
+    uint64_t ph_bytes = (uint64_t)phentsize * phnum, sh_bytes = (uint64_t)shentsize * shnum;
+    if (phoff > max || ph_bytes > max - phoff) return 0;
+    if (shnum && (shoff > max || sh_bytes > max - shoff)) return 0;
     uint64_t end = 64;
-    if (phoff + (uint64_t)phentsize * phnum > end) end = phoff + (uint64_t)phentsize * phnum;
-    if (shoff + (uint64_t)shentsize * shnum > end) end = shoff + (uint64_t)shentsize * shnum;
+    if (phoff + ph_bytes > end) end = phoff + ph_bytes;
+    if (shnum && shoff + sh_bytes > end) end = shoff + sh_bytes;
     /* Segments may extend past the section table in unusual files. */
     for (uint16_t i = 0; i < phnum && phentsize >= 56; i++) {
-      uint64_t o = phoff + (uint64_t)i * phentsize;
-      if (o + 56 > max) break;
-      uint64_t e = rd64(d + o + 8) + rd64(d + o + 32);
-      if (e > end) end = e;
+      uint64_t o = phoff + (uint64_t)i * phentsize; /* inside [phoff, phoff + ph_bytes) */
+      uint64_t off = rd64(d + o + 8), fsz = rd64(d + o + 32);
+      if (off > max || fsz > max - off) return 0;
+      if (off + fsz > end) end = off + fsz;
     }
     return end <= max ? (size_t)end : 0;
   }
@@ -101,7 +106,7 @@ size_t tks_image_extent(const uint8_t *d, size_t max)
   if (is_ccob(d, max)) {
     int method; uint64_t total, raw; size_t hdr; char e[8];
     if (ccob_header(d, max, &method, &total, &raw, &hdr, e, sizeof e)) return 0;
-    if (total) return total <= max ? (size_t)total : 0;
+    if (total) return total >= hdr && total <= max ? (size_t)total : 0;
     /* v1 has no total size: a zstd frame knows its own length. */
     if (method == 1) {
       size_t fs = ZSTD_findFrameCompressedSize(d + hdr, max - hdr);
@@ -118,6 +123,11 @@ static int decompress(const uint8_t *d, size_t n, uint8_t **out, size_t *outn,
 {
   int method; uint64_t total, raw; size_t hdr;
   if (ccob_header(d, n, &method, &total, &raw, &hdr, err, errlen)) return -1;
+  if (total && total < hdr) {
+    snprintf(err, errlen, "compressed bundle: total size %llu is smaller than its %zu-byte header",
+             (unsigned long long)total, hdr);
+    return -1;
+  }
   if (total && total < n) n = (size_t)total;
   if (total > n) { snprintf(err, errlen, "compressed bundle: truncated (%llu of %llu bytes)",
                             (unsigned long long)n, (unsigned long long)total); return -1; }

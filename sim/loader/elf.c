@@ -295,6 +295,7 @@ static int load(elf_in *f, tks_code_object *co)
     if (rd32(p) != PT_LOAD) continue;
     uint64_t off = rd64(p + 8), va = rd64(p + 16), fsz = rd64(p + 32);
     memcpy(co->image + (va - lo), d + off, fsz);
+    co->file_bytes += fsz;
   }
   uint64_t load_bias = (uint64_t)(uintptr_t)co->image - lo; /* vaddr + bias = host address */
 
@@ -426,9 +427,22 @@ static int load(elf_in *f, tks_code_object *co)
     k->code = code;
     k->code_addr = (uint64_t)(uintptr_t)code;
     /* The kernel's function symbol gives the code size; without one the code
-     * runs to the image end (still bounds-checked). */
+     * runs to the end of the file bytes of its segment (a corrupt p_memsz
+     * must not make megabytes of zeros "code"), at worst the image end. */
     sym fn;
     uint64_t avail = co->image_size - (uint64_t)(code - co->image);
+    int in_file_part = 0;
+    for (uint16_t s = 0; s < phnum && !in_file_part; s++) {
+      const uint8_t *ph = d + phoff + (uint64_t)s * phentsize;
+      uint64_t sva = rd64(ph + 16), sfsz = rd64(ph + 32);
+      if (rd32(ph) == PT_LOAD && entry >= sva && entry - sva < sfsz) {
+        uint64_t left = sfsz - (entry - sva);
+        if (left < avail) avail = left;
+        in_file_part = 1;
+      }
+    }
+    if (!in_file_part && avail > 4096) avail = 4096; /* zeros, not code: a page at most */
+    if (avail < 4) avail = 4;
     k->code_size = avail;
     if ((!find_sym(syms, k->name, &fn) || !find_sym(&dyn, k->name, &fn)) && fn.value == entry && fn.size && fn.size <= avail)
       k->code_size = fn.size;

@@ -11,6 +11,13 @@
  * ELF, a __CLANG_OFFLOAD_BUNDLE__ or a CCOB. 0 if the header is unknown.
  * Reads at most the headers, never beyond max. */
 size_t tks_image_extent(const uint8_t *data, size_t max);
+/* Readable bytes from ptr to the end of the readable mappings holding it
+ * (0: not readable). */
+size_t tks_readable_extent(const void *ptr);
+/* tks_image_extent bounded by tks_readable_extent: what the runtime uses for
+ * images it gets by pointer alone. 0: unknown header, or an image whose
+ * headers reach past readable memory. */
+size_t tks_image_extent_at(const uint8_t *data);
 
 /* Whether data starts like an ELF file. */
 int tks_is_elf(const uint8_t *data, size_t size);

@@ -382,7 +382,8 @@ void tks_hostcall_stop(void)
   atomic_store(&g_stop, 1);
   pthread_join(g_thread, NULL);
   g_running = 0;
-  qsort(g_done, g_ndone, sizeof *g_done, cmp_done);
+  /* qsort's base must not be NULL even for 0 elements (C11 7.22.5p1) */
+  if (g_ndone > 1) qsort(g_done, g_ndone, sizeof *g_done, cmp_done);
   for (size_t i = 0; i < g_ndone; i++) {
     fwrite(g_done[i].text, 1, g_done[i].len, g_done[i].to_stderr ? stderr : stdout);
     free(g_done[i].text);

@@ -90,8 +90,9 @@ TKS_EXPORT void **__hipRegisterFatBinary(const void *data)
     const uint8_t *bin;
     memcpy(&bin, (const uint8_t *)data + 8, sizeof bin);
     m->image = bin;
-    m->image_size = bin ? tks_image_extent(bin, SIZE_MAX / 2) : 0;
-    if (!m->image_size) { m->state = -1; snprintf(m->err, sizeof m->err, "fat binary is not a recognised offload bundle"); }
+    m->image_size = bin ? tks_image_extent_at(bin) : 0;
+    if (!m->image_size) { m->state = -1; snprintf(m->err, sizeof m->err, "fat binary is not a recognised offload bundle, or its headers "
+                                                   "claim more bytes than are mapped (corrupt image)"); }
   }
   pthread_mutex_lock(&g_lock);
   m->next = g_mods; g_mods = m;
@@ -293,8 +294,9 @@ TKS_EXPORT hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 TKS_EXPORT hipError_t hipModuleLoadData(hipModule_t *module, const void *image)
 {
   if (!module || !image) return tks_rt_fail(hipErrorInvalidValue, "hipModuleLoadData", "null argument");
-  size_t n = tks_image_extent(image, SIZE_MAX / 2);
-  if (!n) return tks_rt_fail(hipErrorInvalidImage, "hipModuleLoadData", "image is neither an AMDGPU ELF nor an offload bundle");
+  size_t n = tks_image_extent_at(image);
+  if (!n) return tks_rt_fail(hipErrorInvalidImage, "hipModuleLoadData", "image is neither an AMDGPU ELF nor an offload bundle, or its headers "
+                                                                             "claim more bytes than are mapped (corrupt image)");
   return module_from(module, image, n, NULL, "hipModuleLoadData");
 }
 
