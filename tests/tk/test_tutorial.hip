@@ -63,7 +63,7 @@ TK_RV(row_t, 1024, 64);                    // a row of up to 1024 values over 64
 
 __global__ void tutorial_rmsnorm(tk_gl x, tk_gl w, tk_gl y, float eps) {
   const int64_t row = blockIdx.x;            // one row per 64-thread workgroup
-  const int n = (int)x.dims[3];              // int: tksim lacks the s_flbit_i32 of (float)int64
+  const int n = (int)x.dims[3];              // int: widths fit, and (float)n stays a 32-bit convert
   const int t = threadIdx.x;
   const tk_rsrc rx = tk_gl_rsrc(&x), rw = tk_gl_rsrc(&w), ry = tk_gl_rsrc(&y);
   row_t v, g, sq;
