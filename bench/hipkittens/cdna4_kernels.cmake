@@ -104,58 +104,41 @@ if(EXISTS "${_fwd_dir}/attn_fwd_non_causal.cpp")
   set(TK_HK4_ATTN_FWD "${_progs}" CACHE INTERNAL "hk4_attn_fwd_<variant>_<N> programs configured")
 endif()
 
-# --- rotary: kernels/rotary/kernel_<N>.cpp (shape constants in the file) ---
-set(TK_HK4_ROTARY "" CACHE INTERNAL "hk4_rotary_<N> programs configured")
-file(GLOB _rot "${_hk4}/kernels/rotary/kernel_*.cpp")
-set(_progs "")
-foreach(k ${_rot})
-  get_filename_component(_nm "${k}" NAME_WE)
-  string(REGEX REPLACE "^kernel_" "" n "${_nm}")
-  if(NOT n MATCHES "^[0-9]+$")
-    continue()
-  endif()
-  set(_out "${CMAKE_CURRENT_BINARY_DIR}/gen4/rotary_${n}.cpp")
-  add_custom_command(OUTPUT "${_out}"
-    COMMAND ${CMAKE_COMMAND} -DIN=${k} -DOUT=${_out}
-            "-DNEED=#include \"kittens.cuh\"@@struct rotary_globals@@void dispatch_rotary(@@constexpr int ATTN_N = ${n};"
-            "-DWHAT=HipKittens' CDNA4 rotary kernel for N = ${n}" -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
-    DEPENDS "${k}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
-    COMMENT "HipKittens rotary kernel_${n}.cpp without its Python harness" VERBATIM)
-  add_custom_target(hk4_src_rotary_${n} DEPENDS "${_out}")
-  hk4_program(hk4_rotary_${n} rotary_harness.hip "${_out}")
-  if(NOT n STREQUAL "1024")
-    set_target_properties(hk4_rotary_${n} PROPERTIES EXCLUDE_FROM_ALL ON)
-  endif()
-  list(APPEND _progs hk4_rotary_${n})
-endforeach()
-set(TK_HK4_ROTARY "${_progs}" CACHE INTERNAL "hk4_rotary_<N> programs configured")
-
-# --- LayerNorm: kernels/layernorm/kernel_<N>.cpp (shape constants in the file;
-# rocrand from the shim) ---
-set(TK_HK4_LAYERNORM "" CACHE INTERNAL "hk4_layernorm_<N> programs configured")
-file(GLOB _ln "${_hk4}/kernels/layernorm/kernel_*.cpp")
-set(_progs "")
-foreach(k ${_ln})
-  get_filename_component(_nm "${k}" NAME_WE)
-  string(REGEX REPLACE "^kernel_" "" n "${_nm}")
-  if(NOT n MATCHES "^[0-9]+$")
-    continue()
-  endif()
-  set(_out "${CMAKE_CURRENT_BINARY_DIR}/gen4/layernorm_${n}.cpp")
-  add_custom_command(OUTPUT "${_out}"
-    COMMAND ${CMAKE_COMMAND} -DIN=${k} -DOUT=${_out}
-            "-DNEED=#include \"kittens.cuh\"@@struct norm_globals@@void dispatch_micro(@@constexpr int N = ${n};@@DROPOUT_P"
-            "-DWHAT=HipKittens' CDNA4 LayerNorm kernel for N = ${n}" -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
-    DEPENDS "${k}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
-    COMMENT "HipKittens layernorm kernel_${n}.cpp without its Python harness" VERBATIM)
-  add_custom_target(hk4_src_layernorm_${n} DEPENDS "${_out}")
-  hk4_program(hk4_layernorm_${n} layernorm_harness.hip "${_out}")
-  if(NOT n STREQUAL "1024")
-    set_target_properties(hk4_layernorm_${n} PROPERTIES EXCLUDE_FROM_ALL ON)
-  endif()
-  list(APPEND _progs hk4_layernorm_${n})
-endforeach()
-set(TK_HK4_LAYERNORM "${_progs}" CACHE INTERNAL "hk4_layernorm_<N> programs configured")
+# --- rotary and LayerNorm: kernels/<family>/kernel_<N>.cpp, shape constants
+# in the file; one program hk4_<family>_<N> behind <family>_harness.hip, only
+# N = 1024 in the default build.  ARGN: the lines the filter must find (@N@
+# stands for N).  LayerNorm takes rocrand from the shim.
+function(hk4_per_n_family family)
+  set(_progs "")
+  file(GLOB _srcs "${_hk4}/kernels/${family}/kernel_*.cpp")
+  foreach(k ${_srcs})
+    get_filename_component(_nm "${k}" NAME_WE)
+    string(REGEX REPLACE "^kernel_" "" n "${_nm}")
+    if(NOT n MATCHES "^[0-9]+$")
+      continue()
+    endif()
+    string(REPLACE "@N@" "${n}" _need "${ARGN}")
+    string(REPLACE ";" "@@" _need "${_need}") # one argument; filter_pybind splits it
+    set(_out "${CMAKE_CURRENT_BINARY_DIR}/gen4/${family}_${n}.cpp")
+    add_custom_command(OUTPUT "${_out}"
+      COMMAND ${CMAKE_COMMAND} -DIN=${k} -DOUT=${_out} "-DNEED=${_need}"
+              "-DWHAT=HipKittens' CDNA4 ${family} kernel for N = ${n}" -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+      DEPENDS "${k}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_pybind.cmake
+      COMMENT "HipKittens ${family} kernel_${n}.cpp without its Python harness" VERBATIM)
+    add_custom_target(hk4_src_${family}_${n} DEPENDS "${_out}")
+    hk4_program(hk4_${family}_${n} ${family}_harness.hip "${_out}")
+    if(NOT n STREQUAL "1024")
+      set_target_properties(hk4_${family}_${n} PROPERTIES EXCLUDE_FROM_ALL ON)
+    endif()
+    list(APPEND _progs hk4_${family}_${n})
+  endforeach()
+  string(TOUPPER "${family}" _f)
+  set(TK_HK4_${_f} "${_progs}" CACHE INTERNAL "hk4_${family}_<N> programs configured")
+endfunction()
+hk4_per_n_family(rotary "#include \"kittens.cuh\"" "struct rotary_globals" "void dispatch_rotary("
+                 "constexpr int ATTN_N = @N@;")
+hk4_per_n_family(layernorm "#include \"kittens.cuh\"" "struct norm_globals" "void dispatch_micro("
+                 "constexpr int N = @N@;" "DROPOUT_P")
 
 # --- attention backward: kernels/attn/bkwd: attn_bkwd_prep.cpp (its own
 # translation unit, attn_bwd_prep_tu.hip) + attn_bkwd_{non_causal,causal}_
