@@ -50,10 +50,10 @@ ROWS_KERNEL(k_rows256, 2048, 256)
 static float bf(uint16_t h) { return tk_bf16_to_f32(h); }
 
 static void run_rows(const char *what, void (*k)(tk_gl, tk_gl, float *, int64_t), int cap, int g, int64_t n,
-                     int64_t pitch) {
+                     int64_t pitch, float off = 0.0f) {
   const int rows = 8 * (256 / g); /* 8 workgroups */
   std::vector<uint16_t> hx(rows * pitch), hy(rows * pitch, 0x7777);
-  for (auto &v : hx) v = tk_f32_to_bf16((float)((int)(tt_rand() % 2001) - 1000) / 256.0f);
+  for (auto &v : hx) v = tk_f32_to_bf16((float)((int)(tt_rand() % 2001) - 1000) / 256.0f + off);
   uint16_t *dx = tt_dev(hx), *dy = tt_dev(hy);
   float *ds = tt_dev(std::vector<float>(rows * 6, NAN)); /* 4 per row, then mean1, var1 per row */
   tk_gl gx, gy;
@@ -299,6 +299,10 @@ int main(void) {
   /* G = 256: a row per workgroup (LDS reduction) */
   run_rows("G256", k_rows256, 2048, 256, 1500, 1503);
   run_rows("G256", k_rows256, 2048, 256, 2048, 2056);
+  /* rows far from 0 (mean / std about 40): the one-pass tk_rv_mean_var1
+   * must not lose the variance to cancellation */
+  run_rows("G256 offset 100", k_rows256, 2048, 256, 2048, 2056, 100.0f);
+  run_rows("G64 offset 100", k_rows64, 1024, 64, 1001, 1008, 100.0f);
   run_types(1024);
   run_types(77);
   run_lanes();
