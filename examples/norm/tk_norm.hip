@@ -108,6 +108,8 @@ extern "C" int tk_norm_fwd(const tk_norm_problem *p, const uint16_t *x, const ui
   a.rms = p->op == TK_NORM_RMSNORM;
   a.has_res = p->residual != 0;
   a.has_drop = p->dropout > 0.0f;
+  a.full = p->n == cfgs[c].cap && p->ld_x % 8 == 0 && p->ld_out % 8 == 0 &&
+           (!p->residual || (p->ld_res % 8 == 0 && p->ld_res_out % 8 == 0));
   const int wg = NORM_WG(cfgs[c].g), rows = wg / cfgs[c].g;
   const int64_t blocks = (p->m + rows - 1) / rows;
   hipLaunchKernelGGL(cfgs[c].k, dim3((uint32_t)blocks), dim3(wg), 0, stream, a);

@@ -18,26 +18,43 @@ typedef struct rotary_args {
   uint32_t x_bytes, o_bytes, cs_bytes;
   int64_t rows, h, s_len, d;
   int64_t xs[3], os[3];
+  /* row index -> (s, b, h) by multiply-high instead of 32-bit divisions
+   * (each some 15 VALU ops): q = (n * m) >> sh for n < 2^31 (rotary_div) */
+  uint32_t bh_m, bh_sh, h_m, h_sh;
+  int32_t full;      /* D/2 = the kernel's HC and every row 16-byte aligned */
 } rotary_args;
+
+/* n / d for n < 2^31 with m = ceil(2^(31+l) / d), l = ceil(log2 d), sh =
+ * 31 + l: m*d - 2^sh = e < d <= 2^l, so n*e < 2^sh and the quotient is
+ * exact (Granlund-Montgomery, "Division by invariant integers using
+ * multiplication", 1994, round-up variant) */
+static inline __host__ __device__ uint32_t rotary_div(uint32_t n, uint32_t m, uint32_t sh) {
+  return (uint32_t)(((uint64_t)n * m) >> sh);
+}
 
 #define ROT_WG(G) ((G) < 256 ? 256 : (G))
 
 /* HC: capacity of a half row (>= D/2), G threads per row */
+/* One row: half the half-row length (HC on the full path), nh the
+ * elements of a half accessed (0 past the last row), am a mask on byte
+ * offsets (~15 when they are known 16-byte aligned): the kernel calls it
+ * with compile-time HC, HC, ~15 when a.full (every tail and alignment test
+ * folds away) and with the run-time values otherwise. */
 #define ROTARY_KERNEL(name, HC, G)                                                \
-  __global__ __launch_bounds__(ROT_WG(G)) void name(rotary_args a, int interleaved) { \
+  static __device__ __forceinline__ void name##_row(const rotary_args &a, int interleaved, int64_t row, \
+                                                    uint32_t half, uint32_t nh, uint32_t am) { \
     const int t = (int)(threadIdx.x % (G));                                       \
-    const int64_t row = (int64_t)blockIdx.x * (ROT_WG(G) / (G)) + threadIdx.x / (G); \
     /* rows in (s, b, h) order: the b*h rows of one position s follow each   \
      * other and share its cos / sin row (L2 hits) */                          \
     const uint32_t rr = (uint32_t)(row < a.rows ? row : 0); /* rows < 2^31 */     \
     const uint32_t bh = (uint32_t)(a.rows / a.s_len), hl = (uint32_t)a.h;        \
-    const uint32_t sq = rr / bh, hh = (rr % bh) % hl, bb = (rr % bh) / hl;        \
+    const uint32_t sq = rotary_div(rr, a.bh_m, a.bh_sh), rb = rr - sq * bh;       \
+    const uint32_t bb = rotary_div(rb, a.h_m, a.h_sh), hh = rb - bb * hl;          \
     /* 32-bit offsets: every tensor spans < 4 GiB (tk_rotary_problem_error) */  \
-    const uint32_t xo = (bb * (uint32_t)a.xs[0] + hh * (uint32_t)a.xs[1] + sq * (uint32_t)a.xs[2]) * 2u; \
-    const uint32_t oo = (bb * (uint32_t)a.os[0] + hh * (uint32_t)a.os[1] + sq * (uint32_t)a.os[2]) * 2u; \
-    const uint32_t co = sq * (uint32_t)a.d;                                       \
-    const uint32_t half = (uint32_t)(a.d / 2);                                    \
-    const uint32_t nh = row < a.rows ? half : 0u, nf = 2u * nh;                   \
+    const uint32_t xo = ((bb * (uint32_t)a.xs[0] + hh * (uint32_t)a.xs[1] + sq * (uint32_t)a.xs[2]) * 2u) & am; \
+    const uint32_t oo = ((bb * (uint32_t)a.os[0] + hh * (uint32_t)a.os[1] + sq * (uint32_t)a.os[2]) * 2u) & am; \
+    const uint32_t co = (sq * 2u * half) & am; /* a cos / sin row: D/2 bf16 */   \
+    const uint32_t nf = 2u * nh;                                                  \
     const tk_rsrc rx = tk_rsrc_make(a.x, a.x_bytes), ro = tk_rsrc_make(a.o, a.o_bytes); \
     const tk_rsrc rc = tk_rsrc_make(a.c, a.cs_bytes), rs = tk_rsrc_make(a.s, a.cs_bytes); \
     if (interleaved) {                                                            \
@@ -66,6 +83,15 @@ typedef struct rotary_args {
       tk_rv_store_bf16_rna(y1, ro, oo, nh, t);                                        \
       tk_rv_store_bf16_rna(y2, ro, oo + half * 2u, nh, t);                            \
     }                                                                             \
+  }                                                                               \
+  __global__ __launch_bounds__(ROT_WG(G)) void name(rotary_args a, int interleaved) { \
+    const int64_t row = (int64_t)blockIdx.x * (ROT_WG(G) / (G)) + threadIdx.x / (G); \
+    const uint32_t half = (uint32_t)(a.d / 2);                                    \
+    /* HC 4096: no full-path copy (the two copies spilled SGPRs) */             \
+    if ((HC) <= 2048 && a.full && row < a.rows)                                   \
+      name##_row(a, interleaved, row, (HC), (HC), ~15u);                          \
+    else                                                                          \
+      name##_row(a, interleaved, row, half, row < a.rows ? half : 0u, ~0u);       \
   }
 
 #endif

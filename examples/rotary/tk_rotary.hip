@@ -96,6 +96,15 @@ extern "C" const char *tk_rotary_strerror(int err)
   }
 }
 
+/* m, sh of rotary_div for divisor d (1 <= d < 2^31) */
+static void rotary_magic(uint32_t d, uint32_t *m, uint32_t *sh)
+{
+  uint32_t l = 0;
+  while ((1ull << l) < d) ++l;
+  *m = (uint32_t)(((1ull << (31 + l)) + d - 1) / d);
+  *sh = 31 + l;
+}
+
 extern "C" int tk_rotary_fwd(const tk_rotary_problem *p, const uint16_t *x, const uint16_t *cos_t,
                              const uint16_t *sin_t, uint16_t *o, hipStream_t stream)
 {
@@ -112,6 +121,10 @@ extern "C" int tk_rotary_fwd(const tk_rotary_problem *p, const uint16_t *x, cons
   a.rows = p->b * p->h * p->s, a.h = p->h, a.s_len = p->s, a.d = p->d;
   memcpy(a.xs, p->xs, sizeof a.xs);
   memcpy(a.os, p->os, sizeof a.os);
+  rotary_magic((uint32_t)(p->b * p->h), &a.bh_m, &a.bh_sh);
+  rotary_magic((uint32_t)p->h, &a.h_m, &a.h_sh);
+  a.full = p->d / 2 == cfgs[c].hc && cfgs[c].hc % 8 == 0;
+  for (int i = 0; i < 3; ++i) a.full = a.full && p->xs[i] % 8 == 0 && p->os[i] % 8 == 0;
   const int wg = ROT_WG(cfgs[c].g), rows = wg / cfgs[c].g;
   const int64_t blocks = (a.rows + rows - 1) / rows;
   if (blocks > 0x7fffffffll) return TK_ROTARY_ERR_PROBLEM;

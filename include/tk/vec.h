@@ -190,6 +190,70 @@ TK_DI float tk_group_max(float v, int g, float *scratch) { return tk__group_redu
        (mean_out) = _mean;                                                        \
        (var_out) = tk_group_sum(_q, ((int)_TV::tk_rv_threads), (scratch)) / (float)_n; } while (0)
 
+/* Mean and (population) variance of the first n elements of V with one
+ * group reduction (tk_rv_mean_var needs two: for G > 64 that is two LDS
+ * rounds and four barriers).  Each wave sums d = x - k_w and d^2 around its
+ * own shift k_w = its lane 0's first element (v_readlane, column 512*w of
+ * the group), and publishes (sum, sum of squares, k_w, its element count)
+ * through LDS; every thread moves them to wave 0's shift k_0 (exact
+ * algebra: sum (x-k_0)^2 = q_w + 2 d s_w + n_w d^2, d = k_w - k_0) and
+ * takes var = E[(x-k_0)^2] - E[x-k_0]^2.  k_0 is column 0, an element of
+ * the row, so (k_0 - mean)^2 <= n var and the cancellation costs at most
+ * about n f32 ulps of var (2^-9 relative at n = 32768; far less unless one
+ * element dominates the row).  scratch: 4 floats per wave of the
+ * workgroup (__shared__ float[4 * TK_WAVES]); all waves, all lanes, as for
+ * tk_group_sum.  G <= 64: tk_rv_mean_var (no barriers to save). */
+#define tk_rv_mean_var1(V, t, n, scratch, mean_out, var_out)                      \
+  do { typedef TK_TYPEOF(V) _TV;                                                  \
+       if ((int)_TV::tk_rv_threads <= 64) {                                       \
+         tk_rv_mean_var(V, t, n, scratch, mean_out, var_out);                     \
+       } else {                                                                   \
+         const int _n = (int)(n), _G = (int)_TV::tk_rv_threads;                   \
+         const float _sh = tk_wave_bcast((V).v[0], 0);                            \
+         const tk_f32x2 _sh2 = {_sh, _sh};                                        \
+         tk_f32x2 _s2 = {0.0f, 0.0f}, _q2 = {0.0f, 0.0f};                         \
+         float _s = 0.0f, _q = 0.0f;                                              \
+         _Pragma("unroll") for (int _k = 0; _k < ((int)_TV::tk_rv_chunks); _k++) { \
+           const int _c0 = tk_rv_chunk_col(_G, (int)(t), _k);                      \
+           if (_c0 + 8 <= _n) { /* pairs: v_pk_add_f32 / v_pk_fma_f32 */         \
+             _Pragma("unroll") for (int _i = 0; _i < 8; _i += 2) {                \
+               const tk_f32x2 _d = (tk_f32x2){(V).v[8 * _k + _i], (V).v[8 * _k + _i + 1]} - _sh2; \
+               _s2 += _d; _q2 = __builtin_elementwise_fma(_d, _d, _q2); }         \
+           } else {                                                               \
+             _Pragma("unroll") for (int _i = 0; _i < 8; _i++) {                   \
+               const float _d = _c0 + _i < _n ? (V).v[8 * _k + _i] - _sh : 0.0f;  \
+               _s += _d; _q = __builtin_fmaf(_d, _d, _q); }                       \
+           } }                                                                    \
+         tk__rv_stats_combine(_s + _s2.x + _s2.y, _q + _q2.x + _q2.y, _sh, _n, _G, (scratch), &(mean_out), &(var_out)); \
+       } } while (0)
+TK_DI void tk__rv_stats_combine(float s, float q, float sh, int n, int g, float *scratch, float *mean, float *var) {
+  s = tk_wave_sum(s), q = tk_wave_sum(q);
+  const uint32_t wave = __builtin_amdgcn_workitem_id_x() / 64u, wpg = (uint32_t)g / 64u;
+  /* elements of the row this wave holds: chunk k covers columns
+   * (k*g + 64*(wave % wpg))*8 .. +511 */
+  const int m = n - 512 * (int)(wave % wpg), span = 8 * g;
+  const int cnt = m <= 0 ? 0 : (m / span) * 512 + (m % span < 512 ? m % span : 512);
+  if (__builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)) == 0) {
+    float *d = scratch + 4 * wave;
+    d[0] = s, d[1] = q, d[2] = cnt > 0 ? sh : 0.0f, d[3] = (float)cnt; /* a lane 0 past the row: any finite shift */
+  }
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+  const float *b = scratch + 4 * (wave / wpg) * wpg;
+  const float k0 = b[2];
+  float S = b[0], Q = b[1];
+  for (uint32_t w = 1; w < wpg; w++) {
+    const float d = b[4 * w + 2] - k0, sw = b[4 * w], nw = b[4 * w + 3];
+    S += __builtin_fmaf(nw, d, sw);
+    Q += __builtin_fmaf(d, __builtin_fmaf(nw, d, 2.0f * sw), b[4 * w + 1]);
+  }
+  __builtin_amdgcn_s_barrier(); /* the scratch may be written again next */
+  const float md = S / (float)n;
+  *mean = k0 + md;
+  *var = __builtin_fmaxf(__builtin_fmaf(-md, md, Q / (float)n), 0.0f);
+}
+
 /* v of lane src (wave-uniform result, v_readlane) */
 TK_DI float tk_wave_bcast(float v, int src) {
   return __builtin_bit_cast(float, __builtin_amdgcn_readlane(__builtin_bit_cast(int, v), src));

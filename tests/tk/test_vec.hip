@@ -3,8 +3,9 @@
 //    per wave, a row per 4-wave workgroup) for rows of any length (1, 7,
 //    8, 100, 1001, 1024, capacity) and row pitches that are and are not 16
 //    bytes (vector and element paths): sum, max, two-pass mean and
-//    variance, and (x - mean) * 2 stored back as bf16 with nothing written
-//    past the row (canaries);
+//    variance, the one-reduction mean and variance (tk_rv_mean_var1), and
+//    (x - mean) * 2 stored back as bf16 with nothing written past the row
+//    (canaries);
 //  - f16 and fp8 (e4m3, e5m2; FNUZ on gfx942, OCP on gfx950) loads and
 //    stores of rows with tails, against the host encoders of tk/types.h;
 //  - tk_lanes_sum / tk_lanes_max over every group width 1..64, tk_wave_bcast;
@@ -21,13 +22,15 @@
 #define ROWS_KERNEL(name, CAP, G)                                                 \
   __global__ __launch_bounds__(256) void name(tk_gl x, tk_gl y, float *stats, int64_t n) { \
     TK_RV(rv_t, CAP, G);                                                          \
-    __shared__ float red[4];                                                      \
+    __shared__ float red[16]; /* tk_rv_mean_var1: 4 floats per wave */           \
     const int t = threadIdx.x % (G);                                              \
     const int64_t row = (int64_t)blockIdx.x * (256 / (G)) + threadIdx.x / (G);    \
     const tk_rsrc rx = tk_gl_rsrc(&x), ry = tk_gl_rsrc(&y);                       \
     const uint32_t off = (uint32_t)(row * x.strides[2] * 2);                      \
     rv_t v;                                                                       \
     tk_rv_load_bf16(v, rx, off, n, t);                                            \
+    float mean1, var1;                                                            \
+    tk_rv_mean_var1(v, t, n, red, mean1, var1);                                   \
     const float s = tk_rv_sum(v, red);                                            \
     tk_rv_mask_tail(v, t, n, -1e30f);                                             \
     const float m = tk_rv_max(v, red);                                            \
@@ -36,7 +39,9 @@
     tk_rv_sub_mul_s(v, v, mean, 2.0f);                                            \
     tk_rv_store_bf16(v, ry, (uint32_t)(row * y.strides[2] * 2), n, t);            \
     if (t == 0) { stats[row * 4 + 0] = s; stats[row * 4 + 1] = m;                 \
-                  stats[row * 4 + 2] = mean; stats[row * 4 + 3] = var; }          \
+                  stats[row * 4 + 2] = mean; stats[row * 4 + 3] = var;            \
+                  stats[4 * (int64_t)gridDim.x * (256 / (G)) + row * 2] = mean1;   \
+                  stats[4 * (int64_t)gridDim.x * (256 / (G)) + row * 2 + 1] = var1; } \
   }
 ROWS_KERNEL(k_rows16, 128, 16)
 ROWS_KERNEL(k_rows64, 1024, 64)
@@ -45,12 +50,12 @@ ROWS_KERNEL(k_rows256, 2048, 256)
 static float bf(uint16_t h) { return tk_bf16_to_f32(h); }
 
 static void run_rows(const char *what, void (*k)(tk_gl, tk_gl, float *, int64_t), int cap, int g, int64_t n,
-                     int64_t pitch) {
+                     int64_t pitch, float off = 0.0f) {
   const int rows = 8 * (256 / g); /* 8 workgroups */
   std::vector<uint16_t> hx(rows * pitch), hy(rows * pitch, 0x7777);
-  for (auto &v : hx) v = tk_f32_to_bf16((float)((int)(tt_rand() % 2001) - 1000) / 256.0f);
+  for (auto &v : hx) v = tk_f32_to_bf16((float)((int)(tt_rand() % 2001) - 1000) / 256.0f + off);
   uint16_t *dx = tt_dev(hx), *dy = tt_dev(hy);
-  float *ds = tt_dev(std::vector<float>(rows * 4, NAN));
+  float *ds = tt_dev(std::vector<float>(rows * 6, NAN)); /* 4 per row, then mean1, var1 per row */
   tk_gl gx, gy;
   int64_t dims[2] = {rows, n}, str[2] = {pitch, 1};
   if (tk_gl_make(&gx, dx, 2, 2, dims, str) || tk_gl_make(&gy, dy, 2, 2, dims, str)) { TT_CHECK(0, "tk_gl_make"); return; }
@@ -58,7 +63,7 @@ static void run_rows(const char *what, void (*k)(tk_gl, tk_gl, float *, int64_t)
   HIPCHECK(hipGetLastError());
   HIPCHECK(hipDeviceSynchronize());
   std::vector<uint16_t> y = tt_host(dy, rows * pitch);
-  std::vector<float> st = tt_host(ds, rows * 4);
+  std::vector<float> st = tt_host(ds, rows * 6);
   int bad = 0;
   for (int r = 0; r < rows; r++) {
     double s = 0, m = -1e300, q = 0;
@@ -71,6 +76,10 @@ static void run_rows(const char *what, void (*k)(tk_gl, tk_gl, float *, int64_t)
         fabs(st[r * 4 + 3] - var) > 1e-4 * var + 1e-6) {
       if (bad++ < 3) printf("  %s row %d: sum %g/%g max %g/%g mean %g/%g var %g/%g\n", what, r, st[r * 4], s,
                             st[r * 4 + 1], m, st[r * 4 + 2], mean, st[r * 4 + 3], var);
+    }
+    const float mean1 = st[rows * 4 + r * 2], var1 = st[rows * 4 + r * 2 + 1];
+    if (fabs(mean1 - mean) > tol / n + 1e-6 || fabs(var1 - var) > 1e-4 * var + 1e-6) {
+      if (bad++ < 3) printf("  %s row %d: mean_var1 mean %g/%g var %g/%g\n", what, r, mean1, mean, var1, var);
     }
     for (int64_t c = 0; c < pitch; c++) {
       const uint16_t got = y[r * pitch + c];
@@ -290,6 +299,10 @@ int main(void) {
   /* G = 256: a row per workgroup (LDS reduction) */
   run_rows("G256", k_rows256, 2048, 256, 1500, 1503);
   run_rows("G256", k_rows256, 2048, 256, 2048, 2056);
+  /* rows far from 0 (mean / std about 40): the one-pass tk_rv_mean_var1
+   * must not lose the variance to cancellation */
+  run_rows("G256 offset 100", k_rows256, 2048, 256, 2048, 2056, 100.0f);
+  run_rows("G64 offset 100", k_rows64, 1024, 64, 1001, 1008, 100.0f);
   run_types(1024);
   run_types(77);
   run_lanes();
