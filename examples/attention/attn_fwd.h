@@ -333,7 +333,11 @@ typedef struct attn_fwd_args {
     int qb = (int)blockIdx.x, h = (int)blockIdx.y, b = (int)blockIdx.z, part = -1;                \
     const int pid = (int)blockIdx.x; /* a part's slot in the workspace */                         \
     if (a.nqb > 0) {                                                                              \
-      const int item = a.item0 + pid / a.nsplit;                                                  \
+      /* whole items: workgroup i runs on XCD i % 8 (round-robin dispatch, CDNA3 ISA guide 1.2), \
+       * so each XCD gets a contiguous range of items (the same heads' K/V share its L2) */       \
+      const int n_ = (int)gridDim.x, x_ = pid % 8;                                                \
+      const int item = a.nsplit > 1 ? a.item0 + pid / a.nsplit                                    \
+                                    : x_ * (n_ / 8) + min(x_, n_ % 8) + pid / 8;                  \
       if (a.nsplit > 1) part = pid % a.nsplit;                                                    \
       qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq);                    \
     }                                                                                             \
