@@ -37,6 +37,11 @@
  * buffer t % 2), 2 x 16 KiB at d = 128; d = 128 also keeps Q there as four
  * 128x32 tiles (32 KiB; read with each K chunk), d = 64 reads Q once into
  * registers; the 4 per-wave output tiles alias the buffers.
+ * Tail split (attn_fwd_plan, docs/attention.md "Tail split"): non-causal
+ * problems whose last round of items would leave CUs idle run the whole rounds
+ * as one launch (items spread over the XCDs in contiguous ranges), the last
+ * items as a second launch of key-range parts that write O^T / l (f32) and
+ * their LSE to a workspace, and attn_fwd_combine merges the parts.
  */
 #ifndef ATTN_FWD_H
 #define ATTN_FWD_H

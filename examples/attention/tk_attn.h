@@ -70,7 +70,9 @@ int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
  * needed): lets the forward split the key range of its last round of work
  * items across idle CUs and merge the parts (docs/attention.md "Tail
  * split"); same results as tk_attn_fwd within the check's tolerance.
- * workspace NULL: no split; too small: TK_ATTN_ERR_ARG. */
+ * workspace NULL: no split; too small or not 16-byte aligned:
+ * TK_ATTN_ERR_ARG.  The workspace is in use until the launches finish (one
+ * workspace per call in flight). */
 size_t tk_attn_fwd_workspace_bytes(const tk_attn_problem *p);
 int tk_attn_fwd_ws(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, uint16_t *o,
                    float *lse, void *workspace, size_t workspace_bytes, hipStream_t stream);
