@@ -67,8 +67,9 @@ typedef struct attn_data {
   uint16_t *hq, *hk, *hv, *hg;           /* host Q, K, V, dO */
   uint16_t *q, *k, *v, *o, *g, *dq, *dk, *dv; /* device */
   float *lse;
-  void *ws;
-  size_t ws_bytes; /* forward: tk_attn_fwd_workspace_bytes */
+  void *ws;        /* backward workspace */
+  void *fws;       /* forward workspace (tail split), ws_bytes of it */
+  size_t ws_bytes; /* tk_attn_fwd_workspace_bytes */
   size_t n[4];
 } attn_data;
 
@@ -108,15 +109,14 @@ static void setup(attn_data *d, const tk_attn_problem *p, uint64_t seed, int bwd
     d->dq = dev_alloc(d->n[0] * 2), d->dk = dev_alloc(d->n[1] * 2), d->dv = dev_alloc(d->n[2] * 2);
     d->ws = dev_alloc(tk_attn_bwd_workspace_bytes(p));
     CHECK_HIP(hipMemcpy(d->g, d->hg, d->n[3] * 2, hipMemcpyHostToDevice));
-  } else {
-    d->ws_bytes = tk_attn_fwd_workspace_bytes(p);
-    if (d->ws_bytes) d->ws = dev_alloc(d->ws_bytes);
   }
+  d->ws_bytes = tk_attn_fwd_workspace_bytes(p);
+  if (d->ws_bytes) d->fws = dev_alloc(d->ws_bytes);
 }
 
 static void teardown(attn_data *d)
 {
-  void *dev[] = {d->q, d->k, d->v, d->o, d->g, d->dq, d->dk, d->dv, d->lse, d->ws};
+  void *dev[] = {d->q, d->k, d->v, d->o, d->g, d->dq, d->dk, d->dv, d->lse, d->ws, d->fws};
   for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
     if (dev[i]) CHECK_HIP(hipFree(dev[i]));
   free(d->hq), free(d->hk), free(d->hv), free(d->hg);
@@ -135,7 +135,7 @@ static int launch(void *v)
   attn_data *d = l->d;
   const int e = l->bwd ? tk_attn_bwd(l->p, d->q, d->k, d->v, d->o, d->g, d->lse, d->dq, d->dk, d->dv, d->ws, 0)
                 : l->nosplit ? tk_attn_fwd(l->p, d->q, d->k, d->v, d->o, d->lse, 0)
-                             : tk_attn_fwd_ws(l->p, d->q, d->k, d->v, d->o, d->lse, d->ws, d->ws_bytes, 0);
+                             : tk_attn_fwd_ws(l->p, d->q, d->k, d->v, d->o, d->lse, d->fws, d->ws_bytes, 0);
   if (e != TK_ATTN_OK) fprintf(stderr, "attn: tk_attn_%s: %s\n", l->bwd ? "bwd" : "fwd", tk_attn_strerror(e));
   return e;
 }
