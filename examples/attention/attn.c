@@ -35,6 +35,7 @@ static void usage(FILE *f)
           "  --causal               causal mask, bottom-right aligned (key j visible to query i iff j <= i + skv - sq)\n"
           "  --scale X              softmax scale (default 1/sqrt(d))\n"
           "  --dir fwd|bwd          forward, or backward (timed: the backward launches only)\n"
+          "  --no-split             forward without the tail split (tk_attn_fwd, no workspace)\n"
           "  --q-strides B,S,H      element strides of batch, sequence, head (also --k-strides, --v-strides,\n"
           "                         --o-strides; default packed BSHD; dQ/dK/dV/dO use Q/K/V/O's)\n"
           "  --check                compare with the CPU double-precision reference; exit 1 past tolerance\n"
@@ -54,7 +55,7 @@ static int bad(const char *msg, const char *arg) { return tk_cli_bad("attn", usa
 
 typedef struct options {
   tk_attn_problem p;
-  int bwd, check, sweep, inject, iters_set, warmup_set, hkv_set, skv_set, scale_set, str_set[4];
+  int bwd, nosplit, check, sweep, inject, iters_set, warmup_set, hkv_set, skv_set, scale_set, str_set[4];
   int64_t iters, warmup;
   uint64_t seed;
   const char *csv, *svg, *shapes;
@@ -66,7 +67,9 @@ typedef struct attn_data {
   uint16_t *hq, *hk, *hv, *hg;           /* host Q, K, V, dO */
   uint16_t *q, *k, *v, *o, *g, *dq, *dk, *dv; /* device */
   float *lse;
-  void *ws;
+  void *ws;        /* backward workspace */
+  void *fws;       /* forward workspace (tail split), ws_bytes of it */
+  size_t ws_bytes; /* tk_attn_fwd_workspace_bytes */
   size_t n[4];
 } attn_data;
 
@@ -107,11 +110,13 @@ static void setup(attn_data *d, const tk_attn_problem *p, uint64_t seed, int bwd
     d->ws = dev_alloc(tk_attn_bwd_workspace_bytes(p));
     CHECK_HIP(hipMemcpy(d->g, d->hg, d->n[3] * 2, hipMemcpyHostToDevice));
   }
+  d->ws_bytes = tk_attn_fwd_workspace_bytes(p);
+  if (d->ws_bytes) d->fws = dev_alloc(d->ws_bytes);
 }
 
 static void teardown(attn_data *d)
 {
-  void *dev[] = {d->q, d->k, d->v, d->o, d->g, d->dq, d->dk, d->dv, d->lse, d->ws};
+  void *dev[] = {d->q, d->k, d->v, d->o, d->g, d->dq, d->dk, d->dv, d->lse, d->ws, d->fws};
   for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
     if (dev[i]) CHECK_HIP(hipFree(dev[i]));
   free(d->hq), free(d->hk), free(d->hv), free(d->hg);
@@ -121,6 +126,7 @@ typedef struct launch_ctx {
   const tk_attn_problem *p;
   attn_data *d;
   int bwd;
+  int nosplit; /* forward: tk_attn_fwd (no workspace, no tail split) */
 } launch_ctx;
 
 static int launch(void *v)
@@ -128,7 +134,8 @@ static int launch(void *v)
   const launch_ctx *l = v;
   attn_data *d = l->d;
   const int e = l->bwd ? tk_attn_bwd(l->p, d->q, d->k, d->v, d->o, d->g, d->lse, d->dq, d->dk, d->dv, d->ws, 0)
-                       : tk_attn_fwd(l->p, d->q, d->k, d->v, d->o, d->lse, 0);
+                : l->nosplit ? tk_attn_fwd(l->p, d->q, d->k, d->v, d->o, d->lse, 0)
+                             : tk_attn_fwd_ws(l->p, d->q, d->k, d->v, d->o, d->lse, d->fws, d->ws_bytes, 0);
   if (e != TK_ATTN_OK) fprintf(stderr, "attn: tk_attn_%s: %s\n", l->bwd ? "bwd" : "fwd", tk_attn_strerror(e));
   return e;
 }
@@ -297,7 +304,9 @@ static int run_one(const options *o)
   print_problem(p, o->bwd);
   attn_data d;
   setup(&d, p, o->seed, o->bwd);
-  launch_ctx fwd = {p, &d, 0}, l = {p, &d, o->bwd};
+  if (!o->bwd)
+    printf("forward: tail split %s (workspace %zu bytes)\n", !o->nosplit && d.ws_bytes ? "on" : "off", d.ws_bytes);
+  launch_ctx fwd = {p, &d, 0, o->nosplit}, l = {p, &d, o->bwd, o->nosplit};
   int rc = 0;
   if (o->check || o->bwd) { /* the backward needs the forward's O and LSE */
     if (launch(&fwd) != 0) return 4;
@@ -356,7 +365,7 @@ static int run_sweep(const options *o)
       p.causal = causal;
       attn_data d;
       setup(&d, &p, o->seed, o->bwd);
-      launch_ctx fwd = {&p, &d, 0}, l = {&p, &d, o->bwd};
+      launch_ctx fwd = {&p, &d, 0, o->nosplit}, l = {&p, &d, o->bwd, o->nosplit};
       if (o->bwd && launch(&fwd) != 0) rc = 4;
       double ms = 0;
       tk_timing kind = TK_TIMING_EMULATED;
@@ -406,6 +415,7 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (!strcmp(a, "--check")) { o->check = 1; continue; }
     if (!strcmp(a, "--causal")) { o->p.causal = 1; continue; }
+    if (!strcmp(a, "--no-split")) { o->nosplit = 1; continue; }
     if (!strcmp(a, "--sweep")) { o->sweep = 1; continue; }
     if (!strcmp(a, "--inject-error")) { o->inject = 1; continue; }
     if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);

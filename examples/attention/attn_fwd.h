@@ -37,6 +37,11 @@
  * buffer t % 2), 2 x 16 KiB at d = 128; d = 128 also keeps Q there as four
  * 128x32 tiles (32 KiB; read with each K chunk), d = 64 reads Q once into
  * registers; the 4 per-wave output tiles alias the buffers.
+ * Tail split (attn_fwd_plan, docs/attention.md "Tail split"): non-causal
+ * problems whose last round of items would leave CUs idle run the whole rounds
+ * as one launch (items spread over the XCDs in contiguous ranges), the last
+ * items as a second launch of key-range parts that write O^T / l (f32) and
+ * their LSE to a workspace, and attn_fwd_combine merges the parts.
  */
 #ifndef ATTN_FWD_H
 #define ATTN_FWD_H
@@ -59,6 +64,15 @@ typedef struct attn_fwd_args {
   int32_t sq, skv, hq, group; /* group = Hq / Hkv */
   int32_t causal;
   float scale_log2; /* softmax scale * log2(e) */
+  /* work items (Q block, head, batch), numbered Q block fastest.  nqb == 0: grid (Q blocks,
+   * Hq, B), every item whole.  nqb > 0 (the tail split, attn_fwd_plan): a 1-D grid over items
+   * item0.., nsplit consecutive groups per item; nsplit > 1: group g is part g % nsplit of the
+   * item's key tiles, its O^T / l (f32, [g][d][128 queries]) and log2-domain LSE (-inf: no
+   * key) go to ws_o / ws_lse, and attn_fwd_combine merges an item's parts.  ntail: items split
+   * (host side) */
+  int32_t nqb, item0, nsplit, ntail;
+  tk_gl ws_o;
+  float *ws_lse;
 } attn_fwd_args;
 
 #define AF_RESCALE 8.0f /* lazy rescale: the running max moves when a tile's max exceeds it by this (log2 units) */
@@ -159,7 +173,7 @@ typedef struct attn_fwd_args {
 #define AF_TILE(NAME, J, PAR, KS, VS, SC, SN)                                                     \
   do {                                                                                            \
       enum { KB_ = 1 - (PAR), VB_ = (PAR) };                                                      \
-      const int kv0 = (J) * AF_BKV;                                                               \
+      const int kv0 = kv_lo + (J) * AF_BKV;                                                       \
       tk_lds_barrier(); /* K(j+1) and V(j) (committed last tile) visible */                       \
       /* K(j+1)'s fragment reads start now (KLA chunks ahead), under the rescale decision */     \
       NAME##_kpend kp_[NC];                                                                       \
@@ -234,7 +248,7 @@ typedef struct attn_fwd_args {
         const uint32_t tv_ = AF_WPE == 1 ? (uint32_t)tid : tk_opaque((uint32_t)tid);              \
         const int kn = kv0 + AF_BKV;                                                              \
         if ((J) + 1 < nt) {                                                                       \
-          if (kn + AF_BKV > a.skv) tk_rt_mask_rows(SN, SN, a.skv - kn, -INFINITY);                \
+          if (kn + AF_BKV > kv_hi) tk_rt_mask_rows(SN, SN, kv_hi - kn, -INFINITY);                \
           if (a.causal && qw + off - kn < AF_BKV - 1) tk_rt_mask_lower(SN, SN, qw + off - kn, -INFINITY); \
         }                                                                                         \
         float mx = -INFINITY, mo = -INFINITY;                                                     \
@@ -320,7 +334,19 @@ typedef struct attn_fwd_args {
            AF_RPC = 8 };                   /* ds_read_b64 per chunk (K: 64x32, V^T: 32x64) */       \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
-    const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
+    /* the work item: (Q block, head, batch) and, for a tail split item, its part (-1: whole) */ \
+    int qb = (int)blockIdx.x, h = (int)blockIdx.y, b = (int)blockIdx.z, part = -1;                \
+    const int pid = (int)blockIdx.x; /* a part's slot in the workspace */                         \
+    if (a.nqb > 0) {                                                                              \
+      /* whole items: workgroup i runs on XCD i % 8 (round-robin dispatch, CDNA3 ISA guide 1.2), \
+       * so each XCD gets a contiguous range of items (the same heads' K/V share its L2) */       \
+      const int n_ = (int)gridDim.x, x_ = pid % 8;                                                \
+      const int item = a.nsplit > 1 ? a.item0 + pid / a.nsplit                                    \
+                                    : x_ * (n_ / 8) + min(x_, n_ % 8) + pid / 8;                  \
+      if (a.nsplit > 1) part = pid % a.nsplit;                                                    \
+      qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq);                    \
+    }                                                                                             \
+    const int q0 = qb * AF_BQ;                                                                    \
     const int hk = h / a.group;                                                                   \
     const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
     const tk_rsrc rq = tk_gl_rsrc(&a.q);                                                          \
@@ -328,8 +354,15 @@ typedef struct attn_fwd_args {
      * past skv read 0 without per-lane checks (tk/loads.h) */                                    \
     const tk_rsrc rk = tk_gl_rsrc_mat(&a.k, b, hk), rv = tk_gl_rsrc_mat(&a.v, b, hk);             \
     const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
-    int kv_end = a.skv;                                                                           \
-    if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
+    /* keys [kv_lo, kv_hi): all (causal: up to the block's last visible key), or a part's whole  \
+     * tiles (the split is for non-causal problems: attn_fwd_plan) */                              \
+    int kv_lo = 0, kv_hi = a.skv;                                                                 \
+    if (a.causal && q0 + AF_BQ + off < kv_hi) kv_hi = q0 + AF_BQ + off;                           \
+    if (part >= 0) {                                                                              \
+      const int tt = (a.skv + AF_BKV - 1) / AF_BKV;                                               \
+      kv_lo = AF_BKV * (part * tt / a.nsplit);                                                    \
+      kv_hi = min(a.skv, AF_BKV * ((part + 1) * tt / a.nsplit));                                  \
+    }                                                                                             \
     /* Q block -> LDS -> this wave's 32 rows in registers, in d-chunks */                         \
     NAME##_q_t qf[NC];                                                                            \
     {                                                                                             \
@@ -347,7 +380,7 @@ typedef struct attn_fwd_args {
     _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(o[c]);                              \
     float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */     \
     const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                        \
-    const int nt = (kv_end + AF_BKV - 1) / AF_BKV; /* key tiles (0 when causal hides all) */      \
+    const int nt = kv_hi > kv_lo ? (kv_hi - kv_lo + AF_BKV - 1) / AF_BKV : 0; /* key tiles (0 when causal hides all) */ \
     NAME##_kstage ks0[NC]; /* one stage set: K(j+2), V(j+1) in flight during tile j */          \
     NAME##_vstage vs0;                                                                            \
     enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
@@ -356,16 +389,16 @@ typedef struct attn_fwd_args {
     float mt = -INFINITY; /* column max of S(j) (raw scores) */                                   \
     /* prologue: tile 0 in LDS and S(0); tiles 1 (set 1) and 2 (set 0) in flight */               \
     if (nt > 0) {                                                                                 \
-      AF_K_ISSUE(ks0, 0);                                                                         \
-      tk_load_issue_t_mat(vs0, mvv, rv, 0, 0, tid);                                               \
+      AF_K_ISSUE(ks0, kv_lo);                                                                     \
+      tk_load_issue_t_mat(vs0, mvv, rv, kv_lo, 0, tid);                                           \
       AF_K_COMMIT(ks0, 0, NV); /* K(0) -> buffer 0 */                                             \
-      AF_K_ISSUE(ks0, AF_BKV);                                                                    \
+      AF_K_ISSUE(ks0, kv_lo + AF_BKV);                                                            \
       tk_lds_barrier();                                                                           \
       AF_S_PHASE(NAME, s_a);                                                                      \
       tk_load_commit_t(sm.kv.v[0], vs0, tid, NK); /* V(0) -> buffer 0; K(1) in flight */          \
-      tk_load_issue_t_mat(vs0, mvv, rv, AF_BKV, 0, tid);                                          \
+      tk_load_issue_t_mat(vs0, mvv, rv, kv_lo + AF_BKV, 0, tid);                                  \
       AF_K_COMMIT(ks0, 1, NV); /* K(1) -> buffer 1; V(1) in flight */                             \
-      if (AF_BKV > a.skv) tk_rt_mask_rows(s_a, s_a, a.skv, -INFINITY);                            \
+      if (kv_lo + AF_BKV > kv_hi) tk_rt_mask_rows(s_a, s_a, kv_hi - kv_lo, -INFINITY);            \
       if (a.causal && qw + off < AF_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);     \
       float mv[1];                                                                                \
       tk_rt_col_max(mv, s_a);                                                                     \
@@ -382,6 +415,18 @@ typedef struct attn_fwd_args {
     /* epilogue: O = (O^T / l)^T, LSE = (m + log2 l) ln 2 */                                       \
     l[0] += tk_xor_f32(l[0], 32); /* the column's other 32 keys were summed in lane ^ 32 */        \
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
+    if (part >= 0) {                                                                              \
+      /* a tail part: O^T / l as f32 straight from the registers and the log2-domain LSE (-inf:  \
+       * no key) to the workspace, for attn_fwd_combine; no LDS use, no barrier */                 \
+      const tk_rsrc rw = tk_gl_rsrc(&a.ws_o);                                                     \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        tk_rt_col_bcast(o[c], o[c], inv, *);                                                      \
+        tk_store_acc_f32(&a.ws_o, rw, 0, pid, 32 * c, 32 * (int)wave, o[c], 1.0f, 0.0f);          \
+      }                                                                                           \
+      if (lane < 32) a.ws_lse[(int64_t)pid * AF_BQ + 32 * (int)wave + (int)lane] =                 \
+                         l[0] > 0.0f ? m[0] + log2f(l[0]) : -INFINITY;                            \
+      return;                                                                                     \
+    }                                                                                             \
     tk_lds_barrier(); /* the last tile's V commit (every wave's writes done) before sm.o */       \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
@@ -399,11 +444,110 @@ typedef struct attn_fwd_args {
 ATTN_FWD_KERNEL(attn_fwd_d64, 64, 2)
 ATTN_FWD_KERNEL(attn_fwd_d128, 128, 1)
 
+/* Tail split (flash-decoding style) of the last round of work items.  The items
+ * ((Q block, head, batch), equal work when non-causal) run in rounds of `slots` = CUs x
+ * workgroups per CU; a last round of r < slots items leaves CUs idle for a whole item's
+ * time.  Instead the first items - r run as one launch (whole rounds), and the last r as a
+ * second launch of g key ranges each (whole tiles), g minimising that launch's span
+ * ceil(r g / slots) x ceil(tiles / g) + AF_SPLIT_COST (the merge, in tile times);
+ * attn_fwd_combine merges the parts.  Causal problems are not split (their items differ in
+ * length).  Returns g (1: no split) and sets *ntail = r. */
+#define AF_SPLIT_MIN_TILES 2 /* key tiles per part at least */
+#define AF_SPLIT_MAX 16      /* parts per item at most (attn_fwd_combine's weights) */
+#define AF_SPLIT_COST 2      /* the merge launch, in key-tile times */
+static int attn_fwd_plan(int64_t nqb, int64_t hq, int64_t b, int64_t skv, int d, int causal, int cus, int32_t *ntail)
+{
+  const int64_t items = nqb * hq * b, slots = (int64_t)cus * (d == 64 ? 2 : 1); /* launch bounds: WPE */
+  const int64_t tiles = (skv + AF_BKV - 1) / AF_BKV;
+  *ntail = 0;
+  if (causal || cus < 1 || items >= ((int64_t)1 << 30)) return 1;
+  const int64_t r = items % slots;
+  if (r == 0) return 1;
+  int64_t best = 1, span1 = tiles;
+  for (int64_t g = 2; g <= AF_SPLIT_MAX && tiles / g >= AF_SPLIT_MIN_TILES; ++g) {
+    const int64_t span = (r * g + slots - 1) / slots * ((tiles + g - 1) / g) + AF_SPLIT_COST;
+    if (span < span1) span1 = span, best = g;
+  }
+  if (best > 1) *ntail = (int32_t)r;
+  return (int)best;
+}
+/* workspace bytes for a plan: f32 O^T (d x 128) and 128 LSEs per part */
+static size_t attn_fwd_ws_bytes(int32_t ntail, int nsplit, int d)
+{
+  return nsplit > 1 ? (size_t)ntail * (size_t)nsplit * AF_BQ * ((size_t)d + 1) * sizeof(float) : 0;
+}
+
+/* Merge of a tail item's parts: per query, LSE = log2 sum_p 2^lse_p and O = sum_p
+ * 2^(lse_p - LSE) O_p (each part's O already divided by its own l); a query no part saw a
+ * key for gets O = 0, LSE = +inf like the main kernel.  Workgroup (i, c): tail item i, head
+ * dims 8c..8c+7; thread t: query t % 128, dims 8c + 4 (t / 128) .. +3.  A wave's workspace
+ * reads are 256 contiguous bytes; the part loop is unrolled by 4 so 16 loads are in flight. */
+#define AF_CMB_UNROLL 4
+__global__ __launch_bounds__(256) void attn_fwd_combine(attn_fwd_args a, int d)
+{
+  const int item = a.item0 + (int)blockIdx.x, qi = (int)threadIdx.x % AF_BQ;
+  const int e0 = 8 * (int)blockIdx.y + 4 * ((int)threadIdx.x / AF_BQ);
+  const int qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq), q = qb * AF_BQ + qi;
+  if (q >= a.sq) return;
+  const int64_t p0 = (int64_t)blockIdx.x * a.nsplit; /* the item's first part */
+  const float *wl = a.ws_lse + p0 * AF_BQ + qi;
+  float lp[AF_SPLIT_MAX], mx = -INFINITY;
+#pragma unroll
+  for (int p = 0; p < AF_SPLIT_MAX; ++p)
+    if (p < a.nsplit) mx = fmaxf(mx, lp[p] = wl[p * AF_BQ]);
+  tk_bf16 *op = (tk_bf16 *)a.o.ptr + b * a.o.strides[0] + h * a.o.strides[1] + q * a.o.strides[2] + e0;
+  float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sum = 0.0f;
+  if (mx != -INFINITY) {
+    const float *wo = (const float *)a.ws_o.ptr + (p0 * d + e0) * AF_BQ + qi;
+    for (int p = 0; p < a.nsplit; p += AF_CMB_UNROLL) {
+      float x[AF_CMB_UNROLL][4];
+#pragma unroll
+      for (int u = 0; u < AF_CMB_UNROLL; ++u)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) x[u][e] = p + u < a.nsplit ? wo[((int64_t)(p + u) * d + e) * AF_BQ] : 0.0f;
+#pragma unroll
+      for (int u = 0; u < AF_CMB_UNROLL; ++u) {
+        if (p + u >= a.nsplit) break;
+        float w = 0.0f;
+#pragma unroll
+        for (int k = 0; k < AF_SPLIT_MAX; ++k)
+          if (k == p + u) w = exp2f(lp[k] - mx); /* registers, not a runtime-indexed array */
+        sum += w;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[e] += w * x[u][e];
+      }
+    }
+  }
+  const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+#pragma unroll
+  for (int e = 0; e < 4; ++e) op[e] = tk_f32_to_bf16(acc[e] * inv);
+  if (e0 == 0) a.lse[((int64_t)b * a.hq + h) * a.sq + q] = mx == -INFINITY ? INFINITY : (mx + log2f(sum)) * AF_LN2;
+}
+
+/* plain forward (a->nqb == 0) or, with a plan (a->nsplit > 1, a->ntail, a->nqb set; ws_o /
+ * ws_lse in a workspace of attn_fwd_ws_bytes): the whole items, the tail parts, the merge;
+ * three launches in stream order */
 static hipError_t attn_fwd_launch(const attn_fwd_args *a, int d, int b, hipStream_t stream)
 {
-  const dim3 grid((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
-  if (d == 64) hipLaunchKernelGGL(attn_fwd_d64, grid, dim3(256), 0, stream, *a);
-  else hipLaunchKernelGGL(attn_fwd_d128, grid, dim3(256), 0, stream, *a);
+  if (a->nqb == 0) {
+    const dim3 grid((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
+    if (d == 64) hipLaunchKernelGGL(attn_fwd_d64, grid, dim3(256), 0, stream, *a);
+    else hipLaunchKernelGGL(attn_fwd_d128, grid, dim3(256), 0, stream, *a);
+    return hipGetLastError();
+  }
+  attn_fwd_args w = *a, t = *a;
+  const int32_t items = a->nqb * a->hq * b;
+  w.item0 = 0, w.nsplit = 1;
+  t.item0 = items - a->ntail;
+  const unsigned nw = (unsigned)(items - a->ntail), nt = (unsigned)(a->ntail * a->nsplit);
+  if (d == 64) {
+    if (nw) hipLaunchKernelGGL(attn_fwd_d64, dim3(nw), dim3(256), 0, stream, w);
+    hipLaunchKernelGGL(attn_fwd_d64, dim3(nt), dim3(256), 0, stream, t);
+  } else {
+    if (nw) hipLaunchKernelGGL(attn_fwd_d128, dim3(nw), dim3(256), 0, stream, w);
+    hipLaunchKernelGGL(attn_fwd_d128, dim3(nt), dim3(256), 0, stream, t);
+  }
+  hipLaunchKernelGGL(attn_fwd_combine, dim3((unsigned)a->ntail, (unsigned)(d / 8)), dim3(256), 0, stream, t, d);
   return hipGetLastError();
 }
 

@@ -65,6 +65,18 @@ int64_t tk_attn_offset(const tk_attn_problem *p, tk_attn_tensor t, int64_t b, in
 int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, uint16_t *o,
                 float *lse, hipStream_t stream);
 
+/* Forward with a workspace (device memory, 16-byte aligned, of
+ * tk_attn_fwd_workspace_bytes(p) for the current device; 0 bytes: none
+ * needed): lets the forward split the key range of its last round of work
+ * items across idle CUs and merge the parts (docs/attention.md "Tail
+ * split"); same results as tk_attn_fwd within the check's tolerance.
+ * workspace NULL: no split; too small or not 16-byte aligned:
+ * TK_ATTN_ERR_ARG.  The workspace is in use until the launches finish (one
+ * workspace per call in flight). */
+size_t tk_attn_fwd_workspace_bytes(const tk_attn_problem *p);
+int tk_attn_fwd_ws(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, uint16_t *o,
+                   float *lse, void *workspace, size_t workspace_bytes, hipStream_t stream);
+
 /* Backward workspace: f32 bytes for the dO.O row sums (tk_attn_bwd). */
 size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p);
 /* Backward: dq, dk, dv from q, k, v, o, lse (the forward's) and dout;

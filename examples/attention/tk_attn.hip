@@ -126,19 +126,60 @@ static int pointers_ok(const void *a, const void *b, const void *c, const void *
   return a && b && c && d && ((uintptr_t)a | (uintptr_t)b | (uintptr_t)c | (uintptr_t)d) % 16 == 0;
 }
 
-int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, uint16_t *o,
-                float *lse, hipStream_t stream)
+/* the forward's tail-split plan for p on the current device (attn_fwd_plan) */
+static int fwd_plan(const tk_attn_problem *p, int32_t *ntail)
+{
+  int dev = 0, cus = 0;
+  *ntail = 0;
+  if (hipGetDevice(&dev) != hipSuccess || hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
+    return 1;
+  return attn_fwd_plan((p->sq + AF_BQ - 1) / AF_BQ, p->hq, p->b, p->skv, (int)p->d, p->causal, cus, ntail);
+}
+
+size_t tk_attn_fwd_workspace_bytes(const tk_attn_problem *p)
+{
+  if (tk_attn_problem_error(p)) return 0;
+  int32_t ntail;
+  const int s = fwd_plan(p, &ntail);
+  return attn_fwd_ws_bytes(ntail, s, (int)p->d);
+}
+
+int tk_attn_fwd_ws(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, uint16_t *o,
+                   float *lse, void *workspace, size_t workspace_bytes, hipStream_t stream)
 {
   if (tk_attn_problem_error(p)) return TK_ATTN_ERR_PROBLEM;
   if (!pointers_ok(q, k, v, o) || !lse) return TK_ATTN_ERR_ARG;
   attn_fwd_args a;
+  memset(&a, 0, sizeof a);
   a.q = tensor_gl(p, TK_ATTN_Q, q), a.k = tensor_gl(p, TK_ATTN_K, k), a.v = tensor_gl(p, TK_ATTN_V, v);
   a.o = tensor_gl(p, TK_ATTN_O, o);
   a.lse = lse;
   a.sq = (int32_t)p->sq, a.skv = (int32_t)p->skv, a.hq = (int32_t)p->hq, a.group = (int32_t)(p->hq / p->hkv);
   a.causal = p->causal;
   a.scale_log2 = p->scale * AF_LOG2E;
+  a.nsplit = 1; /* a.nqb 0: one launch, every item whole */
+  if (workspace) {
+    int32_t ntail;
+    const int s = fwd_plan(p, &ntail);
+    const size_t need = attn_fwd_ws_bytes(ntail, s, (int)p->d);
+    if (need && (workspace_bytes < need || (uintptr_t)workspace % 16)) return TK_ATTN_ERR_ARG;
+    if (need) {
+      a.nqb = (int32_t)((p->sq + AF_BQ - 1) / AF_BQ);
+      a.ntail = ntail, a.nsplit = s;
+      const int64_t parts = (int64_t)ntail * s;
+      /* [part][d][128 queries] f32, then the parts' 128 LSEs each */
+      const int64_t dims[3] = {parts, p->d, AF_BQ};
+      if (tk_gl_make(&a.ws_o, workspace, 4, 3, dims, NULL) != TK_OK) return TK_ATTN_ERR_ARG;
+      a.ws_lse = (float *)workspace + parts * p->d * AF_BQ;
+    }
+  }
   return attn_fwd_launch(&a, (int)p->d, (int)p->b, stream) == hipSuccess ? TK_ATTN_OK : TK_ATTN_ERR_HIP;
+}
+
+int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, uint16_t *o,
+                float *lse, hipStream_t stream)
+{
+  return tk_attn_fwd_ws(p, q, k, v, o, lse, NULL, 0, stream);
 }
 
 size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p)
