@@ -289,6 +289,8 @@ static int ds_atomic(const char *t, tks_inst *in)
   else if (!strcmp(buf, "xor")) a = TKS_AT_XOR;
   else if (!strcmp(buf, "wrxchg")) a = TKS_AT_SWAP;
   else if (!strcmp(buf, "cmpst")) a = TKS_AT_CMPSWAP;
+  else if (!strcmp(buf, "mskor")) a = TKS_AT_MSKOR;
+  else if (!strcmp(buf, "wrap")) a = TKS_AT_WRAP;
   else if (!strcmp(buf, "pk_add") && !strcmp(ty, "f16")) a = TKS_AT_PK_ADD_F16;
   else if (!strcmp(buf, "pk_add") && !strcmp(ty, "bf16")) a = TKS_AT_PK_ADD_BF16;
   if (a < 0) return -1;
@@ -383,6 +385,19 @@ static int classify(const char *m, tks_inst *in)
     if (!strcmp(t, "read_b64_tr_b16") || !strcmp(t, "read_b64_tr_b8")) {
       in->mem_bytes = 8; in->mem_ext = 0; in->sub = (uint8_t)(t[13] == '1' ? 16 : 8);
       return TKS_OP_DS_READ_TR;
+    }
+    /* ds_wrxchg2[st64]_rtn_b32/b64: exchange at two offsets (scaled like read2/write2) */
+    if (!strcmp(t, "wrxchg2_rtn_b32") || !strcmp(t, "wrxchg2_rtn_b64") ||
+        !strcmp(t, "wrxchg2st64_rtn_b32") || !strcmp(t, "wrxchg2st64_rtn_b64")) {
+      in->mem_bytes = t[strlen(t) - 2] == '6' ? 8 : 4;
+      in->mem_ext = t[7] == 's' ? 8 : 0;
+      return TKS_OP_DS_WRXCHG2;
+    }
+    /* ds_read/write_addtid_b32: lane l at M0 + offset + 4 * l */
+    if (!strcmp(t, "read_addtid_b32") || !strcmp(t, "write_addtid_b32")) {
+      in->mem_bytes = 4;
+      in->sub = t[0] == 'w';
+      return TKS_OP_DS_ADDTID;
     }
     if (!strncmp(t, "read_", 5) && !mem_size(t + 5, &in->mem_bytes, &in->mem_ext)) return TKS_OP_DS_READ;
     if (!strncmp(t, "write_", 6) && !mem_size(t + 6, &in->mem_bytes, &in->mem_ext)) return TKS_OP_DS_WRITE;
@@ -596,7 +611,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   if (in->cls == TKS_CLASS_DS) {
     in->offset = (int32_t)(w0 & 0xff);
     in->offset1 = (int32_t)((w0 >> 8) & 0xff);
-    if (op != TKS_OP_DS_READ2 && op != TKS_OP_DS_WRITE2) { in->offset = (int32_t)(w0 & 0xffff); in->offset1 = 0; }
+    if (op != TKS_OP_DS_READ2 && op != TKS_OP_DS_WRITE2 && op != TKS_OP_DS_WRXCHG2) { in->offset = (int32_t)(w0 & 0xffff); in->offset1 = 0; }
   }
   if (in->flags & TKS_F_DPP) {
     uint32_t w1 = rd32(bytes + 4);
@@ -607,8 +622,9 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   }
   /* SOPP-style instructions: everything needed came from the encoding */
   if (cls == TKS_CLASS_WAITCNT || cls == TKS_CLASS_BARRIER || cls == TKS_CLASS_MISC ||
-      (cls == TKS_CLASS_BRANCH && op != TKS_OP_S_SETPC_B64 && op != TKS_OP_S_SWAPPC_B64))
+      (cls == TKS_CLASS_BRANCH && op != TKS_OP_S_SETPC_B64 && op != TKS_OP_S_SWAPPC_B64 && op != TKS_OP_S_CALL_B64))
     nops = 0;
+  if (op == TKS_OP_S_CALL_B64 && nops > 1) nops = 1; /* the label: simm16 from the encoding */
   /* operands */
   if (nops > 8) return -1;
   int ty = op_info[op].ty;
@@ -663,6 +679,20 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
     for (int i = 0; i < nops && i < 4; i++) in->src[i] = tmp[i];
     if (in->flags & (TKS_F_GLC | TKS_F_SC0)) { in->flags |= TKS_F_RTN; in->dst[0] = tmp[0]; in->ndst = 1; }
     return 0;
+  case TKS_OP_DS_WRXCHG2: case TKS_OP_DS_APPEND: case TKS_OP_DS_CONSUME:
+    if (nops < 1) return -1;
+    in->dst[0] = tmp[0]; in->ndst = 1;
+    in->nsrc = (uint8_t)(nops - 1);
+    for (int i = 0; i < in->nsrc && i < 4; i++) in->src[i] = tmp[1 + i];
+    return 0;
+  case TKS_OP_DS_ADDTID:
+    if (nops != 1) return -1;
+    if (in->sub) { in->src[0] = tmp[0]; in->nsrc = 1; } else { in->dst[0] = tmp[0]; in->ndst = 1; }
+    return 0;
+  case TKS_OP_S_CALL_B64:
+    if (nops < 1) return -1;
+    in->dst[0] = tmp[0]; in->ndst = 1;
+    return 0;
   case TKS_OP_DS_ATOMIC: {
     int base = (in->flags & TKS_F_RTN) ? 1 : 0;
     if (base) { in->dst[0] = tmp[0]; in->ndst = 1; }
@@ -700,7 +730,8 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
 
 static int is_branch_op(int op)
 {
-  return op >= TKS_OP_S_BRANCH && op <= TKS_OP_S_CBRANCH_EXECNZ;
+  return (op >= TKS_OP_S_BRANCH && op <= TKS_OP_S_CBRANCH_EXECNZ) || op == TKS_OP_S_CALL_B64 ||
+         (op >= TKS_OP_S_CBRANCH_CDBGSYS && op <= TKS_OP_S_CBRANCH_CDBGSYS_AND_USER);
 }
 
 /* Encodings on which LLVM 22's AMDGPU disassembler itself crashes (found by

@@ -526,6 +526,13 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
         else return done;
         break;
       }
+      /* debugger branches: taken only while a debugger is attached (never here) */
+      case TKS_OP_S_CBRANCH_CDBGSYS: case TKS_OP_S_CBRANCH_CDBGUSER:
+      case TKS_OP_S_CBRANCH_CDBGSYS_OR_USER: case TKS_OP_S_CBRANCH_CDBGSYS_AND_USER: break;
+      case TKS_OP_S_CALL_B64:
+        tks_swrite64(w, in->dst[0].reg, c->k->code_addr + (uint64_t)(int64_t)(int32_t)in->pc + 4);
+        take = 1;
+        break;
       case TKS_OP_S_SWAPPC_B64: {
         uint64_t a = tks_op64(w, &in->src[0]);
         tks_swrite64(w, in->dst[0].reg, c->k->code_addr + (uint64_t)(int64_t)(int32_t)in->pc + in->len);
@@ -548,7 +555,7 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
     }
     case TKS_CLASS_MISC:
       switch (in->op) {
-      case TKS_OP_S_ENDPGM:
+      case TKS_OP_S_ENDPGM: case TKS_OP_S_ENDPGM_SAVED:
         w->state = TKS_WS_DONE;
         if (hooks)
           for (int h = 0; h < tks_hook_n; h++)
@@ -557,13 +564,15 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
       case TKS_OP_S_NOP: case TKS_OP_S_SETPRIO: case TKS_OP_S_ICACHE_INV: case TKS_OP_S_DCACHE_INV:
       case TKS_OP_S_DCACHE_WB: case TKS_OP_S_DCACHE_DISCARD: case TKS_OP_S_DCACHE_DISCARD_X2: case TKS_OP_S_TTRACEDATA: case TKS_OP_BUFFER_WBL2: case TKS_OP_BUFFER_INV:
       case TKS_OP_BUFFER_WBINVL1: case TKS_OP_BUFFER_WBINVL1_VOL: case TKS_OP_S_SENDMSG:
+      case TKS_OP_S_WAKEUP: case TKS_OP_S_INCPERFLEVEL: case TKS_OP_S_DECPERFLEVEL:
+      case TKS_OP_S_ATC_PROBE: case TKS_OP_S_ATC_PROBE_BUFFER:
         break;
       case TKS_OP_S_SLEEP:
         /* a spin-wait: let the other waves and resident groups run */
         w->pc = next;
         w->g->slept = 1;
         return done;
-      case TKS_OP_S_SETHALT: case TKS_OP_S_TRAP: {
+      case TKS_OP_S_SETHALT: case TKS_OP_S_TRAP: case TKS_OP_S_SENDMSGHALT: {
         char where[64];
         if ((int32_t)in->pc < 0 || in->pc >= p->code_size)
           snprintf(where, sizeof where, "address 0x%llx (a called function)",

@@ -248,6 +248,8 @@ static uint64_t atomic_apply(void *p, int at, uint32_t bytes, uint64_t src, uint
       switch (at) {
       case TKS_AT_CMPSWAP: nw = old == (uint32_t)cmp ? s : old; break;
       case TKS_AT_RSUB: nw = s - old; break;
+      case TKS_AT_MSKOR: nw = (old & ~s) | (uint32_t)cmp; break;
+      case TKS_AT_WRAP: nw = old >= s ? old - s : old + (uint32_t)cmp; break;
       case TKS_AT_SMIN: nw = (int32_t)s < (int32_t)old ? s : old; break;
       case TKS_AT_UMIN: nw = s < old ? s : old; break;
       case TKS_AT_SMAX: nw = (int32_t)s > (int32_t)old ? s : old; break;
@@ -286,6 +288,7 @@ static uint64_t atomic_apply(void *p, int at, uint32_t bytes, uint64_t src, uint
     switch (at) {
     case TKS_AT_CMPSWAP: nw = old == cmp ? s : old; break;
     case TKS_AT_RSUB: nw = s - old; break;
+    case TKS_AT_MSKOR: nw = (old & ~s) | cmp; break;
     case TKS_AT_SMIN: nw = (int64_t)s < (int64_t)old ? s : old; break;
     case TKS_AT_UMIN: nw = s < old ? s : old; break;
     case TKS_AT_SMAX: nw = (int64_t)s > (int64_t)old ? s : old; break;
@@ -516,13 +519,74 @@ static int exec_ds(tks_wave *w, const tks_inst *in)
       if (p) {
         /* ds_cmpst: DATA0 is the compare value, DATA1 the new value */
         if (in->sub == TKS_AT_CMPSWAP) old = atomic_apply(p, in->sub, nb, d1, d0, 0);
-        else old = atomic_apply(p, in->sub, nb, d0, 0, 0);
+        else old = atomic_apply(p, in->sub, nb, d0, d1, 0); /* mskor, wrap: DATA2 second */
       }
       if (in->flags & TKS_F_RTN) {
         w->v[in->dst[0].reg][l] = (uint32_t)old;
         if (nb == 8) w->v[in->dst[0].reg + 1][l] = (uint32_t)(old >> 32);
       }
     }
+    st->lds_write++;
+    tks_wait_issue(w, in, TKS_D_LDS);
+    return 0;
+  }
+  case TKS_OP_DS_WRXCHG2: {
+    /* two exchanges per lane at ADDR + offset0/1 * size (x64 for st64):
+     * the old values return in vdst (first) and vdst + size/4 (second) */
+    uint32_t nb = in->mem_bytes, scale = nb * (in->mem_ext == 8 ? 64 : 1);
+    uint32_t addr1[64];
+    for (int l = 0; l < 64; l++) {
+      uint32_t b = va ? va[l] : 0;
+      addr[l] = b + (uint32_t)in->offset * scale;
+      addr1[l] = b + (uint32_t)in->offset1 * scale;
+    }
+    if (hooks) { lds_hook(w, in, addr, nb, m, 2); lds_hook(w, in, addr1, nb, m, 2); }
+    uint32_t d = in->dst[0].reg;
+    for (int l = 0; l < 64; l++) {
+      if (!(m >> l & 1)) continue;
+      for (int k = 0; k < 2; k++) {
+        uint8_t *p = lds_ptr(w, in, l, k ? addr1[l] : addr[l], nb);
+        uint64_t nw = nb == 8 ? vreg64(w, in->src[1 + k].reg, l) : w->v[in->src[1 + k].reg][l], old = 0;
+        if (p) { memcpy(&old, p, nb); memcpy(p, &nw, nb); }
+        uint32_t r = d + (uint32_t)k * nb / 4;
+        w->v[r & (TKS_NVGPR - 1)][l] = (uint32_t)old;
+        if (nb == 8) w->v[(r + 1) & (TKS_NVGPR - 1)][l] = (uint32_t)(old >> 32);
+      }
+    }
+    st->lds_write++;
+    tks_wait_issue(w, in, TKS_D_LDS);
+    return 0;
+  }
+  case TKS_OP_DS_ADDTID: {
+    /* lane l reads/writes the dword at M0 + offset + 4 * l (no address VGPR) */
+    int wr = in->sub;
+    for (int l = 0; l < 64; l++) addr[l] = w->s[124] + (uint32_t)in->offset + 4u * (uint32_t)l;
+    if (hooks) lds_hook(w, in, addr, 4, m, wr);
+    for (int l = 0; l < 64; l++) {
+      if (!(m >> l & 1)) continue;
+      uint8_t *p = lds_ptr(w, in, l, addr[l], 4);
+      if (wr) { if (p) memcpy(p, &w->v[in->src[0].reg][l], 4); }
+      else { uint32_t x = 0; if (p) memcpy(&x, p, 4); w->v[in->dst[0].reg][l] = x; }
+    }
+    if (wr) st->lds_write++; else st->lds_read++;
+    tks_wait_issue(w, in, TKS_D_LDS);
+    return 0;
+  }
+  case TKS_OP_DS_APPEND: case TKS_OP_DS_CONSUME: {
+    /* the LDS counter at M0[15:0] + offset grows (append) or shrinks
+     * (consume) by the number of active lanes; every active lane gets the
+     * value before (a lane adds its v_mbcnt for its own slot) */
+    uint32_t a = (w->s[124] & 0xffff) + (uint32_t)in->offset, n = (uint32_t)__builtin_popcountll(m), old = 0;
+    for (int l = 0; l < 64; l++) addr[l] = a;
+    if (hooks) lds_hook(w, in, addr, 4, m, 2);
+    int fl = m ? __builtin_ctzll(m) : 0;
+    uint8_t *p = m ? lds_ptr(w, in, fl, a, 4) : NULL;
+    if (p) {
+      memcpy(&old, p, 4);
+      uint32_t nw = in->op == TKS_OP_DS_APPEND ? old + n : old - n;
+      memcpy(p, &nw, 4);
+    }
+    for (int l = 0; l < 64; l++) if (m >> l & 1) w->v[in->dst[0].reg][l] = old;
     st->lds_write++;
     tks_wait_issue(w, in, TKS_D_LDS);
     return 0;
@@ -651,16 +715,21 @@ static int exec_vmem(tks_wave *w, const tks_inst *in)
     /* 4 bytes per lane; gfx950 also 12 and 16 (global_load_lds_dwordx3/x4),
      * lane l's bytes at M0 + offset + nb * l (CDNA4 ISA guide) */
     const int gfx950 = w->c->k->co && w->c->k->co->arch == TKS_ARCH_GFX950;
-    if (nb != 4 && !(gfx950 && (nb == 12 || nb == 16))) return -1;
+    if (nb != 4 && nb != 1 && nb != 2 && !(gfx950 && (nb == 12 || nb == 16))) return -1;
+    /* ubyte/sbyte/ushort/sshort: the value zero/sign-extended to a dword in
+     * the lane's dword slot (LDS DMA writes dwords: M0 + offset + 4 * lane) */
+    uint32_t lb = nb < 4 ? 4 : nb;
     uint32_t lbase = w->s[124] + (uint32_t)ioff, la[64];
-    for (int l = 0; l < 64; l++) la[l] = lbase + nb * (uint32_t)l;
-    if (w->c->hooks) lds_hook(w, in, la, nb, m, 1);
+    for (int l = 0; l < 64; l++) la[l] = lbase + lb * (uint32_t)l;
+    if (w->c->hooks) lds_hook(w, in, la, lb, m, 1);
     for (int l = 0; l < 64; l++) {
       if (!(act >> l & 1)) continue;
       uint8_t v[16] = {0};
-      if (!(oob >> l & 1) && gcheck(w, in, l, addr[l], nb) == 0) memcpy(v, (const void *)(uintptr_t)addr[l], nb);
-      uint8_t *p = lds_ptr(w, in, l, la[l], nb);
-      if (p) memcpy(p, v, nb);
+      if (space[l] == SP_PRIV) { const uint8_t *q = priv_ptr(w, in, l, addr[l], nb); if (q) memcpy(v, q, nb); }
+      else if (!(oob >> l & 1) && gcheck(w, in, l, addr[l], nb) == 0) memcpy(v, (const void *)(uintptr_t)addr[l], nb);
+      if (nb < 4 && (in->mem_ext & TKS_MX_SEXT) && (v[nb - 1] & 0x80)) memset(v + nb, 0xff, 4 - nb);
+      uint8_t *p = lds_ptr(w, in, l, la[l], lb);
+      if (p) memcpy(p, v, lb);
     }
     st->vmem_load++;
     st->global_bytes_read += (uint64_t)nb * (uint64_t)__builtin_popcountll(m);

@@ -581,6 +581,64 @@ static double trig_preop(double x, uint32_t seg)
   return ldexp((double)m, scale);
 }
 
+/* f16 MAD (v_mad_f16, v_mac_f16, v_madmk/madak_f16): the product rounded
+ * to f16, then the sum rounded once (f16 + f16 is exact in double) */
+static inline float mad_f16(float x, float y, float z)
+{
+  _Float16 p = (_Float16)(x * y); /* f16 x f16 is exact in f32 */
+  _Float16 r = (_Float16)((double)p + (double)z);
+  return (float)r;
+}
+
+static inline float fma_f16(float x, float y, float z)
+{
+  _Float16 r = (_Float16)((double)x * y + z); /* exact product and sum in double */
+  return (float)r;
+}
+
+/* a 16-bit result into the low half (high half zeroed), or the high half
+ * with op_sel[3] (low half kept), as h_store does for f16 results */
+static inline void b16_store(const tks_inst *in, uint32_t *d, int l, uint32_t v)
+{
+  if (in->op_sel & 8) d[l] = (d[l] & 0xffffu) | (v << 16);
+  else d[l] = v & 0xffffu;
+}
+
+static inline uint32_t norm16(float x, int u)
+{
+  if (isnan(x)) x = 0;
+  int32_t v = u ? (int32_t)rintf(fminf(fmaxf(x, 0.0f), 1.0f) * 65535.0f) : (int32_t)rintf(fminf(fmaxf(x, -1.0f), 1.0f) * 32767.0f);
+  return (uint32_t)v & 0xffff;
+}
+
+/* cube-map face selection (OpenGL's cube map table; LLVM's AMDGPU folding of
+ * llvm.amdgcn.cube*): the major axis is z if |z| >= |x|,|y|, else y if
+ * |y| >= |x|, else x; id = 2*axis + (negative); ma = 2 * major value */
+static inline float cube_op(int op, float x, float y, float z)
+{
+  float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), id, sc, tc, ma;
+  if (az >= ax && az >= ay) { id = z < 0 ? 5.0f : 4.0f; sc = z < 0 ? -x : x; tc = -y; ma = 2.0f * z; }
+  else if (ay >= ax) { id = y < 0 ? 3.0f : 2.0f; sc = x; tc = y < 0 ? -z : z; ma = 2.0f * y; }
+  else { id = x < 0 ? 1.0f : 0.0f; sc = x < 0 ? z : -z; tc = -y; ma = 2.0f * x; }
+  switch (op) {
+  case TKS_OP_V_CUBEID_F32: return id;
+  case TKS_OP_V_CUBESC_F32: return sc;
+  case TKS_OP_V_CUBETC_F32: return tc;
+  default: return ma;
+  }
+}
+
+/* stochastic rounding to a narrower float: the random bits are added below
+ * the kept mantissa bits, then truncated (CDNA4 ISA guide, V_CVT_SR_*);
+ * drop = f32 mantissa bits the target lacks */
+static inline float sr_round(float x, uint32_t rnd, int drop)
+{
+  if (isnan(x) || isinf(x)) return x;
+  uint32_t u = tks_f2u(x), mk = (1u << drop) - 1;
+  u = (u + (rnd & mk)) & ~mk;
+  return tks_u2f(u);
+}
+
 int tks_exec_valu(tks_wave *w, const tks_inst *in)
 {
   uint64_t m = tks_exec_mask(w);
@@ -591,6 +649,8 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   switch (in->op) {
   case TKS_OP_V_CVT_PK_BF16_F32: case TKS_OP_V_CVT_PK_F16_F32: case TKS_OP_V_CVT_F32_BF16:
   case TKS_OP_V_MAXIMUM3_F32: case TKS_OP_V_MINIMUM3_F32:
+  case TKS_OP_V_PK_MAXIMUM3_F16: case TKS_OP_V_PK_MINIMUM3_F16: case TKS_OP_V_ASHR_PK_I8_I32:
+  case TKS_OP_V_ASHR_PK_U8_I32: case TKS_OP_V_CVT_SR_BF16_F32: case TKS_OP_V_CVT_SR_F16_F32:
     if (!gfx950) return -1;
     break;
   default: break;
@@ -1127,6 +1187,128 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1), *c = hsrc(w, in, 2);
     uint32_t *D = dst32(w, in);
     LOOP { double r = (double)tks_h2f((uint16_t)a[l]) * tks_h2f((uint16_t)b[l]) + tks_h2f((uint16_t)c[l]); _Float16 h = (_Float16)r; uint16_t hb; memcpy(&hb, &h, 2); float x = tks_h2f(hb); h_store(w, in, D, l, x); }
+    break;
+  }
+  /* ---- learned from the ISA coverage list */
+  case TKS_OP_V_MAC_F16: {
+    const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1);
+    uint32_t *D = w->v[d0->reg];
+    LOOP h_store(w, in, D, l, mad_f16(tks_h2f((uint16_t)a[l]), tks_h2f((uint16_t)b[l]), tks_h2f((uint16_t)D[l])));
+    break;
+  }
+  case TKS_OP_V_MADMK_F16: case TKS_OP_V_MADAK_F16: case TKS_OP_V_MAD_F16: case TKS_OP_V_MAD_LEGACY_F16:
+  case TKS_OP_V_FMA_LEGACY_F16: {
+    const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1), *c = hsrc(w, in, 2);
+    uint32_t *D = dst32(w, in);
+    const int fused = in->op == TKS_OP_V_FMA_LEGACY_F16;
+    LOOP {
+      float x = tks_h2f((uint16_t)a[l]), y = tks_h2f((uint16_t)b[l]), z = tks_h2f((uint16_t)c[l]);
+      h_store(w, in, D, l, fused ? fma_f16(x, y, z) : mad_f16(x, y, z));
+    }
+    break;
+  }
+  case TKS_OP_V_DIV_FIXUP_LEGACY_F16: {
+    const uint32_t *b = hsrc(w, in, 1), *c = hsrc(w, in, 2);
+    uint32_t *D = dst32(w, in);
+    LOOP h_store(w, in, D, l, tks_h2f((uint16_t)c[l]) / tks_h2f((uint16_t)b[l]));
+    break;
+  }
+  case TKS_OP_V_PK_FMAC_F16: {
+    const uint32_t *a = U(0), *b = U(1);
+    uint32_t *D = w->v[d0->reg];
+    LOOP {
+      uint32_t r = 0;
+      for (int h = 0; h < 2; h++) {
+        float x = tks_h2f((uint16_t)(a[l] >> (16 * h))), y = tks_h2f((uint16_t)(b[l] >> (16 * h))), z = tks_h2f((uint16_t)(D[l] >> (16 * h)));
+        r |= (uint32_t)tks_f2h(fma_f16(x, y, z)) << (16 * h);
+      }
+      D[l] = r;
+    }
+    break;
+  }
+  case TKS_OP_V_EXP_LEGACY_F32: FUN(exp2f(x))
+  case TKS_OP_V_LOG_LEGACY_F32: FUN(log2f(x))
+  case TKS_OP_V_CVT_NORM_I16_F16: case TKS_OP_V_CVT_NORM_U16_F16: {
+    const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in);
+    const int u = in->op == TKS_OP_V_CVT_NORM_U16_F16;
+    LOOP b16_store(in, D, l, norm16(tks_h2f((uint16_t)a[l]), u));
+    sdwa_finish(w, in, m);
+    break;
+  }
+  case TKS_OP_V_CVT_PKNORM_I16_F16: case TKS_OP_V_CVT_PKNORM_U16_F16: {
+    const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1); uint32_t *D = dst32(w, in);
+    const int u = in->op == TKS_OP_V_CVT_PKNORM_U16_F16;
+    LOOP D[l] = norm16(tks_h2f((uint16_t)a[l]), u) | (norm16(tks_h2f((uint16_t)b[l]), u) << 16);
+    break;
+  }
+  /* V_CVT_PKACCUM_U8_F32: byte S1[1:0] of D = S0 rounded and clamped to u8,
+   * the other bytes of D kept */
+  case TKS_OP_V_CVT_PKACCUM_U8_F32: {
+    const uint32_t *a = fsrc32(w, in, 0), *b = U(1); uint32_t *D = w->v[d0->reg];
+    LOOP { float x = rintf(tks_u2f(a[l])); uint32_t v = isnan(x) || x <= 0 ? 0 : x >= 255 ? 255 : (uint32_t)x; uint32_t sh = 8 * (b[l] & 3); D[l] = (D[l] & ~(0xffu << sh)) | (v << sh); }
+    break;
+  }
+  case TKS_OP_V_CUBEID_F32: case TKS_OP_V_CUBESC_F32: case TKS_OP_V_CUBETC_F32: case TKS_OP_V_CUBEMA_F32: {
+    const int op = in->op;
+    FTRI(cube_op(op, x, y, z))
+  }
+  /* gfx950: packed IEEE 754-2019 maximum/minimum of three (NaN wins, -0 < +0) */
+  case TKS_OP_V_PK_MAXIMUM3_F16: case TKS_OP_V_PK_MINIMUM3_F16: {
+    const uint32_t *s3[3] = {U(0), U(1), U(2)};
+    uint32_t *D = w->v[d0->reg];
+    const int mx = in->op == TKS_OP_V_PK_MAXIMUM3_F16;
+    LOOP {
+      uint32_t res = 0;
+      for (int h = 0; h < 2; h++) {
+        float v[3];
+        for (int i = 0; i < 3; i++) {
+          int hi = h ? (in->op_sel_hi >> i) & 1 : (in->op_sel >> i) & 1;
+          uint32_t x = (s3[i][l] >> (16 * hi)) & 0xffff;
+          if (h ? (in->neg_hi >> i) & 1 : (in->neg_lo >> i) & 1) x ^= 0x8000;
+          v[i] = tks_h2f((uint16_t)x);
+        }
+        float r = mx ? ieee_maximum(ieee_maximum(v[0], v[1]), v[2]) : ieee_minimum(ieee_minimum(v[0], v[1]), v[2]);
+        if (in->flags & TKS_F_CLAMP) r = isnan(r) ? 0.0f : fminf(fmaxf(r, 0.0f), 1.0f);
+        res |= (uint32_t)tks_f2h(r) << (16 * h);
+      }
+      D[l] = res;
+    }
+    break;
+  }
+  /* gfx950 V_ASHR_PK_{I8,U8}_I32: S0 and S1 shifted right arithmetically by
+   * S2[4:0], saturated to i8 / u8, packed into 16 bits (S0 low byte) */
+  case TKS_OP_V_ASHR_PK_I8_I32: case TKS_OP_V_ASHR_PK_U8_I32: {
+    const uint32_t *a = U(0), *b = U(1), *c = U(2); uint32_t *D = w->v[d0->reg];
+    const int u = in->op == TKS_OP_V_ASHR_PK_U8_I32;
+    LOOP {
+      uint32_t r = 0;
+      for (int i = 0; i < 2; i++) {
+        int32_t v = (int32_t)(i ? b[l] : a[l]) >> (c[l] & 31);
+        int32_t lo = u ? 0 : -128, hi = u ? 255 : 127;
+        v = v < lo ? lo : v > hi ? hi : v;
+        r |= ((uint32_t)v & 0xff) << (8 * i);
+      }
+      b16_store(in, D, l, r);
+    }
+    break;
+  }
+  /* gfx950 V_CVT_SR_{BF16,F16}_F32: S0 rounded stochastically with the
+   * random bits of S1, 16-bit result (op_sel[3]: high half) */
+  case TKS_OP_V_CVT_SR_BF16_F32: case TKS_OP_V_CVT_SR_F16_F32: {
+    const uint32_t *a = fsrc32(w, in, 0), *b = U(1); uint32_t *D = w->v[d0->reg];
+    const int bf = in->op == TKS_OP_V_CVT_SR_BF16_F32;
+    LOOP {
+      float x = tks_u2f(a[l]);
+      uint32_t r;
+      if (bf) r = isnan(x) ? ((tks_f2u(x) >> 16) | 0x40) : (tks_f2u(sr_round(x, b[l], 16)) >> 16);
+      else {
+        /* f16 keeps 10 mantissa bits while normal; fewer below 2^-14 */
+        int e = (int)((tks_f2u(x) >> 23) & 0xff) - 127, drop = 13;
+        if (e < -14) drop = 13 + (-14 - e) > 23 ? 23 : 13 + (-14 - e);
+        r = tks_f2h(sr_round(x, b[l], drop));
+      }
+      b16_store(in, D, l, r & 0xffff);
+    }
     break;
   }
   case TKS_OP_V_MIN3_F32: FTRI(fminf(fminf(x, y), z))
