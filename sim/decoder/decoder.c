@@ -404,6 +404,25 @@ static int classify(const char *m, tks_inst *in)
     if (!ds_atomic(t, in)) return TKS_OP_DS_ATOMIC;
     return -1;
   }
+  /* [t]buffer_{load,store}_format_[d16_[hi_]]{x,xy,xyz,xyzw} */
+  {
+    int tb = m[0] == 't', ld = -1;
+    const char *t = m + tb;
+    if (!strncmp(t, "buffer_load_format_", 19)) { ld = 1; t += 19; }
+    else if (!strncmp(t, "buffer_store_format_", 20)) { ld = 0; t += 20; }
+    if (ld >= 0) {
+      in->mem_ext = 0;
+      if (!strncmp(t, "d16_hi_", 7)) { in->mem_ext = TKS_MX_D16_HI; t += 7; }
+      else if (!strncmp(t, "d16_", 4)) { in->mem_ext = TKS_MX_D16; t += 4; }
+      if (!strcmp(t, "x")) in->mem_bytes = 1;
+      else if (!strcmp(t, "xy")) in->mem_bytes = 2;
+      else if (!strcmp(t, "xyz")) in->mem_bytes = 3;
+      else if (!strcmp(t, "xyzw")) in->mem_bytes = 4;
+      else return -1;
+      if (tb) return ld ? TKS_OP_TBUFFER_LOAD_FORMAT : TKS_OP_TBUFFER_STORE_FORMAT;
+      return ld ? TKS_OP_BUFFER_LOAD_FORMAT : TKS_OP_BUFFER_STORE_FORMAT;
+    }
+  }
   static const struct { const char *p; int load, store, atomic; } fam[] = {
     {"global_", TKS_OP_GLOBAL_LOAD, TKS_OP_GLOBAL_STORE, TKS_OP_GLOBAL_ATOMIC},
     {"flat_", TKS_OP_FLAT_LOAD, TKS_OP_FLAT_STORE, TKS_OP_FLAT_ATOMIC},
@@ -601,6 +620,9 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   uint32_t w0 = rd32(bytes);
   /* encoding-derived fields */
   int cls = in->cls;
+  /* MTBUF: DFMT [22:19], NFMT [25:23] (CDNA3 ISA guide, "MTBUF") */
+  if (op == TKS_OP_TBUFFER_LOAD_FORMAT || op == TKS_OP_TBUFFER_STORE_FORMAT)
+    in->sub = (uint8_t)(((w0 >> 19) & 15) | (((w0 >> 23) & 7) << 4));
   if (cls == TKS_CLASS_BRANCH || cls == TKS_CLASS_WAITCNT || cls == TKS_CLASS_BARRIER ||
       (cls == TKS_CLASS_MISC && op != TKS_OP_UNIMPL && strncmp(m, "buffer_", 7)))
     in->offset = (int16_t)(w0 & 0xffff);
@@ -654,7 +676,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
     return 0;
   }
   case TKS_OP_GLOBAL_LOAD: case TKS_OP_FLAT_LOAD: case TKS_OP_SCRATCH_LOAD:
-  case TKS_OP_BUFFER_LOAD: {
+  case TKS_OP_BUFFER_LOAD: case TKS_OP_BUFFER_LOAD_FORMAT: case TKS_OP_TBUFFER_LOAD_FORMAT: {
     int base = 0;
     if (nops > 0 && tmp[0].kind == TKS_OPK_VGPR && !((in->flags & TKS_F_LDS) && op == TKS_OP_BUFFER_LOAD && nops == 3)
         && !((in->flags & TKS_F_LDS) && op == TKS_OP_GLOBAL_LOAD && nops == 2)) {
@@ -671,6 +693,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
     if (nops >= 3 && tmp[2].kind == TKS_OPK_SGPR) in->flags |= TKS_F_SADDR;
     /* fallthrough */
   case TKS_OP_FLAT_STORE: case TKS_OP_BUFFER_STORE: case TKS_OP_DS_WRITE: case TKS_OP_DS_WRITE2:
+  case TKS_OP_BUFFER_STORE_FORMAT: case TKS_OP_TBUFFER_STORE_FORMAT:
     in->nsrc = (uint8_t)nops;
     for (int i = 0; i < nops && i < 4; i++) in->src[i] = tmp[i];
     return 0;

@@ -776,8 +776,140 @@ static int exec_vmem(tks_wave *w, const tks_inst *in)
   return 0;
 }
 
+/* ------------------------------------------------------------------ typed buffers */
+/* CDNA3 ISA guide, "Buffer Instructions" / "MTBUF": DATA_FORMAT gives the
+ * element's components and their widths, NUM_FORMAT how each converts to a
+ * 32-bit register value. Formats whose components all have one width (8, 16
+ * or 32 bits) are implemented; the packed 10/11/2-bit ones stop the dispatch
+ * with a message. */
+enum { NF_UNORM = 0, NF_SNORM, NF_USCALED, NF_SSCALED, NF_UINT, NF_SINT, NF_RESERVED6, NF_FLOAT };
+
+static int typed_format(uint32_t dfmt, uint32_t *ncomp, uint32_t *bits)
+{
+  static const uint8_t nc[16] = {0, 1, 1, 2, 1, 2, 0, 0, 0, 0, 4, 2, 4, 3, 4, 0};
+  static const uint8_t bw[16] = {0, 8, 16, 8, 32, 16, 0, 0, 0, 0, 8, 32, 16, 32, 32, 0};
+  if (dfmt > 15 || !nc[dfmt]) return -1;
+  *ncomp = nc[dfmt]; *bits = bw[dfmt];
+  return 0;
+}
+
+/* one component (raw bits v of width b) to its 32-bit register value */
+static uint32_t typed_to_reg(uint32_t v, uint32_t b, uint32_t nf)
+{
+  uint32_t top = b == 32 ? 0xffffffffu : (1u << b) - 1;
+  int32_t sx = b == 32 ? (int32_t)v : (int32_t)(v << (32 - b)) >> (32 - b);
+  switch (nf) {
+  case NF_UNORM: return tks_f2u((float)((double)v / top));
+  case NF_SNORM: { double f = (double)sx / (double)(top >> 1); return tks_f2u((float)(f < -1.0 ? -1.0 : f)); }
+  case NF_USCALED: return tks_f2u((float)v);
+  case NF_SSCALED: return tks_f2u((float)sx);
+  case NF_UINT: return v;
+  case NF_SINT: return (uint32_t)sx;
+  default: return b == 16 ? tks_f2u(tks_h2f((uint16_t)v)) : v; /* FLOAT: f16 or f32 */
+  }
+}
+
+/* a register value to the component's raw bits (stores) */
+static uint32_t typed_from_reg(uint32_t r, uint32_t b, uint32_t nf)
+{
+  uint32_t top = b == 32 ? 0xffffffffu : (1u << b) - 1;
+  float f = tks_u2f(r);
+  double d = isnan(f) ? 0.0 : (double)f;
+  switch (nf) {
+  case NF_UNORM: d = d < 0 ? 0 : d > 1 ? 1 : d; return (uint32_t)rint(d * top) & top;
+  case NF_SNORM: { d = d < -1 ? -1 : d > 1 ? 1 : d; return (uint32_t)(int64_t)rint(d * (double)(top >> 1)) & top; }
+  case NF_USCALED: d = rint(d); d = d < 0 ? 0 : d > (double)top ? (double)top : d; return (uint32_t)d & top;
+  case NF_SSCALED: { double lim = (double)(top >> 1); d = rint(d); d = d < -lim - 1 ? -lim - 1 : d > lim ? lim : d; return (uint32_t)(int64_t)d & top; }
+  case NF_UINT: case NF_SINT: return r & top;
+  default: return b == 16 ? tks_f2h(f) : r;
+  }
+}
+
+static int exec_typed(tks_wave *w, const tks_inst *in)
+{
+  tks_launch_stats *st = &w->c->wstats[w->g->worker];
+  uint64_t m = tks_exec_mask(w);
+  const int load = in->op == TKS_OP_BUFFER_LOAD_FORMAT || in->op == TKS_OP_TBUFFER_LOAD_FORMAT;
+  const tks_operand *vo, *rs, *so, *data = NULL;
+  if (load) { vo = &in->src[0]; rs = &in->src[1]; so = &in->src[2]; }
+  else { data = &in->src[0]; vo = &in->src[1]; rs = &in->src[2]; so = &in->src[3]; }
+  uint32_t r = rs->reg;
+  uint32_t dfmt, nf;
+  if (in->op == TKS_OP_TBUFFER_LOAD_FORMAT || in->op == TKS_OP_TBUFFER_STORE_FORMAT) { dfmt = in->sub & 15; nf = (uint32_t)in->sub >> 4; }
+  else { dfmt = (w->s[r + 3] >> 15) & 15; nf = (w->s[r + 3] >> 12) & 7; }
+  uint32_t nc, bits;
+  if (typed_format(dfmt, &nc, &bits) || nf == NF_RESERVED6 || (nf == NF_FLOAT && bits == 8)) {
+    tks_fail(w->c, "kernel %s: '%s' at PC 0x%x: buffer data format %u / number format %u is not supported by tksim "
+             "(packed 10/11/2-bit, 8-bit float and reserved formats)", w->c->k->name, tks_text(w, in), in->pc, dfmt, nf);
+    w->state = TKS_WS_DONE;
+    return 0;
+  }
+  uint64_t base = (uint64_t)w->s[r] | ((uint64_t)(w->s[r + 1] & 0xffff) << 32);
+  uint32_t stride = (w->s[r + 1] >> 16) & 0x3fff, num = w->s[r + 2];
+  int add_tid = (w->s[r + 3] >> 23) & 1;
+  uint32_t soff = tks_op32(w, so), eb = nc * bits / 8, cb = bits / 8;
+  const int d16 = (in->mem_ext & (TKS_MX_D16 | TKS_MX_D16_HI)) != 0, hi = (in->mem_ext & TKS_MX_D16_HI) != 0;
+  const uint32_t ncomp = in->mem_bytes; /* components the instruction moves */
+  uint64_t addr[64];
+  for (int l = 0; l < 64; l++) {
+    uint32_t idx = 0, voff = 0;
+    if (vo->kind == TKS_OPK_VGPR) {
+      if ((in->flags & TKS_F_IDXEN) && (in->flags & TKS_F_OFFEN)) { idx = w->v[vo->reg][l]; voff = w->v[(vo->reg + 1) & (TKS_NVGPR - 1)][l]; }
+      else if (in->flags & TKS_F_IDXEN) idx = w->v[vo->reg][l];
+      else if (in->flags & TKS_F_OFFEN) voff = w->v[vo->reg][l];
+    }
+    if (add_tid) idx += (uint32_t)l;
+    uint64_t off = (uint64_t)voff + (uint64_t)(uint32_t)in->offset;
+    /* out of range (raw: offset + element past NUM_RECORDS; structured:
+     * index >= NUM_RECORDS): loads read 0, stores are dropped */
+    int oob = stride == 0 ? off + eb > num : idx >= num;
+    addr[l] = oob ? 0 : base + soff + off + (uint64_t)idx * stride;
+  }
+  if (w->c->hooks) global_hook(w, in, addr, eb, m, !load);
+  for (int l = 0; l < 64; l++) {
+    if (!(m >> l & 1)) continue;
+    uint8_t buf[16] = {0};
+    uint8_t *p = NULL;
+    if (addr[l] && gcheck(w, in, l, addr[l], eb) == 0) p = (uint8_t *)(uintptr_t)addr[l];
+    if (load) {
+      if (p) memcpy(buf, p, eb);
+      for (uint32_t c = 0; c < ncomp; c++) {
+        uint32_t v;
+        if (c < nc) {
+          uint32_t raw = 0;
+          memcpy(&raw, buf + c * cb, cb);
+          v = typed_to_reg(raw, bits, nf);
+        } else v = c == 3 ? (nf == NF_UINT || nf == NF_SINT ? 1u : 0x3f800000u) : 0; /* missing: (0, 0, 0, 1) */
+        if (!d16) { w->v[(in->dst[0].reg + c) & (TKS_NVGPR - 1)][l] = v; continue; }
+        /* d16: float formats give f16, integer formats their low 16 bits */
+        uint32_t h = (nf == NF_UINT || nf == NF_SINT) ? (v & 0xffff) : tks_f2h(tks_u2f(v));
+        uint32_t *reg = &w->v[(in->dst[0].reg + c / 2) & (TKS_NVGPR - 1)][l];
+        int upper = hi || (c & 1);
+        *reg = upper ? (*reg & 0xffffu) | (h << 16) : (*reg & 0xffff0000u) | h;
+      }
+    } else if (p) {
+      for (uint32_t c = 0; c < ncomp && c < nc; c++) {
+        uint32_t v;
+        if (!d16) v = w->v[(data->reg + c) & (TKS_NVGPR - 1)][l];
+        else {
+          uint32_t x = w->v[(data->reg + c / 2) & (TKS_NVGPR - 1)][l];
+          uint32_t h = (hi || (c & 1)) ? x >> 16 : x & 0xffff;
+          v = (nf == NF_UINT || nf == NF_SINT) ? h : tks_f2u(tks_h2f((uint16_t)h));
+        }
+        uint32_t raw = typed_from_reg(v, bits, nf);
+        memcpy(p + c * cb, &raw, cb);
+      }
+    }
+  }
+  if (load) { st->vmem_load++; st->global_bytes_read += (uint64_t)eb * (uint64_t)__builtin_popcountll(m); }
+  else { st->vmem_store++; st->global_bytes_written += (uint64_t)eb * (uint64_t)__builtin_popcountll(m); }
+  tks_wait_issue(w, in, TKS_D_VM);
+  return 0;
+}
+
 int tks_exec_mem(tks_wave *w, const tks_inst *in)
 {
+  if (in->op >= TKS_OP_BUFFER_LOAD_FORMAT && in->op <= TKS_OP_TBUFFER_STORE_FORMAT) return exec_typed(w, in);
   if (in->cls == TKS_CLASS_SMEM) return exec_smem(w, in);
   if (in->cls == TKS_CLASS_DS) return exec_ds(w, in);
   return exec_vmem(w, in);
