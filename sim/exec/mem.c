@@ -874,15 +874,15 @@ static int exec_typed(tks_wave *w, const tks_inst *in)
     if (load) {
       if (p) memcpy(buf, p, eb);
       for (uint32_t c = 0; c < ncomp; c++) {
-        uint32_t v;
+        uint32_t v, raw = 0;
         if (c < nc) {
-          uint32_t raw = 0;
+          raw = 0;
           memcpy(&raw, buf + c * cb, cb);
           v = typed_to_reg(raw, bits, nf);
         } else v = c == 3 ? (nf == NF_UINT || nf == NF_SINT ? 1u : 0x3f800000u) : 0; /* missing: (0, 0, 0, 1) */
         if (!d16) { w->v[(in->dst[0].reg + c) & (TKS_NVGPR - 1)][l] = v; continue; }
-        /* d16: float formats give f16, integer formats their low 16 bits */
-        uint32_t h = (nf == NF_UINT || nf == NF_SINT) ? (v & 0xffff) : tks_f2h(tks_u2f(v));
+        /* d16: float formats give f16 (16-bit floats as stored), integer formats their low 16 bits */
+        uint32_t h = (nf == NF_UINT || nf == NF_SINT) ? (v & 0xffff) : (nf == NF_FLOAT && bits == 16 && c < nc) ? raw : tks_f2h(tks_u2f(v));
         uint32_t *reg = &w->v[(in->dst[0].reg + c / 2) & (TKS_NVGPR - 1)][l];
         int upper = hi || (c & 1);
         *reg = upper ? (*reg & 0xffffu) | (h << 16) : (*reg & 0xffff0000u) | h;
@@ -894,6 +894,7 @@ static int exec_typed(tks_wave *w, const tks_inst *in)
         else {
           uint32_t x = w->v[(data->reg + c / 2) & (TKS_NVGPR - 1)][l];
           uint32_t h = (hi || (c & 1)) ? x >> 16 : x & 0xffff;
+          if (nf == NF_FLOAT && bits == 16) { memcpy(p + c * cb, &h, 2); continue; }
           v = (nf == NF_UINT || nf == NF_SINT) ? h : tks_f2u(tks_h2f((uint16_t)h));
         }
         uint32_t raw = typed_from_reg(v, bits, nf);
