@@ -620,6 +620,9 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   uint32_t w0 = rd32(bytes);
   /* encoding-derived fields */
   int cls = in->cls;
+  /* v_cvt_scalef32_*: op_sel straight from the VOP3 encoding (OPSEL [14:11]):
+   * their byte/half selects use bits 2-3 whatever the source count */
+  if (op >= TKS_OP_V_CVT_SCALEF32_F32_FP8 && op <= TKS_OP_V_CVT_SCALEF32_SR_PK32_BF6_BF16) in->op_sel = (uint8_t)((w0 >> 11) & 15);
   /* MTBUF: DFMT [22:19], NFMT [25:23] (CDNA3 ISA guide, "MTBUF") */
   if (op == TKS_OP_TBUFFER_LOAD_FORMAT || op == TKS_OP_TBUFFER_STORE_FORMAT)
     in->sub = (uint8_t)(((w0 >> 19) & 15) | (((w0 >> 23) & 7) << 4));
@@ -737,7 +740,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   in->nsrc = (uint8_t)(nops - nd);
   /* VOP3 op_sel lists one element per source and, last, the destination:
    * keep the destination's bit at bit 3 whatever the source count */
-  if (op_sel_count == in->nsrc + 1 && in->nsrc < 3 && op != TKS_OP_V_CVT_F32_FP8 && op != TKS_OP_V_CVT_F32_BF8 &&
+  if (op_sel_count == in->nsrc + 1 && in->nsrc < 3 && !(op >= TKS_OP_V_CVT_SCALEF32_F32_FP8 && op <= TKS_OP_V_CVT_SCALEF32_SR_PK32_BF6_BF16) && op != TKS_OP_V_CVT_F32_FP8 && op != TKS_OP_V_CVT_F32_BF8 &&
       op != TKS_OP_V_CVT_PK_F32_FP8 && op != TKS_OP_V_CVT_PK_F32_BF8) {
     uint8_t dbit = (uint8_t)((in->op_sel >> in->nsrc) & 1);
     in->op_sel = (uint8_t)((in->op_sel & ((1u << in->nsrc) - 1)) | (dbit << 3));

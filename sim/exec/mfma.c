@@ -145,6 +145,8 @@ int tks_exec_mfma(tks_wave *w, const tks_inst *in)
   case TKS_OP_MFMA_F32_16X16X32_F16: M = 16; K = 32; ta = tb = E_F16; break;
   case TKS_OP_MFMA_F32_32X32X16_BF16: M = 32; K = 16; ta = tb = E_BF16; break;
   case TKS_OP_MFMA_F32_32X32X16_F16: M = 32; K = 16; ta = tb = E_F16; break;
+  case TKS_OP_MFMA_I32_16X16X64_I8: if (!gfx950) return -1; M = 16; K = 64; ta = tb = E_I8; break;
+  case TKS_OP_MFMA_I32_32X32X32_I8: if (!gfx950) return -1; M = 32; K = 32; ta = tb = E_I8; break;
   case TKS_OP_MFMA_SCALE_F32_16X16X128_F8F6F4: scaled = 1; /* fallthrough */
   case TKS_OP_MFMA_F32_16X16X128_F8F6F4: M = 16; K = 128; f8f6f4 = 1; ta = tb = 0; break;
   case TKS_OP_MFMA_SCALE_F32_32X32X64_F8F6F4: scaled = 1; /* fallthrough */

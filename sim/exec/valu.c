@@ -639,6 +639,205 @@ static inline float sr_round(float x, uint32_t rnd, int drop)
   return tks_u2f(u);
 }
 
+/* ---- gfx950 v_cvt_scalef32_* (MX conversions). Formats: OCP fp8 E4M3 /
+ * bf8 E5M2 (f32_to_ocp8 above), fp6 E2M3 (bias 1, max 7.5), bf6 E3M2 (bias
+ * 3, max 28), fp4 E2M1 (bias 1, max 6), f16, bf16, f32 (OCP MX spec 1.0).
+ * Up-conversions: value x 2^(scale exponent - 127); down-conversions:
+ * value / 2^(...) then round to nearest even (or stochastically: the
+ * lane's seed bits below the kept mantissa are added, then cut off), fp6 and
+ * fp4 saturating at their largest magnitude (they have no inf/NaN; NaN in
+ * gives 0 (ASSUMPTION)). Element order: lowest bits first; 32 fp6 values are
+ * one 192-bit little-endian bit stream over 6 VGPRs. */
+enum { SF_F32, SF_F16, SF_BF16, SF_FP8, SF_BF8, SF_FP4, SF_FP6, SF_BF6 };
+enum { SFK_UP1, SFK_UPPK, SFK_UP32, SFK_DNPK, SFK_DNSR, SFK_DN4, SFK_DN4SR, SFK_DN32, SFK_DN32SR };
+static const struct { uint8_t kind, sf, df; } sf_tab[] = {
+  /* f32_fp8 .. pk32_bf16_bf6 */
+  {SFK_UP1, SF_FP8, SF_F32}, {SFK_UP1, SF_BF8, SF_F32}, {SFK_UP1, SF_FP8, SF_F16}, {SFK_UP1, SF_BF8, SF_F16},
+  {SFK_UPPK, SF_FP8, SF_F32}, {SFK_UPPK, SF_BF8, SF_F32}, {SFK_UPPK, SF_FP8, SF_F16}, {SFK_UPPK, SF_BF8, SF_F16},
+  {SFK_UPPK, SF_FP8, SF_BF16}, {SFK_UPPK, SF_BF8, SF_BF16},
+  {SFK_UPPK, SF_FP4, SF_F32}, {SFK_UPPK, SF_FP4, SF_F16}, {SFK_UPPK, SF_FP4, SF_BF16},
+  {SFK_UP32, SF_FP6, SF_F32}, {SFK_UP32, SF_BF6, SF_F32}, {SFK_UP32, SF_FP6, SF_F16}, {SFK_UP32, SF_BF6, SF_F16},
+  {SFK_UP32, SF_FP6, SF_BF16}, {SFK_UP32, SF_BF6, SF_BF16},
+  /* pk_fp8_f32 .. sr_bf8_bf16 */
+  {SFK_DNPK, SF_F32, SF_FP8}, {SFK_DNPK, SF_F32, SF_BF8}, {SFK_DNPK, SF_F16, SF_FP8}, {SFK_DNPK, SF_F16, SF_BF8},
+  {SFK_DNPK, SF_BF16, SF_FP8}, {SFK_DNPK, SF_BF16, SF_BF8},
+  {SFK_DNSR, SF_F32, SF_FP8}, {SFK_DNSR, SF_F32, SF_BF8}, {SFK_DNSR, SF_F16, SF_FP8}, {SFK_DNSR, SF_F16, SF_BF8},
+  {SFK_DNSR, SF_BF16, SF_FP8}, {SFK_DNSR, SF_BF16, SF_BF8},
+  /* pk_fp4_f32 .. sr_pk_fp4_bf16 */
+  {SFK_DN4, SF_F32, SF_FP4}, {SFK_DN4, SF_F16, SF_FP4}, {SFK_DN4, SF_BF16, SF_FP4},
+  {SFK_DN4SR, SF_F32, SF_FP4}, {SFK_DN4SR, SF_F16, SF_FP4}, {SFK_DN4SR, SF_BF16, SF_FP4},
+  /* 2xpk16_fp6_f32 .. sr_pk32_bf6_bf16 */
+  {SFK_DN32, SF_F32, SF_FP6}, {SFK_DN32, SF_F32, SF_BF6}, {SFK_DN32, SF_F16, SF_FP6}, {SFK_DN32, SF_BF16, SF_FP6},
+  {SFK_DN32, SF_F16, SF_BF6}, {SFK_DN32, SF_BF16, SF_BF6},
+  {SFK_DN32SR, SF_F32, SF_FP6}, {SFK_DN32SR, SF_F32, SF_BF6}, {SFK_DN32SR, SF_F16, SF_FP6}, {SFK_DN32SR, SF_BF16, SF_FP6},
+  {SFK_DN32SR, SF_F16, SF_BF6}, {SFK_DN32SR, SF_BF16, SF_BF6},
+};
+
+static inline void sf_params(int f, int *mb, int *bias, float *maxv)
+{
+  switch (f) {
+  case SF_FP4: *mb = 1; *bias = 1; *maxv = 6.0f; break;
+  case SF_FP6: *mb = 3; *bias = 1; *maxv = 7.5f; break;
+  default: *mb = 2; *bias = 3; *maxv = 28.0f; break; /* SF_BF6 */
+  }
+}
+
+static inline int sf_bits(int f) { return f == SF_FP4 ? 4 : (f == SF_FP6 || f == SF_BF6) ? 6 : 8; }
+
+static float sf_decode(uint32_t b, int f)
+{
+  if (f == SF_FP8 || f == SF_BF8) return ocp8_to_f32(b, f == SF_BF8);
+  int mb, bias; float maxv;
+  sf_params(f, &mb, &bias, &maxv);
+  int nb = sf_bits(f), eb = nb - 1 - mb;
+  b &= (1u << nb) - 1;
+  int e = (int)((b >> mb) & ((1u << eb) - 1)), mant = (int)(b & ((1u << mb) - 1));
+  float v = e == 0 ? ldexpf((float)mant, 1 - bias - mb) : ldexpf(1.0f + (float)mant / (float)(1 << mb), e - bias);
+  return (b >> (nb - 1)) ? -v : v;
+}
+
+/* f32 bits to drop below the target's quantum at |x| (stochastic rounding) */
+static int sf_drop(float x, int mb, int bias)
+{
+  int e;
+  frexpf(fabsf(x), &e);
+  int lead = e - 1, minexp = 1 - bias, d = 23 - mb;
+  if (lead < minexp) d += minexp - lead;
+  return d > 24 ? 24 : d;
+}
+
+static uint32_t sf_encode(float x, int f, int sat, uint32_t seed, int sr)
+{
+  int mb, bias; float maxv;
+  if (f == SF_FP8 || f == SF_BF8) {
+    if (sr && !isnan(x) && !isinf(x)) x = sr_round(x, seed, sf_drop(x, f == SF_BF8 ? 2 : 3, f == SF_BF8 ? 15 : 7));
+    return f32_to_ocp8(x, f == SF_BF8, sat);
+  }
+  sf_params(f, &mb, &bias, &maxv);
+  int nb = sf_bits(f);
+  uint32_t sign = signbit(x) ? 1u << (nb - 1) : 0;
+  if (isnan(x)) return 0;
+  float a = fabsf(x);
+  if (sr && !isinf(a)) a = sr_round(a, seed, sf_drop(a, mb, bias));
+  uint32_t maxcode = (1u << (nb - 1)) - 1;
+  if (a >= maxv) return sign | maxcode;
+  int e;
+  frexpf(a, &e);
+  int lead = e - 1, minexp = 1 - bias;
+  if (lead < minexp) lead = minexp;
+  float q = ldexpf(1.0f, lead - mb);
+  float r = rintf(a / q) * q;
+  if (r >= maxv) return sign | maxcode;
+  if (r == 0) return sign;
+  frexpf(r, &e);
+  int rl = e - 1;
+  uint32_t code;
+  if (rl < minexp) code = (uint32_t)(r / ldexpf(1.0f, minexp - mb));
+  else code = ((uint32_t)(rl + bias) << mb) | (uint32_t)((r / ldexpf(1.0f, rl) - 1.0f) * (float)(1 << mb) + 0.5f);
+  return sign | code;
+}
+
+/* a 16-bit float source half (f16 or bf16) */
+static inline float sf_half(uint32_t v, int f) { return f == SF_BF16 ? tks_u2f((v & 0xffff) << 16) : tks_h2f((uint16_t)v); }
+/* an up-converted value into a 16-bit target */
+static inline uint32_t sf_to16(float x, int f) { return f == SF_BF16 ? f2bf_rne(tks_f2u(x)) & 0xffff : tks_f2h(x); }
+
+static int exec_scalef32(tks_wave *w, const tks_inst *in, uint64_t m)
+{
+  const int idx = in->op - TKS_OP_V_CVT_SCALEF32_F32_FP8;
+  const int kind = sf_tab[idx].kind, sf = sf_tab[idx].sf, df = sf_tab[idx].df;
+  if (in->ndst < 1 || in->dst[0].kind != TKS_OPK_VGPR || in->nsrc < 2) return -1;
+  const tks_operand *sc_op = &in->src[in->nsrc - 1];
+  const int sat = (in->flags & TKS_F_CLAMP) != 0;
+  const uint32_t d = in->dst[0].reg, sel = in->op_sel;
+  const uint32_t *src0 = src32(w, in, 0);
+  const uint32_t *src1 = in->nsrc > 2 ? src32(w, in, 1) : NULL;
+  const uint32_t s0reg = in->src[0].reg, s1reg = in->src[1].reg;
+  const int s0v = in->src[0].kind == TKS_OPK_VGPR, s1v = in->src[1].kind == TKS_OPK_VGPR;
+  if ((kind == SFK_UP32 || kind == SFK_DN32 || kind == SFK_DN32SR || (kind == SFK_DN4SR && sf == SF_F32)) && !s0v) return -1;
+  if (kind == SFK_DN32 && sf == SF_F32 && !s1v) return -1;
+  const uint32_t *scl = src32(w, in, in->nsrc - 1); /* the scale: the last source */
+  (void)sc_op;
+  LOOP {
+    const int se = (int)((scl[l] >> 23) & 0xff) - 127;
+    const float up = ldexpf(1.0f, se), dn = ldexpf(1.0f, -se);
+    uint32_t x = src0[l];
+    switch (kind) {
+    case SFK_UP1: {
+      float v = sf_decode(x >> (8 * (sel & 3)), sf) * up;
+      if (df == SF_F32) w->v[d][l] = tks_f2u(v);
+      else { uint32_t h = tks_f2h(v); w->v[d][l] = (sel & 8) ? (w->v[d][l] & 0xffffu) | (h << 16) : (w->v[d][l] & 0xffff0000u) | h; }
+      break;
+    }
+    case SFK_UPPK: {
+      float v0, v1;
+      if (sf == SF_FP4) { uint32_t b = x >> (8 * (sel & 3)); v0 = sf_decode(b, SF_FP4) * up; v1 = sf_decode(b >> 4, SF_FP4) * up; }
+      else { uint32_t hw = x >> (16 * (sel & 1)); v0 = sf_decode(hw, sf) * up; v1 = sf_decode(hw >> 8, sf) * up; }
+      if (df == SF_F32) { w->v[d][l] = tks_f2u(v0); w->v[(d + 1) & (TKS_NVGPR - 1)][l] = tks_f2u(v1); }
+      else w->v[d][l] = sf_to16(v0, df) | (sf_to16(v1, df) << 16);
+      break;
+    }
+    case SFK_UP32: {
+      uint32_t bits[6];
+      for (int r = 0; r < 6; r++) bits[r] = w->v[(s0reg + r) & (TKS_NVGPR - 1)][l];
+      for (int i = 0; i < 32; i++) {
+        int bp = 6 * i;
+        uint64_t word = (uint64_t)bits[bp / 32] | (bp / 32 + 1 < 6 ? (uint64_t)bits[bp / 32 + 1] << 32 : 0);
+        float v = sf_decode((uint32_t)(word >> (bp % 32)), sf) * up;
+        if (df == SF_F32) w->v[(d + i) & (TKS_NVGPR - 1)][l] = tks_f2u(v);
+        else {
+          uint32_t *r = &w->v[(d + i / 2) & (TKS_NVGPR - 1)][l], h = sf_to16(v, df);
+          *r = (i & 1) ? (*r & 0xffffu) | (h << 16) : (*r & 0xffff0000u) | h;
+        }
+      }
+      break;
+    }
+    case SFK_DNPK: {
+      float a = sf == SF_F32 ? tks_u2f(x) : sf_half(x, sf), b = sf == SF_F32 ? tks_u2f(src1[l]) : sf_half(x >> 16, sf);
+      uint32_t p = sf_encode(a * dn, df, sat, 0, 0) | (sf_encode(b * dn, df, sat, 0, 0) << 8);
+      w->v[d][l] = (sel & 8) ? (w->v[d][l] & 0xffffu) | (p << 16) : (w->v[d][l] & 0xffff0000u) | p;
+      break;
+    }
+    case SFK_DNSR: {
+      float a = sf == SF_F32 ? tks_u2f(x) : sf_half(x >> (16 * (sel & 1)), sf);
+      uint32_t sh = 8 * ((sel >> 2) & 3), p = sf_encode(a * dn, df, sat, src1[l], 1);
+      w->v[d][l] = (w->v[d][l] & ~(0xffu << sh)) | (p << sh);
+      break;
+    }
+    case SFK_DN4: case SFK_DN4SR: {
+      const int sr = kind == SFK_DN4SR;
+      float a, b;
+      if (sf == SF_F32 && !sr) { a = tks_u2f(x); b = tks_u2f(src1[l]); }
+      else if (sf == SF_F32) { a = tks_u2f(w->v[s0reg][l]); b = tks_u2f(w->v[(s0reg + 1) & (TKS_NVGPR - 1)][l]); }
+      else { a = sf_half(x, sf); b = sf_half(x >> 16, sf); }
+      uint32_t seed = sr ? src1[l] : 0;
+      uint32_t p = sf_encode(a * dn, SF_FP4, 1, seed, sr) | (sf_encode(b * dn, SF_FP4, 1, seed, sr) << 4);
+      uint32_t sh = 8 * ((sel >> 2) & 3);
+      w->v[d][l] = (w->v[d][l] & ~(0xffu << sh)) | (p << sh);
+      break;
+    }
+    default: { /* SFK_DN32 / SFK_DN32SR: 32 values -> 6 VGPRs of fp6/bf6 */
+      const int sr = kind == SFK_DN32SR;
+      uint32_t out[7] = {0};
+      for (int i = 0; i < 32; i++) {
+        float v;
+        if (sf == SF_F32) {
+          if (sr) v = tks_u2f(w->v[(s0reg + i) & (TKS_NVGPR - 1)][l]);
+          else v = tks_u2f(w->v[((i < 16 ? s0reg : s1reg) + (i & 15)) & (TKS_NVGPR - 1)][l]);
+        } else v = sf_half(w->v[(s0reg + i / 2) & (TKS_NVGPR - 1)][l] >> (16 * (i & 1)), sf);
+        uint64_t c = sf_encode(v * dn, df, 1, sr ? src1[l] : 0, sr);
+        int bp = 6 * i;
+        out[bp / 32] |= (uint32_t)(c << (bp % 32));
+        if (bp % 32 > 26) out[bp / 32 + 1] |= (uint32_t)(c >> (32 - bp % 32));
+      }
+      for (int r = 0; r < 6; r++) w->v[(d + r) & (TKS_NVGPR - 1)][l] = out[r];
+      break;
+    }
+    }
+  }
+  return 0;
+}
+
 int tks_exec_valu(tks_wave *w, const tks_inst *in)
 {
   uint64_t m = tks_exec_mask(w);
@@ -655,6 +854,8 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     break;
   default: break;
   }
+  if (in->op >= TKS_OP_V_CVT_SCALEF32_F32_FP8 && in->op <= TKS_OP_V_CVT_SCALEF32_SR_PK32_BF6_BF16)
+    return gfx950 ? exec_scalef32(w, in, m) : -1;
   switch (in->op) {
   case TKS_OP_V_NOP: return 0;
   case TKS_OP_V_CMP: return exec_cmp(w, in, m);

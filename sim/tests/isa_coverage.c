@@ -240,8 +240,12 @@ static void run1(inst *in, int vi, int arch)
   if (!p) { snprintf(in->why, sizeof in->why, "decoder: %s", err); goto out; }
   int32_t idx = tks_program_index(p, k.code_addr + (uint64_t)at);
   in->decoded = idx >= 0 && p->inst[idx].op != TKS_OP_UNIMPL;
+  if (!in->decoded) {
+    snprintf(in->why, sizeof in->why, "not decoded: '%s'", idx >= 0 ? tks_inst_text(p, &p->inst[idx]) : "?");
+    tks_program_free(p);
+    goto out;
+  }
   tks_program_free(p);
-  if (!in->decoded) { snprintf(in->why, sizeof in->why, "not decoded"); goto out; }
   {
     uint8_t kernarg[256] = {0}, packet[64] = {0}, queue[256] = {0};
     tks_dispatch d;
