@@ -168,7 +168,7 @@ int tks_exec_mfma(tks_wave *w, const tks_inst *in)
   const int N = M, groups = 64 / M, kpl = K / groups, nreg = M * N / 64;
   float A[32][128], B[128][32], D[32][32];
   int ea[32][4], eb[32][4]; /* _scale forms: E8M0 bytes of row i / column j, k block g (255 NaN) */
-  int32_t IA[32][32], IB[32][32], ID[32][32];
+  int32_t IA[32][128], IB[128][32], ID[32][32]; /* K up to 128 (i8 16x16x64) */
   const int isint = ta == E_I8;
   float tmpf[128];
   int32_t tmpi[128];
