@@ -524,6 +524,8 @@ static int ndst_of(int op, const tks_inst *in, int nops)
     return 0;
   case TKS_OP_S_GETREG_B32: case TKS_OP_S_SWAPPC_B64:
     return 1;
+  case TKS_OP_S_RFE_B64: case TKS_OP_S_RFE_RESTORE_B64:
+    return 0;
   default: break;
   }
   if (cls == TKS_CLASS_SALU || cls == TKS_CLASS_VALU || cls == TKS_CLASS_MFMA) return nops > 0 ? 1 : 0;
@@ -566,7 +568,7 @@ static int split_text(char *t, char **mn, char **ops, int maxops, char **mods, i
     char *colon = strchr(p, ':'), *brack = strchr(p, '[');
     if ((colon && (!brack || colon < brack)) || !strcmp(p, "offen") || !strcmp(p, "idxen") || !strcmp(p, "glc") ||
         !strcmp(p, "slc") || !strcmp(p, "sc0") || !strcmp(p, "sc1") || !strcmp(p, "nt") ||
-        !strcmp(p, "lds") || !strcmp(p, "clamp")) {
+        !strcmp(p, "lds") || !strcmp(p, "clamp") || !strcmp(p, "gds")) {
       if (*nmods < 16) mods[(*nmods)++] = p;
     } else if (nops < maxops) ops[nops++] = p;
     if (!space) break;
@@ -647,7 +649,8 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   }
   /* SOPP-style instructions: everything needed came from the encoding */
   if (cls == TKS_CLASS_WAITCNT || cls == TKS_CLASS_BARRIER || cls == TKS_CLASS_MISC ||
-      (cls == TKS_CLASS_BRANCH && op != TKS_OP_S_SETPC_B64 && op != TKS_OP_S_SWAPPC_B64 && op != TKS_OP_S_CALL_B64))
+      (cls == TKS_CLASS_BRANCH && op != TKS_OP_S_SETPC_B64 && op != TKS_OP_S_SWAPPC_B64 && op != TKS_OP_S_CALL_B64 &&
+       op != TKS_OP_S_RFE_B64 && op != TKS_OP_S_RFE_RESTORE_B64))
     nops = 0;
   if (op == TKS_OP_S_CALL_B64 && nops > 1) nops = 1; /* the label: simm16 from the encoding */
   /* operands */

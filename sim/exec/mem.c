@@ -530,6 +530,33 @@ static int exec_ds(tks_wave *w, const tks_inst *in)
     tks_wait_issue(w, in, TKS_D_LDS);
     return 0;
   }
+  case TKS_OP_DS_GWS_SEMA_V: case TKS_OP_DS_GWS_SEMA_BR: case TKS_OP_DS_GWS_SEMA_P: case TKS_OP_DS_GWS_SEMA_RELEASE_ALL: {
+    tks_ctx *c = w->c;
+    uint32_t id = (((w->s[124] >> 16) & 63) + ((uint32_t)in->offset & 63)) & 63;
+    int fl = m ? __builtin_ctzll(m) : 0;
+    switch (in->op) {
+    case TKS_OP_DS_GWS_SEMA_V: __atomic_add_fetch(&c->gws_sema[id], 1, __ATOMIC_ACQ_REL); break;
+    case TKS_OP_DS_GWS_SEMA_BR: {
+      uint32_t n = in->nsrc > 0 && in->src[0].kind == TKS_OPK_VGPR ? w->v[in->src[0].reg][fl] : 0;
+      __atomic_add_fetch(&c->gws_sema[id], n, __ATOMIC_ACQ_REL);
+      break;
+    }
+    case TKS_OP_DS_GWS_SEMA_RELEASE_ALL: __atomic_add_fetch(&c->gws_sema_rel[id], 1, __ATOMIC_ACQ_REL); break;
+    default: { /* P */
+      uint32_t rel = __atomic_load_n(&c->gws_sema_rel[id], __ATOMIC_ACQUIRE);
+      if (w->sema_waiting && rel != w->sema_gen) { w->sema_waiting = 0; break; } /* released */
+      uint32_t cur = __atomic_load_n(&c->gws_sema[id], __ATOMIC_ACQUIRE);
+      int got = 0;
+      while (cur > 0 && !(got = __atomic_compare_exchange_n(&c->gws_sema[id], &cur, cur - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))) {}
+      if (got) { w->sema_waiting = 0; break; }
+      if (!w->sema_waiting) { w->sema_waiting = 1; w->sema_gen = rel; }
+      w->retry = 1;
+      return 0;
+    }
+    }
+    tks_wait_issue(w, in, TKS_D_LDS);
+    return 0;
+  }
   case TKS_OP_DS_WRXCHG2: {
     /* two exchanges per lane at ADDR + offset0/1 * size (x64 for st64):
      * the old values return in vdst (first) and vdst + size/4 (second) */

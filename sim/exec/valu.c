@@ -1108,6 +1108,9 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   case TKS_OP_V_SAD_HI_U8: ITRI(({ uint32_t s = 0; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; s += p > q ? p - q : q - p; } (s << 16) + z; }))
   case TKS_OP_V_SAD_U32: ITRI((x > y ? x - y : y - x) + z)
   case TKS_OP_V_SAD_U16: ITRI(({ uint32_t s = z; for (int i = 0; i < 2; i++) { uint32_t p = (x >> (16 * i)) & 0xffff, q = (y >> (16 * i)) & 0xffff; s += p > q ? p - q : q - p; } s; }))
+  /* V_MSAD_U8: S2 + sum over bytes of |S0.b - S1.b|, skipping bytes whose S0
+   * (reference) byte is 0 (Mesa's NIR msad_4x8, which ACO emits as v_msad_u8) */
+  case TKS_OP_V_MSAD_U8: ITRI(({ uint32_t s = z; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; if (p) s += p > q ? p - q : q - p; } s; }))
   case TKS_OP_V_SAD_U8: ITRI(({ uint32_t s = z; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; s += p > q ? p - q : q - p; } s; }))
   case TKS_OP_V_SAT_PK_U8_I16: IUN(({ uint32_t r = 0; for (int i = 0; i < 2; i++) { int32_t v = (int16_t)(x >> (16 * i)); r |= (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v) << (8 * i); } r; }))
   case TKS_OP_V_CVT_PK_FP8_F32: case TKS_OP_V_CVT_PK_BF8_F32: {

@@ -19,6 +19,11 @@
 //    lane count; every lane gets the old value);
 //  * global_load_lds_{ubyte,sbyte,ushort,sshort}: zero/sign-extended into the
 //    lane's dword slot at M0 + 4 * lane (ASSUMPTION, see docs/tksim-exec.md);
+//  * v_msad_u8: S2 + byte SADs, bytes whose S0 (reference) byte is 0 skipped
+//    (Mesa's NIR msad_4x8, which ACO emits as v_msad_u8);
+//  * ds_gws_sema_v / _br / _p / _release_all: wave 0 waits in _p until
+//    wave 1 releases (count++, count += data, or release of all waiters);
+//  * s_rfe_b64 / s_rfe_restore_b64: PC = S0;
 //  * scalar: s_call_b64 (return address, jump), debugger branches not taken,
 //    s_wakeup / s_incperflevel / s_decperflevel / s_atc_probe without effect;
 //  * typed buffers: tbuffer_load/store_format_* with the format in the
@@ -34,11 +39,11 @@ static inline h16 bh(uint16_t u) { h16 x; memcpy(&x, &u, 2); return x; }
 static inline float hf(uint32_t u) { return (float)bh((uint16_t)u); }
 
 enum { V_MAD, V_MADL, V_MAC, V_MADAK, V_MADMK, V_FMAL, V_FIXL, V_PKFMAC, V_EXPL, V_LOGL, V_NORMI, V_NORMU,
-       V_PKNI, V_PKNU, V_ACC, V_CID, V_CSC, V_CTC, V_CMA, NV };
+       V_PKNI, V_PKNU, V_ACC, V_CID, V_CSC, V_CTC, V_CMA, V_MSAD, NV };
 static const char *v_name[NV] = { "v_mad_f16", "v_mad_legacy_f16", "v_mac_f16", "v_madak_f16", "v_madmk_f16",
   "v_fma_legacy_f16", "v_div_fixup_legacy_f16", "v_pk_fmac_f16", "v_exp_legacy_f32", "v_log_legacy_f32",
   "v_cvt_norm_i16_f16", "v_cvt_norm_u16_f16", "v_cvt_pknorm_i16_f16", "v_cvt_pknorm_u16_f16",
-  "v_cvt_pkaccum_u8_f32", "v_cubeid_f32", "v_cubesc_f32", "v_cubetc_f32", "v_cubema_f32" };
+  "v_cvt_pkaccum_u8_f32", "v_cubeid_f32", "v_cubesc_f32", "v_cubetc_f32", "v_cubema_f32", "v_msad_u8" };
 
 // in: per lane 8 dwords: a, b, c (f16 pairs), e (int), lg (f32 2^n), nrm (f16 pair), x, y, z packed below
 __global__ void k_valu(const uint32_t *in, uint32_t *out)
@@ -66,6 +71,8 @@ __global__ void k_valu(const uint32_t *in, uint32_t *out)
   asm volatile("v_cubesc_f32 %0, %1, %2, %3" : "=v"(r) : "v"(p[7]), "v"(p[8]), "v"(p[9])); o[V_CSC] = r;
   asm volatile("v_cubetc_f32 %0, %1, %2, %3" : "=v"(r) : "v"(p[7]), "v"(p[8]), "v"(p[9])); o[V_CTC] = r;
   asm volatile("v_cubema_f32 %0, %1, %2, %3" : "=v"(r) : "v"(p[7]), "v"(p[8]), "v"(p[9])); o[V_CMA] = r;
+  /* reference bytes a & 0x00ff00ff.. with zeros, so the mask matters */
+  asm volatile("v_msad_u8 %0, %1, %2, %3" : "=v"(r) : "v"(a & 0xff00ffffu), "v"(b), "v"(c)); o[V_MSAD] = r;
 }
 
 static h16 mad16(h16 x, h16 y, h16 z) { h16 pr = (h16)((float)x * (float)y); return (h16)((double)pr + (double)z); }
@@ -128,6 +135,10 @@ static void check_valu()
     vt_check_f32(v_name[V_CSC], i, vt_u2f(g[V_CSC]), sc);
     vt_check_f32(v_name[V_CTC], i, vt_u2f(g[V_CTC]), tc);
     vt_check_f32(v_name[V_CMA], i, vt_u2f(g[V_CMA]), 2.0f * ma);
+    /* masked SAD (Mesa NIR msad_4x8): bytes whose reference (S0) byte is 0 are skipped */
+    uint32_t ref = p[0] & 0xff00ffffu, sad = p[2];
+    for (int k = 0; k < 4; k++) { uint32_t rb = (ref >> (8 * k)) & 0xff, sb = (p[1] >> (8 * k)) & 0xff; if (rb) sad += rb > sb ? rb - sb : sb - rb; }
+    vt_check_u32(v_name[V_MSAD], i, g[V_MSAD], sad);
   }
 }
 
@@ -285,6 +296,62 @@ __global__ void k_scalar(uint32_t *out)
   asm volatile("s_wakeup\n\ts_incperflevel 1\n\ts_decperflevel 1\n\ts_atc_probe 0, s[0:1], 0x0\n\t"
                "s_add_u32 %0, %0, 6" : "+s"(nb) : : "scc");
   out[2] = nb;
+  /* s_rfe_b64 / s_rfe_restore_b64 jump to S0 (here: past the s_mov that would set 1) */
+  uint32_t rf = 0;
+  asm volatile("s_getpc_b64 s[40:41]\n\t"
+               "s_add_u32 s40, s40, 16\n\t"
+               "s_addc_u32 s41, s41, 0\n\t"
+               "s_rfe_b64 s[40:41]\n\t"
+               "s_mov_b32 %0, 1\n\t"
+               "s_add_u32 %0, %0, 5\n\t"
+               "s_getpc_b64 s[40:41]\n\t"
+               "s_add_u32 s40, s40, 16\n\t"
+               "s_addc_u32 s41, s41, 0\n\t"
+               "s_rfe_restore_b64 s[40:41], s42\n\t"
+               "s_mov_b32 %0, 50\n\t"
+               "s_add_u32 %0, %0, 7\n\t"
+               : "+s"(rf) : : "s40", "s41", "s42", "scc");
+  out[3] = rf;
+}
+
+/* GWS semaphores: wave 0 waits (ds_gws_sema_p) for what wave 1 releases */
+__global__ void k_sema(uint32_t *out)
+{
+  int wv = threadIdx.x / 64;
+  volatile uint32_t *vo = out;
+  asm volatile("s_mov_b32 m0, 0" : : : "memory");
+  if (wv == 1) {
+    if (threadIdx.x == 64) vo[1] = 11;
+    __threadfence();
+    asm volatile("s_waitcnt vmcnt(0)\n\tds_gws_sema_br %0 gds\n\ts_waitcnt lgkmcnt(0)" : : "v"(2u) : "memory");
+    /* release_all frees the waves waiting at that moment: repeat it until wave 0 is through */
+    while (vo[6] == 0) asm volatile("ds_gws_sema_release_all offset:3 gds\n\ts_waitcnt lgkmcnt(0)\n\ts_sleep 1" : : : "memory");
+    if (threadIdx.x == 64) vo[4] = 22;
+    __threadfence();
+    asm volatile("s_waitcnt vmcnt(0)\n\tds_gws_sema_v offset:5 gds\n\ts_waitcnt lgkmcnt(0)" : : : "memory");
+  } else {
+    asm volatile("ds_gws_sema_p gds\n\ts_waitcnt lgkmcnt(0)\n\tds_gws_sema_p gds\n\ts_waitcnt lgkmcnt(0)" : : : "memory");
+    uint32_t a = vo[1];
+    asm volatile("ds_gws_sema_p offset:3 gds\n\ts_waitcnt lgkmcnt(0)" : : : "memory");
+    if (threadIdx.x == 0) vo[6] = 1;
+    __threadfence();
+    asm volatile("ds_gws_sema_p offset:5 gds\n\ts_waitcnt lgkmcnt(0)" : : : "memory");
+    uint32_t b = vo[4];
+    if (threadIdx.x == 0) { vo[0] = a; vo[2] = 1; vo[3] = b; }
+  }
+}
+
+static void check_sema()
+{
+  vt_buf<uint32_t> dout(8);
+  dout.zero();
+  k_sema<<<1, 128>>>(dout.d);
+  VT_HIP(hipGetLastError());
+  VT_SYNC();
+  auto o = dout.get();
+  vt_check_u32("ds_gws_sema_br 2 then ds_gws_sema_p x2: saw wave 1's store", 0, o[0], 11);
+  vt_check_u32("ds_gws_sema_release_all lets ds_gws_sema_p go", 0, o[2], 1);
+  vt_check_u32("ds_gws_sema_v then ds_gws_sema_p: saw wave 1's store", 0, o[3], 22);
 }
 
 static void check_scalar()
@@ -298,6 +365,7 @@ static void check_scalar()
   vt_check_u32("s_call_b64 callee ran", 0, o[0], 7);
   vt_check_u32("s_call_b64 return address", 0, o[1], 16);
   vt_check_u32("s_cbranch_cdbg* not taken, hints without effect", 0, o[2], 2 + 3 + 4 + 5 + 6);
+  vt_check_u32("s_rfe_b64 / s_rfe_restore_b64 jump to S0", 0, o[3], 5 + 7);
 }
 
 // ---------------------------------------------------------------- typed buffers
@@ -406,6 +474,7 @@ int main()
   check_lds();
   check_load_lds();
   check_scalar();
+  check_sema();
   check_typed();
   return vt_finish("coverage_more");
 }
