@@ -289,6 +289,8 @@ static int ds_atomic(const char *t, tks_inst *in)
   else if (!strcmp(buf, "xor")) a = TKS_AT_XOR;
   else if (!strcmp(buf, "wrxchg")) a = TKS_AT_SWAP;
   else if (!strcmp(buf, "cmpst")) a = TKS_AT_CMPSWAP;
+  else if (!strcmp(buf, "mskor")) a = TKS_AT_MSKOR;
+  else if (!strcmp(buf, "wrap")) a = TKS_AT_WRAP;
   else if (!strcmp(buf, "pk_add") && !strcmp(ty, "f16")) a = TKS_AT_PK_ADD_F16;
   else if (!strcmp(buf, "pk_add") && !strcmp(ty, "bf16")) a = TKS_AT_PK_ADD_BF16;
   if (a < 0) return -1;
@@ -384,10 +386,42 @@ static int classify(const char *m, tks_inst *in)
       in->mem_bytes = 8; in->mem_ext = 0; in->sub = (uint8_t)(t[13] == '1' ? 16 : 8);
       return TKS_OP_DS_READ_TR;
     }
+    /* ds_wrxchg2[st64]_rtn_b32/b64: exchange at two offsets (scaled like read2/write2) */
+    if (!strcmp(t, "wrxchg2_rtn_b32") || !strcmp(t, "wrxchg2_rtn_b64") ||
+        !strcmp(t, "wrxchg2st64_rtn_b32") || !strcmp(t, "wrxchg2st64_rtn_b64")) {
+      in->mem_bytes = t[strlen(t) - 2] == '6' ? 8 : 4;
+      in->mem_ext = t[7] == 's' ? 8 : 0;
+      return TKS_OP_DS_WRXCHG2;
+    }
+    /* ds_read/write_addtid_b32: lane l at M0 + offset + 4 * l */
+    if (!strcmp(t, "read_addtid_b32") || !strcmp(t, "write_addtid_b32")) {
+      in->mem_bytes = 4;
+      in->sub = t[0] == 'w';
+      return TKS_OP_DS_ADDTID;
+    }
     if (!strncmp(t, "read_", 5) && !mem_size(t + 5, &in->mem_bytes, &in->mem_ext)) return TKS_OP_DS_READ;
     if (!strncmp(t, "write_", 6) && !mem_size(t + 6, &in->mem_bytes, &in->mem_ext)) return TKS_OP_DS_WRITE;
     if (!ds_atomic(t, in)) return TKS_OP_DS_ATOMIC;
     return -1;
+  }
+  /* [t]buffer_{load,store}_format_[d16_[hi_]]{x,xy,xyz,xyzw} */
+  {
+    int tb = m[0] == 't', ld = -1;
+    const char *t = m + tb;
+    if (!strncmp(t, "buffer_load_format_", 19)) { ld = 1; t += 19; }
+    else if (!strncmp(t, "buffer_store_format_", 20)) { ld = 0; t += 20; }
+    if (ld >= 0) {
+      in->mem_ext = 0;
+      if (!strncmp(t, "d16_hi_", 7)) { in->mem_ext = TKS_MX_D16_HI; t += 7; }
+      else if (!strncmp(t, "d16_", 4)) { in->mem_ext = TKS_MX_D16; t += 4; }
+      if (!strcmp(t, "x")) in->mem_bytes = 1;
+      else if (!strcmp(t, "xy")) in->mem_bytes = 2;
+      else if (!strcmp(t, "xyz")) in->mem_bytes = 3;
+      else if (!strcmp(t, "xyzw")) in->mem_bytes = 4;
+      else return -1;
+      if (tb) return ld ? TKS_OP_TBUFFER_LOAD_FORMAT : TKS_OP_TBUFFER_STORE_FORMAT;
+      return ld ? TKS_OP_BUFFER_LOAD_FORMAT : TKS_OP_BUFFER_STORE_FORMAT;
+    }
   }
   static const struct { const char *p; int load, store, atomic; } fam[] = {
     {"global_", TKS_OP_GLOBAL_LOAD, TKS_OP_GLOBAL_STORE, TKS_OP_GLOBAL_ATOMIC},
@@ -490,6 +524,8 @@ static int ndst_of(int op, const tks_inst *in, int nops)
     return 0;
   case TKS_OP_S_GETREG_B32: case TKS_OP_S_SWAPPC_B64:
     return 1;
+  case TKS_OP_S_RFE_B64: case TKS_OP_S_RFE_RESTORE_B64:
+    return 0;
   default: break;
   }
   if (cls == TKS_CLASS_SALU || cls == TKS_CLASS_VALU || cls == TKS_CLASS_MFMA) return nops > 0 ? 1 : 0;
@@ -532,7 +568,7 @@ static int split_text(char *t, char **mn, char **ops, int maxops, char **mods, i
     char *colon = strchr(p, ':'), *brack = strchr(p, '[');
     if ((colon && (!brack || colon < brack)) || !strcmp(p, "offen") || !strcmp(p, "idxen") || !strcmp(p, "glc") ||
         !strcmp(p, "slc") || !strcmp(p, "sc0") || !strcmp(p, "sc1") || !strcmp(p, "nt") ||
-        !strcmp(p, "lds") || !strcmp(p, "clamp")) {
+        !strcmp(p, "lds") || !strcmp(p, "clamp") || !strcmp(p, "gds")) {
       if (*nmods < 16) mods[(*nmods)++] = p;
     } else if (nops < maxops) ops[nops++] = p;
     if (!space) break;
@@ -586,6 +622,12 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   uint32_t w0 = rd32(bytes);
   /* encoding-derived fields */
   int cls = in->cls;
+  /* v_cvt_scalef32_*: op_sel straight from the VOP3 encoding (OPSEL [14:11]):
+   * their byte/half selects use bits 2-3 whatever the source count */
+  if (op >= TKS_OP_V_CVT_SCALEF32_F32_FP8 && op <= TKS_OP_V_CVT_SCALEF32_SR_PK32_BF6_BF16) in->op_sel = (uint8_t)((w0 >> 11) & 15);
+  /* MTBUF: DFMT [22:19], NFMT [25:23] (CDNA3 ISA guide, "MTBUF") */
+  if (op == TKS_OP_TBUFFER_LOAD_FORMAT || op == TKS_OP_TBUFFER_STORE_FORMAT)
+    in->sub = (uint8_t)(((w0 >> 19) & 15) | (((w0 >> 23) & 7) << 4));
   if (cls == TKS_CLASS_BRANCH || cls == TKS_CLASS_WAITCNT || cls == TKS_CLASS_BARRIER ||
       (cls == TKS_CLASS_MISC && op != TKS_OP_UNIMPL && strncmp(m, "buffer_", 7)))
     in->offset = (int16_t)(w0 & 0xffff);
@@ -596,7 +638,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   if (in->cls == TKS_CLASS_DS) {
     in->offset = (int32_t)(w0 & 0xff);
     in->offset1 = (int32_t)((w0 >> 8) & 0xff);
-    if (op != TKS_OP_DS_READ2 && op != TKS_OP_DS_WRITE2) { in->offset = (int32_t)(w0 & 0xffff); in->offset1 = 0; }
+    if (op != TKS_OP_DS_READ2 && op != TKS_OP_DS_WRITE2 && op != TKS_OP_DS_WRXCHG2) { in->offset = (int32_t)(w0 & 0xffff); in->offset1 = 0; }
   }
   if (in->flags & TKS_F_DPP) {
     uint32_t w1 = rd32(bytes + 4);
@@ -607,8 +649,10 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   }
   /* SOPP-style instructions: everything needed came from the encoding */
   if (cls == TKS_CLASS_WAITCNT || cls == TKS_CLASS_BARRIER || cls == TKS_CLASS_MISC ||
-      (cls == TKS_CLASS_BRANCH && op != TKS_OP_S_SETPC_B64 && op != TKS_OP_S_SWAPPC_B64))
+      (cls == TKS_CLASS_BRANCH && op != TKS_OP_S_SETPC_B64 && op != TKS_OP_S_SWAPPC_B64 && op != TKS_OP_S_CALL_B64 &&
+       op != TKS_OP_S_RFE_B64 && op != TKS_OP_S_RFE_RESTORE_B64))
     nops = 0;
+  if (op == TKS_OP_S_CALL_B64 && nops > 1) nops = 1; /* the label: simm16 from the encoding */
   /* operands */
   if (nops > 8) return -1;
   int ty = op_info[op].ty;
@@ -638,7 +682,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
     return 0;
   }
   case TKS_OP_GLOBAL_LOAD: case TKS_OP_FLAT_LOAD: case TKS_OP_SCRATCH_LOAD:
-  case TKS_OP_BUFFER_LOAD: {
+  case TKS_OP_BUFFER_LOAD: case TKS_OP_BUFFER_LOAD_FORMAT: case TKS_OP_TBUFFER_LOAD_FORMAT: {
     int base = 0;
     if (nops > 0 && tmp[0].kind == TKS_OPK_VGPR && !((in->flags & TKS_F_LDS) && op == TKS_OP_BUFFER_LOAD && nops == 3)
         && !((in->flags & TKS_F_LDS) && op == TKS_OP_GLOBAL_LOAD && nops == 2)) {
@@ -655,6 +699,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
     if (nops >= 3 && tmp[2].kind == TKS_OPK_SGPR) in->flags |= TKS_F_SADDR;
     /* fallthrough */
   case TKS_OP_FLAT_STORE: case TKS_OP_BUFFER_STORE: case TKS_OP_DS_WRITE: case TKS_OP_DS_WRITE2:
+  case TKS_OP_BUFFER_STORE_FORMAT: case TKS_OP_TBUFFER_STORE_FORMAT:
     in->nsrc = (uint8_t)nops;
     for (int i = 0; i < nops && i < 4; i++) in->src[i] = tmp[i];
     return 0;
@@ -662,6 +707,20 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
     in->nsrc = (uint8_t)nops;
     for (int i = 0; i < nops && i < 4; i++) in->src[i] = tmp[i];
     if (in->flags & (TKS_F_GLC | TKS_F_SC0)) { in->flags |= TKS_F_RTN; in->dst[0] = tmp[0]; in->ndst = 1; }
+    return 0;
+  case TKS_OP_DS_WRXCHG2: case TKS_OP_DS_APPEND: case TKS_OP_DS_CONSUME:
+    if (nops < 1) return -1;
+    in->dst[0] = tmp[0]; in->ndst = 1;
+    in->nsrc = (uint8_t)(nops - 1);
+    for (int i = 0; i < in->nsrc && i < 4; i++) in->src[i] = tmp[1 + i];
+    return 0;
+  case TKS_OP_DS_ADDTID:
+    if (nops != 1) return -1;
+    if (in->sub) { in->src[0] = tmp[0]; in->nsrc = 1; } else { in->dst[0] = tmp[0]; in->ndst = 1; }
+    return 0;
+  case TKS_OP_S_CALL_B64:
+    if (nops < 1) return -1;
+    in->dst[0] = tmp[0]; in->ndst = 1;
     return 0;
   case TKS_OP_DS_ATOMIC: {
     int base = (in->flags & TKS_F_RTN) ? 1 : 0;
@@ -684,7 +743,7 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
   in->nsrc = (uint8_t)(nops - nd);
   /* VOP3 op_sel lists one element per source and, last, the destination:
    * keep the destination's bit at bit 3 whatever the source count */
-  if (op_sel_count == in->nsrc + 1 && in->nsrc < 3 && op != TKS_OP_V_CVT_F32_FP8 && op != TKS_OP_V_CVT_F32_BF8 &&
+  if (op_sel_count == in->nsrc + 1 && in->nsrc < 3 && !(op >= TKS_OP_V_CVT_SCALEF32_F32_FP8 && op <= TKS_OP_V_CVT_SCALEF32_SR_PK32_BF6_BF16) && op != TKS_OP_V_CVT_F32_FP8 && op != TKS_OP_V_CVT_F32_BF8 &&
       op != TKS_OP_V_CVT_PK_F32_FP8 && op != TKS_OP_V_CVT_PK_F32_BF8) {
     uint8_t dbit = (uint8_t)((in->op_sel >> in->nsrc) & 1);
     in->op_sel = (uint8_t)((in->op_sel & ((1u << in->nsrc) - 1)) | (dbit << 3));
@@ -700,7 +759,8 @@ static int decode_one(tks_inst *in, const char *text, const uint8_t *bytes, cons
 
 static int is_branch_op(int op)
 {
-  return op >= TKS_OP_S_BRANCH && op <= TKS_OP_S_CBRANCH_EXECNZ;
+  return (op >= TKS_OP_S_BRANCH && op <= TKS_OP_S_CBRANCH_EXECNZ) || op == TKS_OP_S_CALL_B64 ||
+         (op >= TKS_OP_S_CBRANCH_CDBGSYS && op <= TKS_OP_S_CBRANCH_CDBGSYS_AND_USER);
 }
 
 /* Encodings on which LLVM 22's AMDGPU disassembler itself crashes (found by

@@ -39,7 +39,8 @@ enum { TKS_CT_F16 = 0, TKS_CT_F32, TKS_CT_F64, TKS_CT_I16, TKS_CT_U16, TKS_CT_I3
 enum { TKS_AT_ADD = 0, TKS_AT_SUB, TKS_AT_SWAP, TKS_AT_CMPSWAP, TKS_AT_SMIN, TKS_AT_UMIN,
        TKS_AT_SMAX, TKS_AT_UMAX, TKS_AT_AND, TKS_AT_OR, TKS_AT_XOR, TKS_AT_INC, TKS_AT_DEC,
        TKS_AT_ADD_F32, TKS_AT_ADD_F64, TKS_AT_MIN_F64, TKS_AT_MAX_F64, TKS_AT_PK_ADD_F16,
-       TKS_AT_PK_ADD_BF16, TKS_AT_MIN_F32, TKS_AT_MAX_F32, TKS_AT_RSUB };
+       TKS_AT_PK_ADD_BF16, TKS_AT_MIN_F32, TKS_AT_MAX_F32, TKS_AT_RSUB,
+       TKS_AT_MSKOR /* (old & ~DATA) | DATA2 */, TKS_AT_WRAP /* old >= DATA ? old - DATA : old + DATA2 */ };
 /* memory data extension: plain, sign-extend, d16 low half, d16 high half,
  * and their sign-extending d16 forms */
 enum { TKS_MX_NONE = 0, TKS_MX_SEXT = 1, TKS_MX_D16 = 2, TKS_MX_D16_HI = 4 };

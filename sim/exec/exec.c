@@ -495,6 +495,8 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
     case TKS_CLASS_SMEM: case TKS_CLASS_DS: case TKS_CLASS_VMEM:
       if (in->cls == TKS_CLASS_SMEM) st->smem++;
       rc = tks_exec_mem(w, in);
+      /* a blocked ds_gws_sema_p: run it again after the others had a turn */
+      if (__builtin_expect(w->retry, 0)) { w->retry = 0; w->blocked = 1; w->g->slept = 1; return done; }
       break;
     case TKS_CLASS_WAITCNT:
       st->waitcnt++;
@@ -520,12 +522,19 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
       case TKS_OP_S_CBRANCH_VCCNZ: take = tks_vcc(w) != 0; break;
       case TKS_OP_S_CBRANCH_EXECZ: take = tks_exec_mask(w) == 0; break;
       case TKS_OP_S_CBRANCH_EXECNZ: take = tks_exec_mask(w) != 0; break;
-      case TKS_OP_S_SETPC_B64: {
+      case TKS_OP_S_SETPC_B64: case TKS_OP_S_RFE_B64: case TKS_OP_S_RFE_RESTORE_B64: {
         uint64_t a = tks_op64(w, &in->src[0]);
         if (jump_to(w, in, a) == 0) next = w->pc;
         else return done;
         break;
       }
+      /* debugger branches: taken only while a debugger is attached (never here) */
+      case TKS_OP_S_CBRANCH_CDBGSYS: case TKS_OP_S_CBRANCH_CDBGUSER:
+      case TKS_OP_S_CBRANCH_CDBGSYS_OR_USER: case TKS_OP_S_CBRANCH_CDBGSYS_AND_USER: break;
+      case TKS_OP_S_CALL_B64:
+        tks_swrite64(w, in->dst[0].reg, c->k->code_addr + (uint64_t)(int64_t)(int32_t)in->pc + 4);
+        take = 1;
+        break;
       case TKS_OP_S_SWAPPC_B64: {
         uint64_t a = tks_op64(w, &in->src[0]);
         tks_swrite64(w, in->dst[0].reg, c->k->code_addr + (uint64_t)(int64_t)(int32_t)in->pc + in->len);
@@ -548,7 +557,7 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
     }
     case TKS_CLASS_MISC:
       switch (in->op) {
-      case TKS_OP_S_ENDPGM:
+      case TKS_OP_S_ENDPGM: case TKS_OP_S_ENDPGM_SAVED:
         w->state = TKS_WS_DONE;
         if (hooks)
           for (int h = 0; h < tks_hook_n; h++)
@@ -557,13 +566,15 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
       case TKS_OP_S_NOP: case TKS_OP_S_SETPRIO: case TKS_OP_S_ICACHE_INV: case TKS_OP_S_DCACHE_INV:
       case TKS_OP_S_DCACHE_WB: case TKS_OP_S_DCACHE_DISCARD: case TKS_OP_S_DCACHE_DISCARD_X2: case TKS_OP_S_TTRACEDATA: case TKS_OP_BUFFER_WBL2: case TKS_OP_BUFFER_INV:
       case TKS_OP_BUFFER_WBINVL1: case TKS_OP_BUFFER_WBINVL1_VOL: case TKS_OP_S_SENDMSG:
+      case TKS_OP_S_WAKEUP: case TKS_OP_S_INCPERFLEVEL: case TKS_OP_S_DECPERFLEVEL:
+      case TKS_OP_S_ATC_PROBE: case TKS_OP_S_ATC_PROBE_BUFFER:
         break;
       case TKS_OP_S_SLEEP:
         /* a spin-wait: let the other waves and resident groups run */
         w->pc = next;
         w->g->slept = 1;
         return done;
-      case TKS_OP_S_SETHALT: case TKS_OP_S_TRAP: {
+      case TKS_OP_S_SETHALT: case TKS_OP_S_TRAP: case TKS_OP_S_SENDMSGHALT: {
         char where[64];
         if ((int32_t)in->pc < 0 || in->pc >= p->code_size)
           snprintf(where, sizeof where, "address 0x%llx (a called function)",
@@ -805,11 +816,24 @@ static void ordered_domain(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h,
     }
     double lim = h->n ? h->e[0].t + sc->window : 1e300;
     uint64_t ran = 0;
-    while (w->state == TKS_WS_RUN && ran < 1024) {
+    while (w->state == TKS_WS_RUN && ran < 1024 && !w->blocked) {
       ran += run_wave(w, 1, st);
       if (sc->wave_time(sc->user, e.slot, e.wave) > lim) break;
     }
     g->slept = 0;
+    /* blocked (ds_gws_sema_p): the others go first, as for the grid barrier */
+    if (w->blocked) {
+      w->blocked = 0;
+      st->instructions += ran;
+      if (__atomic_add_fetch(&c->insts_done, ran, __ATOMIC_RELAXED) > c->budget) {
+        tks_fail(c, "kernel %s: instruction budget of %llu wave-instructions exceeded (a ds_gws_sema_p that is "
+                 "never released?)", c->k->name, (unsigned long long)c->budget);
+        return;
+      }
+      e.t += 256;
+      opush(h, e);
+      continue;
+    }
     st->instructions += ran;
     uint64_t total = __atomic_add_fetch(&c->insts_done, ran, __ATOMIC_RELAXED);
     if (total > c->budget) {

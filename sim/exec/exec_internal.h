@@ -48,6 +48,10 @@ typedef struct tks_wave {
   uint32_t priv_size;
   uint64_t icount;              /* instructions executed */
   uint64_t gws_wait_gen;        /* ds_gws_barrier: generation waited for */
+  uint32_t sema_gen;            /* ds_gws_sema_p: release generation when it began to wait */
+  uint8_t sema_waiting;         /* ds_gws_sema_p is waiting (retried) */
+  uint8_t retry;                /* the instruction runs again later (a blocked ds_gws_sema_p) */
+  uint8_t blocked;              /* it did: schedulers let the other waves go first */
   /* global allocation cache for the memory checker */
   uint64_t cache_lo, cache_hi;
   /* missing-wait checker: issue/retire counters and register tags */
@@ -95,6 +99,7 @@ typedef struct tks_ctx {
   uint64_t insts_done;          /* atomic, budget accounting */
   int failed;                   /* atomic: stop everything */
   uint64_t gws_arrived, gws_gen; /* atomic: grid-wide (GWS) barrier of cooperative launches */
+  uint32_t gws_sema[64], gws_sema_rel[64]; /* atomic: GWS semaphore counts, release_all generations */
   int error_flag;               /* atomic: a non-fatal checker error happened */
   int mem_reports;              /* atomic, to cap memory error prints */
   pthread_mutex_t err_lock;

@@ -248,6 +248,8 @@ static uint64_t atomic_apply(void *p, int at, uint32_t bytes, uint64_t src, uint
       switch (at) {
       case TKS_AT_CMPSWAP: nw = old == (uint32_t)cmp ? s : old; break;
       case TKS_AT_RSUB: nw = s - old; break;
+      case TKS_AT_MSKOR: nw = (old & ~s) | (uint32_t)cmp; break;
+      case TKS_AT_WRAP: nw = old >= s ? old - s : old + (uint32_t)cmp; break;
       case TKS_AT_SMIN: nw = (int32_t)s < (int32_t)old ? s : old; break;
       case TKS_AT_UMIN: nw = s < old ? s : old; break;
       case TKS_AT_SMAX: nw = (int32_t)s > (int32_t)old ? s : old; break;
@@ -286,6 +288,7 @@ static uint64_t atomic_apply(void *p, int at, uint32_t bytes, uint64_t src, uint
     switch (at) {
     case TKS_AT_CMPSWAP: nw = old == cmp ? s : old; break;
     case TKS_AT_RSUB: nw = s - old; break;
+    case TKS_AT_MSKOR: nw = (old & ~s) | cmp; break;
     case TKS_AT_SMIN: nw = (int64_t)s < (int64_t)old ? s : old; break;
     case TKS_AT_UMIN: nw = s < old ? s : old; break;
     case TKS_AT_SMAX: nw = (int64_t)s > (int64_t)old ? s : old; break;
@@ -516,13 +519,101 @@ static int exec_ds(tks_wave *w, const tks_inst *in)
       if (p) {
         /* ds_cmpst: DATA0 is the compare value, DATA1 the new value */
         if (in->sub == TKS_AT_CMPSWAP) old = atomic_apply(p, in->sub, nb, d1, d0, 0);
-        else old = atomic_apply(p, in->sub, nb, d0, 0, 0);
+        else old = atomic_apply(p, in->sub, nb, d0, d1, 0); /* mskor, wrap: DATA2 second */
       }
       if (in->flags & TKS_F_RTN) {
         w->v[in->dst[0].reg][l] = (uint32_t)old;
         if (nb == 8) w->v[in->dst[0].reg + 1][l] = (uint32_t)(old >> 32);
       }
     }
+    st->lds_write++;
+    tks_wait_issue(w, in, TKS_D_LDS);
+    return 0;
+  }
+  case TKS_OP_DS_GWS_SEMA_V: case TKS_OP_DS_GWS_SEMA_BR: case TKS_OP_DS_GWS_SEMA_P: case TKS_OP_DS_GWS_SEMA_RELEASE_ALL: {
+    tks_ctx *c = w->c;
+    uint32_t id = (((w->s[124] >> 16) & 63) + ((uint32_t)in->offset & 63)) & 63;
+    int fl = m ? __builtin_ctzll(m) : 0;
+    switch (in->op) {
+    case TKS_OP_DS_GWS_SEMA_V: __atomic_add_fetch(&c->gws_sema[id], 1, __ATOMIC_ACQ_REL); break;
+    case TKS_OP_DS_GWS_SEMA_BR: {
+      uint32_t n = in->nsrc > 0 && in->src[0].kind == TKS_OPK_VGPR ? w->v[in->src[0].reg][fl] : 0;
+      __atomic_add_fetch(&c->gws_sema[id], n, __ATOMIC_ACQ_REL);
+      break;
+    }
+    case TKS_OP_DS_GWS_SEMA_RELEASE_ALL: __atomic_add_fetch(&c->gws_sema_rel[id], 1, __ATOMIC_ACQ_REL); break;
+    default: { /* P */
+      uint32_t rel = __atomic_load_n(&c->gws_sema_rel[id], __ATOMIC_ACQUIRE);
+      if (w->sema_waiting && rel != w->sema_gen) { w->sema_waiting = 0; break; } /* released */
+      uint32_t cur = __atomic_load_n(&c->gws_sema[id], __ATOMIC_ACQUIRE);
+      int got = 0;
+      while (cur > 0 && !(got = __atomic_compare_exchange_n(&c->gws_sema[id], &cur, cur - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))) {}
+      if (got) { w->sema_waiting = 0; break; }
+      if (!w->sema_waiting) { w->sema_waiting = 1; w->sema_gen = rel; }
+      w->retry = 1;
+      return 0;
+    }
+    }
+    tks_wait_issue(w, in, TKS_D_LDS);
+    return 0;
+  }
+  case TKS_OP_DS_WRXCHG2: {
+    /* two exchanges per lane at ADDR + offset0/1 * size (x64 for st64):
+     * the old values return in vdst (first) and vdst + size/4 (second) */
+    uint32_t nb = in->mem_bytes, scale = nb * (in->mem_ext == 8 ? 64 : 1);
+    uint32_t addr1[64];
+    for (int l = 0; l < 64; l++) {
+      uint32_t b = va ? va[l] : 0;
+      addr[l] = b + (uint32_t)in->offset * scale;
+      addr1[l] = b + (uint32_t)in->offset1 * scale;
+    }
+    if (hooks) { lds_hook(w, in, addr, nb, m, 2); lds_hook(w, in, addr1, nb, m, 2); }
+    uint32_t d = in->dst[0].reg;
+    for (int l = 0; l < 64; l++) {
+      if (!(m >> l & 1)) continue;
+      for (int k = 0; k < 2; k++) {
+        uint8_t *p = lds_ptr(w, in, l, k ? addr1[l] : addr[l], nb);
+        uint64_t nw = nb == 8 ? vreg64(w, in->src[1 + k].reg, l) : w->v[in->src[1 + k].reg][l], old = 0;
+        if (p) { memcpy(&old, p, nb); memcpy(p, &nw, nb); }
+        uint32_t r = d + (uint32_t)k * nb / 4;
+        w->v[r & (TKS_NVGPR - 1)][l] = (uint32_t)old;
+        if (nb == 8) w->v[(r + 1) & (TKS_NVGPR - 1)][l] = (uint32_t)(old >> 32);
+      }
+    }
+    st->lds_write++;
+    tks_wait_issue(w, in, TKS_D_LDS);
+    return 0;
+  }
+  case TKS_OP_DS_ADDTID: {
+    /* lane l reads/writes the dword at M0 + offset + 4 * l (no address VGPR) */
+    int wr = in->sub;
+    for (int l = 0; l < 64; l++) addr[l] = w->s[124] + (uint32_t)in->offset + 4u * (uint32_t)l;
+    if (hooks) lds_hook(w, in, addr, 4, m, wr);
+    for (int l = 0; l < 64; l++) {
+      if (!(m >> l & 1)) continue;
+      uint8_t *p = lds_ptr(w, in, l, addr[l], 4);
+      if (wr) { if (p) memcpy(p, &w->v[in->src[0].reg][l], 4); }
+      else { uint32_t x = 0; if (p) memcpy(&x, p, 4); w->v[in->dst[0].reg][l] = x; }
+    }
+    if (wr) st->lds_write++; else st->lds_read++;
+    tks_wait_issue(w, in, TKS_D_LDS);
+    return 0;
+  }
+  case TKS_OP_DS_APPEND: case TKS_OP_DS_CONSUME: {
+    /* the LDS counter at M0[15:0] + offset grows (append) or shrinks
+     * (consume) by the number of active lanes; every active lane gets the
+     * value before (a lane adds its v_mbcnt for its own slot) */
+    uint32_t a = (w->s[124] & 0xffff) + (uint32_t)in->offset, n = (uint32_t)__builtin_popcountll(m), old = 0;
+    for (int l = 0; l < 64; l++) addr[l] = a;
+    if (hooks) lds_hook(w, in, addr, 4, m, 2);
+    int fl = m ? __builtin_ctzll(m) : 0;
+    uint8_t *p = m ? lds_ptr(w, in, fl, a, 4) : NULL;
+    if (p) {
+      memcpy(&old, p, 4);
+      uint32_t nw = in->op == TKS_OP_DS_APPEND ? old + n : old - n;
+      memcpy(p, &nw, 4);
+    }
+    for (int l = 0; l < 64; l++) if (m >> l & 1) w->v[in->dst[0].reg][l] = old;
     st->lds_write++;
     tks_wait_issue(w, in, TKS_D_LDS);
     return 0;
@@ -651,16 +742,21 @@ static int exec_vmem(tks_wave *w, const tks_inst *in)
     /* 4 bytes per lane; gfx950 also 12 and 16 (global_load_lds_dwordx3/x4),
      * lane l's bytes at M0 + offset + nb * l (CDNA4 ISA guide) */
     const int gfx950 = w->c->k->co && w->c->k->co->arch == TKS_ARCH_GFX950;
-    if (nb != 4 && !(gfx950 && (nb == 12 || nb == 16))) return -1;
+    if (nb != 4 && nb != 1 && nb != 2 && !(gfx950 && (nb == 12 || nb == 16))) return -1;
+    /* ubyte/sbyte/ushort/sshort: the value zero/sign-extended to a dword in
+     * the lane's dword slot (LDS DMA writes dwords: M0 + offset + 4 * lane) */
+    uint32_t lb = nb < 4 ? 4 : nb;
     uint32_t lbase = w->s[124] + (uint32_t)ioff, la[64];
-    for (int l = 0; l < 64; l++) la[l] = lbase + nb * (uint32_t)l;
-    if (w->c->hooks) lds_hook(w, in, la, nb, m, 1);
+    for (int l = 0; l < 64; l++) la[l] = lbase + lb * (uint32_t)l;
+    if (w->c->hooks) lds_hook(w, in, la, lb, m, 1);
     for (int l = 0; l < 64; l++) {
       if (!(act >> l & 1)) continue;
       uint8_t v[16] = {0};
-      if (!(oob >> l & 1) && gcheck(w, in, l, addr[l], nb) == 0) memcpy(v, (const void *)(uintptr_t)addr[l], nb);
-      uint8_t *p = lds_ptr(w, in, l, la[l], nb);
-      if (p) memcpy(p, v, nb);
+      if (space[l] == SP_PRIV) { const uint8_t *q = priv_ptr(w, in, l, addr[l], nb); if (q) memcpy(v, q, nb); }
+      else if (!(oob >> l & 1) && gcheck(w, in, l, addr[l], nb) == 0) memcpy(v, (const void *)(uintptr_t)addr[l], nb);
+      if (nb < 4 && (in->mem_ext & TKS_MX_SEXT) && (v[nb - 1] & 0x80)) memset(v + nb, 0xff, 4 - nb);
+      uint8_t *p = lds_ptr(w, in, l, la[l], lb);
+      if (p) memcpy(p, v, lb);
     }
     st->vmem_load++;
     st->global_bytes_read += (uint64_t)nb * (uint64_t)__builtin_popcountll(m);
@@ -707,8 +803,141 @@ static int exec_vmem(tks_wave *w, const tks_inst *in)
   return 0;
 }
 
+/* ------------------------------------------------------------------ typed buffers */
+/* CDNA3 ISA guide, "Buffer Instructions" / "MTBUF": DATA_FORMAT gives the
+ * element's components and their widths, NUM_FORMAT how each converts to a
+ * 32-bit register value. Formats whose components all have one width (8, 16
+ * or 32 bits) are implemented; the packed 10/11/2-bit ones stop the dispatch
+ * with a message. */
+enum { NF_UNORM = 0, NF_SNORM, NF_USCALED, NF_SSCALED, NF_UINT, NF_SINT, NF_RESERVED6, NF_FLOAT };
+
+static int typed_format(uint32_t dfmt, uint32_t *ncomp, uint32_t *bits)
+{
+  static const uint8_t nc[16] = {0, 1, 1, 2, 1, 2, 0, 0, 0, 0, 4, 2, 4, 3, 4, 0};
+  static const uint8_t bw[16] = {0, 8, 16, 8, 32, 16, 0, 0, 0, 0, 8, 32, 16, 32, 32, 0};
+  if (dfmt > 15 || !nc[dfmt]) return -1;
+  *ncomp = nc[dfmt]; *bits = bw[dfmt];
+  return 0;
+}
+
+/* one component (raw bits v of width b) to its 32-bit register value */
+static uint32_t typed_to_reg(uint32_t v, uint32_t b, uint32_t nf)
+{
+  uint32_t top = b == 32 ? 0xffffffffu : (1u << b) - 1;
+  int32_t sx = b == 32 ? (int32_t)v : (int32_t)(v << (32 - b)) >> (32 - b);
+  switch (nf) {
+  case NF_UNORM: return tks_f2u((float)((double)v / top));
+  case NF_SNORM: { double f = (double)sx / (double)(top >> 1); return tks_f2u((float)(f < -1.0 ? -1.0 : f)); }
+  case NF_USCALED: return tks_f2u((float)v);
+  case NF_SSCALED: return tks_f2u((float)sx);
+  case NF_UINT: return v;
+  case NF_SINT: return (uint32_t)sx;
+  default: return b == 16 ? tks_f2u(tks_h2f((uint16_t)v)) : v; /* FLOAT: f16 or f32 */
+  }
+}
+
+/* a register value to the component's raw bits (stores) */
+static uint32_t typed_from_reg(uint32_t r, uint32_t b, uint32_t nf)
+{
+  uint32_t top = b == 32 ? 0xffffffffu : (1u << b) - 1;
+  float f = tks_u2f(r);
+  double d = isnan(f) ? 0.0 : (double)f;
+  switch (nf) {
+  case NF_UNORM: d = d < 0 ? 0 : d > 1 ? 1 : d; return (uint32_t)rint(d * top) & top;
+  case NF_SNORM: { d = d < -1 ? -1 : d > 1 ? 1 : d; return (uint32_t)(int64_t)rint(d * (double)(top >> 1)) & top; }
+  case NF_USCALED: d = rint(d); d = d < 0 ? 0 : d > (double)top ? (double)top : d; return (uint32_t)d & top;
+  case NF_SSCALED: { double lim = (double)(top >> 1); d = rint(d); d = d < -lim - 1 ? -lim - 1 : d > lim ? lim : d; return (uint32_t)(int64_t)d & top; }
+  case NF_UINT: case NF_SINT: return r & top;
+  default: return b == 16 ? tks_f2h(f) : r;
+  }
+}
+
+static int exec_typed(tks_wave *w, const tks_inst *in)
+{
+  tks_launch_stats *st = &w->c->wstats[w->g->worker];
+  uint64_t m = tks_exec_mask(w);
+  const int load = in->op == TKS_OP_BUFFER_LOAD_FORMAT || in->op == TKS_OP_TBUFFER_LOAD_FORMAT;
+  const tks_operand *vo, *rs, *so, *data = NULL;
+  if (load) { vo = &in->src[0]; rs = &in->src[1]; so = &in->src[2]; }
+  else { data = &in->src[0]; vo = &in->src[1]; rs = &in->src[2]; so = &in->src[3]; }
+  uint32_t r = rs->reg;
+  uint32_t dfmt, nf;
+  if (in->op == TKS_OP_TBUFFER_LOAD_FORMAT || in->op == TKS_OP_TBUFFER_STORE_FORMAT) { dfmt = in->sub & 15; nf = (uint32_t)in->sub >> 4; }
+  else { dfmt = (w->s[r + 3] >> 15) & 15; nf = (w->s[r + 3] >> 12) & 7; }
+  uint32_t nc, bits;
+  if (typed_format(dfmt, &nc, &bits) || nf == NF_RESERVED6 || (nf == NF_FLOAT && bits == 8)) {
+    tks_fail(w->c, "kernel %s: '%s' at PC 0x%x: buffer data format %u / number format %u is not supported by tksim "
+             "(packed 10/11/2-bit, 8-bit float and reserved formats)", w->c->k->name, tks_text(w, in), in->pc, dfmt, nf);
+    w->state = TKS_WS_DONE;
+    return 0;
+  }
+  uint64_t base = (uint64_t)w->s[r] | ((uint64_t)(w->s[r + 1] & 0xffff) << 32);
+  uint32_t stride = (w->s[r + 1] >> 16) & 0x3fff, num = w->s[r + 2];
+  int add_tid = (w->s[r + 3] >> 23) & 1;
+  uint32_t soff = tks_op32(w, so), eb = nc * bits / 8, cb = bits / 8;
+  const int d16 = (in->mem_ext & (TKS_MX_D16 | TKS_MX_D16_HI)) != 0, hi = (in->mem_ext & TKS_MX_D16_HI) != 0;
+  const uint32_t ncomp = in->mem_bytes; /* components the instruction moves */
+  uint64_t addr[64];
+  for (int l = 0; l < 64; l++) {
+    uint32_t idx = 0, voff = 0;
+    if (vo->kind == TKS_OPK_VGPR) {
+      if ((in->flags & TKS_F_IDXEN) && (in->flags & TKS_F_OFFEN)) { idx = w->v[vo->reg][l]; voff = w->v[(vo->reg + 1) & (TKS_NVGPR - 1)][l]; }
+      else if (in->flags & TKS_F_IDXEN) idx = w->v[vo->reg][l];
+      else if (in->flags & TKS_F_OFFEN) voff = w->v[vo->reg][l];
+    }
+    if (add_tid) idx += (uint32_t)l;
+    uint64_t off = (uint64_t)voff + (uint64_t)(uint32_t)in->offset;
+    /* out of range (raw: offset + element past NUM_RECORDS; structured:
+     * index >= NUM_RECORDS): loads read 0, stores are dropped */
+    int oob = stride == 0 ? off + eb > num : idx >= num;
+    addr[l] = oob ? 0 : base + soff + off + (uint64_t)idx * stride;
+  }
+  if (w->c->hooks) global_hook(w, in, addr, eb, m, !load);
+  for (int l = 0; l < 64; l++) {
+    if (!(m >> l & 1)) continue;
+    uint8_t buf[16] = {0};
+    uint8_t *p = NULL;
+    if (addr[l] && gcheck(w, in, l, addr[l], eb) == 0) p = (uint8_t *)(uintptr_t)addr[l];
+    if (load) {
+      if (p) memcpy(buf, p, eb);
+      for (uint32_t c = 0; c < ncomp; c++) {
+        uint32_t v, raw = 0;
+        if (c < nc) {
+          raw = 0;
+          memcpy(&raw, buf + c * cb, cb);
+          v = typed_to_reg(raw, bits, nf);
+        } else v = c == 3 ? (nf == NF_UINT || nf == NF_SINT ? 1u : 0x3f800000u) : 0; /* missing: (0, 0, 0, 1) */
+        if (!d16) { w->v[(in->dst[0].reg + c) & (TKS_NVGPR - 1)][l] = v; continue; }
+        /* d16: float formats give f16 (16-bit floats as stored), integer formats their low 16 bits */
+        uint32_t h = (nf == NF_UINT || nf == NF_SINT) ? (v & 0xffff) : (nf == NF_FLOAT && bits == 16 && c < nc) ? raw : tks_f2h(tks_u2f(v));
+        uint32_t *reg = &w->v[(in->dst[0].reg + c / 2) & (TKS_NVGPR - 1)][l];
+        int upper = hi || (c & 1);
+        *reg = upper ? (*reg & 0xffffu) | (h << 16) : (*reg & 0xffff0000u) | h;
+      }
+    } else if (p) {
+      for (uint32_t c = 0; c < ncomp && c < nc; c++) {
+        uint32_t v;
+        if (!d16) v = w->v[(data->reg + c) & (TKS_NVGPR - 1)][l];
+        else {
+          uint32_t x = w->v[(data->reg + c / 2) & (TKS_NVGPR - 1)][l];
+          uint32_t h = (hi || (c & 1)) ? x >> 16 : x & 0xffff;
+          if (nf == NF_FLOAT && bits == 16) { memcpy(p + c * cb, &h, 2); continue; }
+          v = (nf == NF_UINT || nf == NF_SINT) ? h : tks_f2u(tks_h2f((uint16_t)h));
+        }
+        uint32_t raw = typed_from_reg(v, bits, nf);
+        memcpy(p + c * cb, &raw, cb);
+      }
+    }
+  }
+  if (load) { st->vmem_load++; st->global_bytes_read += (uint64_t)eb * (uint64_t)__builtin_popcountll(m); }
+  else { st->vmem_store++; st->global_bytes_written += (uint64_t)eb * (uint64_t)__builtin_popcountll(m); }
+  tks_wait_issue(w, in, TKS_D_VM);
+  return 0;
+}
+
 int tks_exec_mem(tks_wave *w, const tks_inst *in)
 {
+  if (in->op >= TKS_OP_BUFFER_LOAD_FORMAT && in->op <= TKS_OP_TBUFFER_STORE_FORMAT) return exec_typed(w, in);
   if (in->cls == TKS_CLASS_SMEM) return exec_smem(w, in);
   if (in->cls == TKS_CLASS_DS) return exec_ds(w, in);
   return exec_vmem(w, in);

@@ -145,6 +145,8 @@ int tks_exec_mfma(tks_wave *w, const tks_inst *in)
   case TKS_OP_MFMA_F32_16X16X32_F16: M = 16; K = 32; ta = tb = E_F16; break;
   case TKS_OP_MFMA_F32_32X32X16_BF16: M = 32; K = 16; ta = tb = E_BF16; break;
   case TKS_OP_MFMA_F32_32X32X16_F16: M = 32; K = 16; ta = tb = E_F16; break;
+  case TKS_OP_MFMA_I32_16X16X64_I8: if (!gfx950) return -1; M = 16; K = 64; ta = tb = E_I8; break;
+  case TKS_OP_MFMA_I32_32X32X32_I8: if (!gfx950) return -1; M = 32; K = 32; ta = tb = E_I8; break;
   case TKS_OP_MFMA_SCALE_F32_16X16X128_F8F6F4: scaled = 1; /* fallthrough */
   case TKS_OP_MFMA_F32_16X16X128_F8F6F4: M = 16; K = 128; f8f6f4 = 1; ta = tb = 0; break;
   case TKS_OP_MFMA_SCALE_F32_32X32X64_F8F6F4: scaled = 1; /* fallthrough */
@@ -166,7 +168,7 @@ int tks_exec_mfma(tks_wave *w, const tks_inst *in)
   const int N = M, groups = 64 / M, kpl = K / groups, nreg = M * N / 64;
   float A[32][128], B[128][32], D[32][32];
   int ea[32][4], eb[32][4]; /* _scale forms: E8M0 bytes of row i / column j, k block g (255 NaN) */
-  int32_t IA[32][32], IB[32][32], ID[32][32];
+  int32_t IA[32][128], IB[128][32], ID[32][32]; /* K up to 128 (i8 16x16x64) */
   const int isint = ta == E_I8;
   float tmpf[128];
   int32_t tmpi[128];

@@ -581,6 +581,263 @@ static double trig_preop(double x, uint32_t seg)
   return ldexp((double)m, scale);
 }
 
+/* f16 MAD (v_mad_f16, v_mac_f16, v_madmk/madak_f16): the product rounded
+ * to f16, then the sum rounded once (f16 + f16 is exact in double) */
+static inline float mad_f16(float x, float y, float z)
+{
+  _Float16 p = (_Float16)(x * y); /* f16 x f16 is exact in f32 */
+  _Float16 r = (_Float16)((double)p + (double)z);
+  return (float)r;
+}
+
+static inline float fma_f16(float x, float y, float z)
+{
+  _Float16 r = (_Float16)((double)x * y + z); /* exact product and sum in double */
+  return (float)r;
+}
+
+/* a 16-bit result into the low half (high half zeroed), or the high half
+ * with op_sel[3] (low half kept), as h_store does for f16 results */
+static inline void b16_store(const tks_inst *in, uint32_t *d, int l, uint32_t v)
+{
+  if (in->op_sel & 8) d[l] = (d[l] & 0xffffu) | (v << 16);
+  else d[l] = v & 0xffffu;
+}
+
+static inline uint32_t norm16(float x, int u)
+{
+  if (isnan(x)) x = 0;
+  int32_t v = u ? (int32_t)rintf(fminf(fmaxf(x, 0.0f), 1.0f) * 65535.0f) : (int32_t)rintf(fminf(fmaxf(x, -1.0f), 1.0f) * 32767.0f);
+  return (uint32_t)v & 0xffff;
+}
+
+/* cube-map face selection (OpenGL's cube map table; LLVM's AMDGPU folding of
+ * llvm.amdgcn.cube*): the major axis is z if |z| >= |x|,|y|, else y if
+ * |y| >= |x|, else x; id = 2*axis + (negative); ma = 2 * major value */
+static inline float cube_op(int op, float x, float y, float z)
+{
+  float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), id, sc, tc, ma;
+  if (az >= ax && az >= ay) { id = z < 0 ? 5.0f : 4.0f; sc = z < 0 ? -x : x; tc = -y; ma = 2.0f * z; }
+  else if (ay >= ax) { id = y < 0 ? 3.0f : 2.0f; sc = x; tc = y < 0 ? -z : z; ma = 2.0f * y; }
+  else { id = x < 0 ? 1.0f : 0.0f; sc = x < 0 ? z : -z; tc = -y; ma = 2.0f * x; }
+  switch (op) {
+  case TKS_OP_V_CUBEID_F32: return id;
+  case TKS_OP_V_CUBESC_F32: return sc;
+  case TKS_OP_V_CUBETC_F32: return tc;
+  default: return ma;
+  }
+}
+
+/* stochastic rounding to a narrower float: the random bits are added below
+ * the kept mantissa bits, then truncated (CDNA4 ISA guide, V_CVT_SR_*);
+ * drop = f32 mantissa bits the target lacks */
+static inline float sr_round(float x, uint32_t rnd, int drop)
+{
+  if (isnan(x) || isinf(x)) return x;
+  uint32_t u = tks_f2u(x), mk = (1u << drop) - 1;
+  u = (u + (rnd & mk)) & ~mk;
+  return tks_u2f(u);
+}
+
+/* ---- gfx950 v_cvt_scalef32_* (MX conversions). Formats: OCP fp8 E4M3 /
+ * bf8 E5M2 (f32_to_ocp8 above), fp6 E2M3 (bias 1, max 7.5), bf6 E3M2 (bias
+ * 3, max 28), fp4 E2M1 (bias 1, max 6), f16, bf16, f32 (OCP MX spec 1.0).
+ * Up-conversions: value x 2^(scale exponent - 127); down-conversions:
+ * value / 2^(...) then round to nearest even (or stochastically: the
+ * lane's seed bits below the kept mantissa are added, then cut off), fp6 and
+ * fp4 saturating at their largest magnitude (they have no inf/NaN; NaN in
+ * gives 0 (ASSUMPTION)). Element order: lowest bits first; 32 fp6 values are
+ * one 192-bit little-endian bit stream over 6 VGPRs. */
+enum { SF_F32, SF_F16, SF_BF16, SF_FP8, SF_BF8, SF_FP4, SF_FP6, SF_BF6 };
+enum { SFK_UP1, SFK_UPPK, SFK_UP32, SFK_DNPK, SFK_DNSR, SFK_DN4, SFK_DN4SR, SFK_DN32, SFK_DN32SR };
+static const struct { uint8_t kind, sf, df; } sf_tab[] = {
+  /* f32_fp8 .. pk32_bf16_bf6 */
+  {SFK_UP1, SF_FP8, SF_F32}, {SFK_UP1, SF_BF8, SF_F32}, {SFK_UP1, SF_FP8, SF_F16}, {SFK_UP1, SF_BF8, SF_F16},
+  {SFK_UPPK, SF_FP8, SF_F32}, {SFK_UPPK, SF_BF8, SF_F32}, {SFK_UPPK, SF_FP8, SF_F16}, {SFK_UPPK, SF_BF8, SF_F16},
+  {SFK_UPPK, SF_FP8, SF_BF16}, {SFK_UPPK, SF_BF8, SF_BF16},
+  {SFK_UPPK, SF_FP4, SF_F32}, {SFK_UPPK, SF_FP4, SF_F16}, {SFK_UPPK, SF_FP4, SF_BF16},
+  {SFK_UP32, SF_FP6, SF_F32}, {SFK_UP32, SF_BF6, SF_F32}, {SFK_UP32, SF_FP6, SF_F16}, {SFK_UP32, SF_BF6, SF_F16},
+  {SFK_UP32, SF_FP6, SF_BF16}, {SFK_UP32, SF_BF6, SF_BF16},
+  /* pk_fp8_f32 .. sr_bf8_bf16 */
+  {SFK_DNPK, SF_F32, SF_FP8}, {SFK_DNPK, SF_F32, SF_BF8}, {SFK_DNPK, SF_F16, SF_FP8}, {SFK_DNPK, SF_F16, SF_BF8},
+  {SFK_DNPK, SF_BF16, SF_FP8}, {SFK_DNPK, SF_BF16, SF_BF8},
+  {SFK_DNSR, SF_F32, SF_FP8}, {SFK_DNSR, SF_F32, SF_BF8}, {SFK_DNSR, SF_F16, SF_FP8}, {SFK_DNSR, SF_F16, SF_BF8},
+  {SFK_DNSR, SF_BF16, SF_FP8}, {SFK_DNSR, SF_BF16, SF_BF8},
+  /* pk_fp4_f32 .. sr_pk_fp4_bf16 */
+  {SFK_DN4, SF_F32, SF_FP4}, {SFK_DN4, SF_F16, SF_FP4}, {SFK_DN4, SF_BF16, SF_FP4},
+  {SFK_DN4SR, SF_F32, SF_FP4}, {SFK_DN4SR, SF_F16, SF_FP4}, {SFK_DN4SR, SF_BF16, SF_FP4},
+  /* 2xpk16_fp6_f32 .. sr_pk32_bf6_bf16 */
+  {SFK_DN32, SF_F32, SF_FP6}, {SFK_DN32, SF_F32, SF_BF6}, {SFK_DN32, SF_F16, SF_FP6}, {SFK_DN32, SF_BF16, SF_FP6},
+  {SFK_DN32, SF_F16, SF_BF6}, {SFK_DN32, SF_BF16, SF_BF6},
+  {SFK_DN32SR, SF_F32, SF_FP6}, {SFK_DN32SR, SF_F32, SF_BF6}, {SFK_DN32SR, SF_F16, SF_FP6}, {SFK_DN32SR, SF_BF16, SF_FP6},
+  {SFK_DN32SR, SF_F16, SF_BF6}, {SFK_DN32SR, SF_BF16, SF_BF6},
+};
+
+static inline void sf_params(int f, int *mb, int *bias, float *maxv)
+{
+  switch (f) {
+  case SF_FP4: *mb = 1; *bias = 1; *maxv = 6.0f; break;
+  case SF_FP6: *mb = 3; *bias = 1; *maxv = 7.5f; break;
+  default: *mb = 2; *bias = 3; *maxv = 28.0f; break; /* SF_BF6 */
+  }
+}
+
+static inline int sf_bits(int f) { return f == SF_FP4 ? 4 : (f == SF_FP6 || f == SF_BF6) ? 6 : 8; }
+
+static float sf_decode(uint32_t b, int f)
+{
+  if (f == SF_FP8 || f == SF_BF8) return ocp8_to_f32(b, f == SF_BF8);
+  int mb, bias; float maxv;
+  sf_params(f, &mb, &bias, &maxv);
+  int nb = sf_bits(f), eb = nb - 1 - mb;
+  b &= (1u << nb) - 1;
+  int e = (int)((b >> mb) & ((1u << eb) - 1)), mant = (int)(b & ((1u << mb) - 1));
+  float v = e == 0 ? ldexpf((float)mant, 1 - bias - mb) : ldexpf(1.0f + (float)mant / (float)(1 << mb), e - bias);
+  return (b >> (nb - 1)) ? -v : v;
+}
+
+/* f32 bits to drop below the target's quantum at |x| (stochastic rounding) */
+static int sf_drop(float x, int mb, int bias)
+{
+  int e;
+  frexpf(fabsf(x), &e);
+  int lead = e - 1, minexp = 1 - bias, d = 23 - mb;
+  if (lead < minexp) d += minexp - lead;
+  return d > 24 ? 24 : d;
+}
+
+static uint32_t sf_encode(float x, int f, int sat, uint32_t seed, int sr)
+{
+  int mb, bias; float maxv;
+  if (f == SF_FP8 || f == SF_BF8) {
+    if (sr && !isnan(x) && !isinf(x)) x = sr_round(x, seed, sf_drop(x, f == SF_BF8 ? 2 : 3, f == SF_BF8 ? 15 : 7));
+    return f32_to_ocp8(x, f == SF_BF8, sat);
+  }
+  sf_params(f, &mb, &bias, &maxv);
+  int nb = sf_bits(f);
+  uint32_t sign = signbit(x) ? 1u << (nb - 1) : 0;
+  if (isnan(x)) return 0;
+  float a = fabsf(x);
+  if (sr && !isinf(a)) a = sr_round(a, seed, sf_drop(a, mb, bias));
+  uint32_t maxcode = (1u << (nb - 1)) - 1;
+  if (a >= maxv) return sign | maxcode;
+  int e;
+  frexpf(a, &e);
+  int lead = e - 1, minexp = 1 - bias;
+  if (lead < minexp) lead = minexp;
+  float q = ldexpf(1.0f, lead - mb);
+  float r = rintf(a / q) * q;
+  if (r >= maxv) return sign | maxcode;
+  if (r == 0) return sign;
+  frexpf(r, &e);
+  int rl = e - 1;
+  uint32_t code;
+  if (rl < minexp) code = (uint32_t)(r / ldexpf(1.0f, minexp - mb));
+  else code = ((uint32_t)(rl + bias) << mb) | (uint32_t)((r / ldexpf(1.0f, rl) - 1.0f) * (float)(1 << mb) + 0.5f);
+  return sign | code;
+}
+
+/* a 16-bit float source half (f16 or bf16) */
+static inline float sf_half(uint32_t v, int f) { return f == SF_BF16 ? tks_u2f((v & 0xffff) << 16) : tks_h2f((uint16_t)v); }
+/* an up-converted value into a 16-bit target */
+static inline uint32_t sf_to16(float x, int f) { return f == SF_BF16 ? f2bf_rne(tks_f2u(x)) & 0xffff : tks_f2h(x); }
+
+static int exec_scalef32(tks_wave *w, const tks_inst *in, uint64_t m)
+{
+  const int idx = in->op - TKS_OP_V_CVT_SCALEF32_F32_FP8;
+  const int kind = sf_tab[idx].kind, sf = sf_tab[idx].sf, df = sf_tab[idx].df;
+  if (in->ndst < 1 || in->dst[0].kind != TKS_OPK_VGPR || in->nsrc < 2) return -1;
+  const tks_operand *sc_op = &in->src[in->nsrc - 1];
+  const int sat = (in->flags & TKS_F_CLAMP) != 0;
+  const uint32_t d = in->dst[0].reg, sel = in->op_sel;
+  const uint32_t *src0 = src32(w, in, 0);
+  const uint32_t *src1 = in->nsrc > 2 ? src32(w, in, 1) : NULL;
+  const uint32_t s0reg = in->src[0].reg, s1reg = in->src[1].reg;
+  const int s0v = in->src[0].kind == TKS_OPK_VGPR, s1v = in->src[1].kind == TKS_OPK_VGPR;
+  if ((kind == SFK_UP32 || kind == SFK_DN32 || kind == SFK_DN32SR || (kind == SFK_DN4SR && sf == SF_F32)) && !s0v) return -1;
+  if (kind == SFK_DN32 && sf == SF_F32 && !s1v) return -1;
+  const uint32_t *scl = src32(w, in, in->nsrc - 1); /* the scale: the last source */
+  (void)sc_op;
+  LOOP {
+    const int se = (int)((scl[l] >> 23) & 0xff) - 127;
+    const float up = ldexpf(1.0f, se), dn = ldexpf(1.0f, -se);
+    uint32_t x = src0[l];
+    switch (kind) {
+    case SFK_UP1: {
+      float v = sf_decode(x >> (8 * (sel & 3)), sf) * up;
+      if (df == SF_F32) w->v[d][l] = tks_f2u(v);
+      else { uint32_t h = tks_f2h(v); w->v[d][l] = (sel & 8) ? (w->v[d][l] & 0xffffu) | (h << 16) : (w->v[d][l] & 0xffff0000u) | h; }
+      break;
+    }
+    case SFK_UPPK: {
+      float v0, v1;
+      if (sf == SF_FP4) { uint32_t b = x >> (8 * (sel & 3)); v0 = sf_decode(b, SF_FP4) * up; v1 = sf_decode(b >> 4, SF_FP4) * up; }
+      else { uint32_t hw = x >> (16 * (sel & 1)); v0 = sf_decode(hw, sf) * up; v1 = sf_decode(hw >> 8, sf) * up; }
+      if (df == SF_F32) { w->v[d][l] = tks_f2u(v0); w->v[(d + 1) & (TKS_NVGPR - 1)][l] = tks_f2u(v1); }
+      else w->v[d][l] = sf_to16(v0, df) | (sf_to16(v1, df) << 16);
+      break;
+    }
+    case SFK_UP32: {
+      uint32_t bits[6];
+      for (int r = 0; r < 6; r++) bits[r] = w->v[(s0reg + r) & (TKS_NVGPR - 1)][l];
+      for (int i = 0; i < 32; i++) {
+        int bp = 6 * i;
+        uint64_t word = (uint64_t)bits[bp / 32] | (bp / 32 + 1 < 6 ? (uint64_t)bits[bp / 32 + 1] << 32 : 0);
+        float v = sf_decode((uint32_t)(word >> (bp % 32)), sf) * up;
+        if (df == SF_F32) w->v[(d + i) & (TKS_NVGPR - 1)][l] = tks_f2u(v);
+        else {
+          uint32_t *r = &w->v[(d + i / 2) & (TKS_NVGPR - 1)][l], h = sf_to16(v, df);
+          *r = (i & 1) ? (*r & 0xffffu) | (h << 16) : (*r & 0xffff0000u) | h;
+        }
+      }
+      break;
+    }
+    case SFK_DNPK: {
+      float a = sf == SF_F32 ? tks_u2f(x) : sf_half(x, sf), b = sf == SF_F32 ? tks_u2f(src1[l]) : sf_half(x >> 16, sf);
+      uint32_t p = sf_encode(a * dn, df, sat, 0, 0) | (sf_encode(b * dn, df, sat, 0, 0) << 8);
+      w->v[d][l] = (sel & 8) ? (w->v[d][l] & 0xffffu) | (p << 16) : (w->v[d][l] & 0xffff0000u) | p;
+      break;
+    }
+    case SFK_DNSR: {
+      float a = sf == SF_F32 ? tks_u2f(x) : sf_half(x >> (16 * (sel & 1)), sf);
+      uint32_t sh = 8 * ((sel >> 2) & 3), p = sf_encode(a * dn, df, sat, src1[l], 1);
+      w->v[d][l] = (w->v[d][l] & ~(0xffu << sh)) | (p << sh);
+      break;
+    }
+    case SFK_DN4: case SFK_DN4SR: {
+      const int sr = kind == SFK_DN4SR;
+      float a, b;
+      if (sf == SF_F32 && !sr) { a = tks_u2f(x); b = tks_u2f(src1[l]); }
+      else if (sf == SF_F32) { a = tks_u2f(w->v[s0reg][l]); b = tks_u2f(w->v[(s0reg + 1) & (TKS_NVGPR - 1)][l]); }
+      else { a = sf_half(x, sf); b = sf_half(x >> 16, sf); }
+      uint32_t seed = sr ? src1[l] : 0;
+      uint32_t p = sf_encode(a * dn, SF_FP4, 1, seed, sr) | (sf_encode(b * dn, SF_FP4, 1, seed, sr) << 4);
+      uint32_t sh = 8 * ((sel >> 2) & 3);
+      w->v[d][l] = (w->v[d][l] & ~(0xffu << sh)) | (p << sh);
+      break;
+    }
+    default: { /* SFK_DN32 / SFK_DN32SR: 32 values -> 6 VGPRs of fp6/bf6 */
+      const int sr = kind == SFK_DN32SR;
+      uint32_t out[7] = {0};
+      for (int i = 0; i < 32; i++) {
+        float v;
+        if (sf == SF_F32) {
+          if (sr) v = tks_u2f(w->v[(s0reg + i) & (TKS_NVGPR - 1)][l]);
+          else v = tks_u2f(w->v[((i < 16 ? s0reg : s1reg) + (i & 15)) & (TKS_NVGPR - 1)][l]);
+        } else v = sf_half(w->v[(s0reg + i / 2) & (TKS_NVGPR - 1)][l] >> (16 * (i & 1)), sf);
+        uint64_t c = sf_encode(v * dn, df, 1, sr ? src1[l] : 0, sr);
+        int bp = 6 * i;
+        out[bp / 32] |= (uint32_t)(c << (bp % 32));
+        if (bp % 32 > 26) out[bp / 32 + 1] |= (uint32_t)(c >> (32 - bp % 32));
+      }
+      for (int r = 0; r < 6; r++) w->v[(d + r) & (TKS_NVGPR - 1)][l] = out[r];
+      break;
+    }
+    }
+  }
+  return 0;
+}
+
 int tks_exec_valu(tks_wave *w, const tks_inst *in)
 {
   uint64_t m = tks_exec_mask(w);
@@ -591,10 +848,14 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   switch (in->op) {
   case TKS_OP_V_CVT_PK_BF16_F32: case TKS_OP_V_CVT_PK_F16_F32: case TKS_OP_V_CVT_F32_BF16:
   case TKS_OP_V_MAXIMUM3_F32: case TKS_OP_V_MINIMUM3_F32:
+  case TKS_OP_V_PK_MAXIMUM3_F16: case TKS_OP_V_PK_MINIMUM3_F16: case TKS_OP_V_ASHR_PK_I8_I32:
+  case TKS_OP_V_ASHR_PK_U8_I32: case TKS_OP_V_CVT_SR_BF16_F32: case TKS_OP_V_CVT_SR_F16_F32:
     if (!gfx950) return -1;
     break;
   default: break;
   }
+  if (in->op >= TKS_OP_V_CVT_SCALEF32_F32_FP8 && in->op <= TKS_OP_V_CVT_SCALEF32_SR_PK32_BF6_BF16)
+    return gfx950 ? exec_scalef32(w, in, m) : -1;
   switch (in->op) {
   case TKS_OP_V_NOP: return 0;
   case TKS_OP_V_CMP: return exec_cmp(w, in, m);
@@ -847,6 +1108,9 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   case TKS_OP_V_SAD_HI_U8: ITRI(({ uint32_t s = 0; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; s += p > q ? p - q : q - p; } (s << 16) + z; }))
   case TKS_OP_V_SAD_U32: ITRI((x > y ? x - y : y - x) + z)
   case TKS_OP_V_SAD_U16: ITRI(({ uint32_t s = z; for (int i = 0; i < 2; i++) { uint32_t p = (x >> (16 * i)) & 0xffff, q = (y >> (16 * i)) & 0xffff; s += p > q ? p - q : q - p; } s; }))
+  /* V_MSAD_U8: S2 + sum over bytes of |S0.b - S1.b|, skipping bytes whose S0
+   * (reference) byte is 0 (Mesa's NIR msad_4x8, which ACO emits as v_msad_u8) */
+  case TKS_OP_V_MSAD_U8: ITRI(({ uint32_t s = z; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; if (p) s += p > q ? p - q : q - p; } s; }))
   case TKS_OP_V_SAD_U8: ITRI(({ uint32_t s = z; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; s += p > q ? p - q : q - p; } s; }))
   case TKS_OP_V_SAT_PK_U8_I16: IUN(({ uint32_t r = 0; for (int i = 0; i < 2; i++) { int32_t v = (int16_t)(x >> (16 * i)); r |= (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v) << (8 * i); } r; }))
   case TKS_OP_V_CVT_PK_FP8_F32: case TKS_OP_V_CVT_PK_BF8_F32: {
@@ -1127,6 +1391,128 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
     const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1), *c = hsrc(w, in, 2);
     uint32_t *D = dst32(w, in);
     LOOP { double r = (double)tks_h2f((uint16_t)a[l]) * tks_h2f((uint16_t)b[l]) + tks_h2f((uint16_t)c[l]); _Float16 h = (_Float16)r; uint16_t hb; memcpy(&hb, &h, 2); float x = tks_h2f(hb); h_store(w, in, D, l, x); }
+    break;
+  }
+  /* ---- learned from the ISA coverage list */
+  case TKS_OP_V_MAC_F16: {
+    const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1);
+    uint32_t *D = w->v[d0->reg];
+    LOOP h_store(w, in, D, l, mad_f16(tks_h2f((uint16_t)a[l]), tks_h2f((uint16_t)b[l]), tks_h2f((uint16_t)D[l])));
+    break;
+  }
+  case TKS_OP_V_MADMK_F16: case TKS_OP_V_MADAK_F16: case TKS_OP_V_MAD_F16: case TKS_OP_V_MAD_LEGACY_F16:
+  case TKS_OP_V_FMA_LEGACY_F16: {
+    const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1), *c = hsrc(w, in, 2);
+    uint32_t *D = dst32(w, in);
+    const int fused = in->op == TKS_OP_V_FMA_LEGACY_F16;
+    LOOP {
+      float x = tks_h2f((uint16_t)a[l]), y = tks_h2f((uint16_t)b[l]), z = tks_h2f((uint16_t)c[l]);
+      h_store(w, in, D, l, fused ? fma_f16(x, y, z) : mad_f16(x, y, z));
+    }
+    break;
+  }
+  case TKS_OP_V_DIV_FIXUP_LEGACY_F16: {
+    const uint32_t *b = hsrc(w, in, 1), *c = hsrc(w, in, 2);
+    uint32_t *D = dst32(w, in);
+    LOOP h_store(w, in, D, l, tks_h2f((uint16_t)c[l]) / tks_h2f((uint16_t)b[l]));
+    break;
+  }
+  case TKS_OP_V_PK_FMAC_F16: {
+    const uint32_t *a = U(0), *b = U(1);
+    uint32_t *D = w->v[d0->reg];
+    LOOP {
+      uint32_t r = 0;
+      for (int h = 0; h < 2; h++) {
+        float x = tks_h2f((uint16_t)(a[l] >> (16 * h))), y = tks_h2f((uint16_t)(b[l] >> (16 * h))), z = tks_h2f((uint16_t)(D[l] >> (16 * h)));
+        r |= (uint32_t)tks_f2h(fma_f16(x, y, z)) << (16 * h);
+      }
+      D[l] = r;
+    }
+    break;
+  }
+  case TKS_OP_V_EXP_LEGACY_F32: FUN(exp2f(x))
+  case TKS_OP_V_LOG_LEGACY_F32: FUN(log2f(x))
+  case TKS_OP_V_CVT_NORM_I16_F16: case TKS_OP_V_CVT_NORM_U16_F16: {
+    const uint32_t *a = hsrc(w, in, 0); uint32_t *D = dst32(w, in);
+    const int u = in->op == TKS_OP_V_CVT_NORM_U16_F16;
+    LOOP b16_store(in, D, l, norm16(tks_h2f((uint16_t)a[l]), u));
+    sdwa_finish(w, in, m);
+    break;
+  }
+  case TKS_OP_V_CVT_PKNORM_I16_F16: case TKS_OP_V_CVT_PKNORM_U16_F16: {
+    const uint32_t *a = hsrc(w, in, 0), *b = hsrc(w, in, 1); uint32_t *D = dst32(w, in);
+    const int u = in->op == TKS_OP_V_CVT_PKNORM_U16_F16;
+    LOOP D[l] = norm16(tks_h2f((uint16_t)a[l]), u) | (norm16(tks_h2f((uint16_t)b[l]), u) << 16);
+    break;
+  }
+  /* V_CVT_PKACCUM_U8_F32: byte S1[1:0] of D = S0 rounded and clamped to u8,
+   * the other bytes of D kept */
+  case TKS_OP_V_CVT_PKACCUM_U8_F32: {
+    const uint32_t *a = fsrc32(w, in, 0), *b = U(1); uint32_t *D = w->v[d0->reg];
+    LOOP { float x = rintf(tks_u2f(a[l])); uint32_t v = isnan(x) || x <= 0 ? 0 : x >= 255 ? 255 : (uint32_t)x; uint32_t sh = 8 * (b[l] & 3); D[l] = (D[l] & ~(0xffu << sh)) | (v << sh); }
+    break;
+  }
+  case TKS_OP_V_CUBEID_F32: case TKS_OP_V_CUBESC_F32: case TKS_OP_V_CUBETC_F32: case TKS_OP_V_CUBEMA_F32: {
+    const int op = in->op;
+    FTRI(cube_op(op, x, y, z))
+  }
+  /* gfx950: packed IEEE 754-2019 maximum/minimum of three (NaN wins, -0 < +0) */
+  case TKS_OP_V_PK_MAXIMUM3_F16: case TKS_OP_V_PK_MINIMUM3_F16: {
+    const uint32_t *s3[3] = {U(0), U(1), U(2)};
+    uint32_t *D = w->v[d0->reg];
+    const int mx = in->op == TKS_OP_V_PK_MAXIMUM3_F16;
+    LOOP {
+      uint32_t res = 0;
+      for (int h = 0; h < 2; h++) {
+        float v[3];
+        for (int i = 0; i < 3; i++) {
+          int hi = h ? (in->op_sel_hi >> i) & 1 : (in->op_sel >> i) & 1;
+          uint32_t x = (s3[i][l] >> (16 * hi)) & 0xffff;
+          if (h ? (in->neg_hi >> i) & 1 : (in->neg_lo >> i) & 1) x ^= 0x8000;
+          v[i] = tks_h2f((uint16_t)x);
+        }
+        float r = mx ? ieee_maximum(ieee_maximum(v[0], v[1]), v[2]) : ieee_minimum(ieee_minimum(v[0], v[1]), v[2]);
+        if (in->flags & TKS_F_CLAMP) r = isnan(r) ? 0.0f : fminf(fmaxf(r, 0.0f), 1.0f);
+        res |= (uint32_t)tks_f2h(r) << (16 * h);
+      }
+      D[l] = res;
+    }
+    break;
+  }
+  /* gfx950 V_ASHR_PK_{I8,U8}_I32: S0 and S1 shifted right arithmetically by
+   * S2[4:0], saturated to i8 / u8, packed into 16 bits (S0 low byte) */
+  case TKS_OP_V_ASHR_PK_I8_I32: case TKS_OP_V_ASHR_PK_U8_I32: {
+    const uint32_t *a = U(0), *b = U(1), *c = U(2); uint32_t *D = w->v[d0->reg];
+    const int u = in->op == TKS_OP_V_ASHR_PK_U8_I32;
+    LOOP {
+      uint32_t r = 0;
+      for (int i = 0; i < 2; i++) {
+        int32_t v = (int32_t)(i ? b[l] : a[l]) >> (c[l] & 31);
+        int32_t lo = u ? 0 : -128, hi = u ? 255 : 127;
+        v = v < lo ? lo : v > hi ? hi : v;
+        r |= ((uint32_t)v & 0xff) << (8 * i);
+      }
+      b16_store(in, D, l, r);
+    }
+    break;
+  }
+  /* gfx950 V_CVT_SR_{BF16,F16}_F32: S0 rounded stochastically with the
+   * random bits of S1, 16-bit result (op_sel[3]: high half) */
+  case TKS_OP_V_CVT_SR_BF16_F32: case TKS_OP_V_CVT_SR_F16_F32: {
+    const uint32_t *a = fsrc32(w, in, 0), *b = U(1); uint32_t *D = w->v[d0->reg];
+    const int bf = in->op == TKS_OP_V_CVT_SR_BF16_F32;
+    LOOP {
+      float x = tks_u2f(a[l]);
+      uint32_t r;
+      if (bf) r = isnan(x) ? ((tks_f2u(x) >> 16) | 0x40) : (tks_f2u(sr_round(x, b[l], 16)) >> 16);
+      else {
+        /* f16 keeps 10 mantissa bits while normal; fewer below 2^-14 */
+        int e = (int)((tks_f2u(x) >> 23) & 0xff) - 127, drop = 13;
+        if (e < -14) drop = 13 + (-14 - e) > 23 ? 23 : 13 + (-14 - e);
+        r = tks_f2h(sr_round(x, b[l], drop));
+      }
+      b16_store(in, D, l, r & 0xffff);
+    }
     break;
   }
   case TKS_OP_V_MIN3_F32: FTRI(fminf(fminf(x, y), z))
