@@ -232,6 +232,8 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         tk_prefetch_wait(kf[c], pn, 0);                                                           \
         tk_prefetch_issue(pn, sm.init.v, 32 * wave, 32 * c);                                      \
         tk_prefetch_wait(vf[c], pn, 0);                                                           \
+        tk_rt_in_agpr(kf[c]); /* MFMA operands straight from AGPRs, no copy back per use */       \
+        tk_rt_in_agpr(vf[c]);                                                                     \
       }                                                                                           \
       tk_barrier();                                                                               \
     }                                                                                             \
