@@ -96,11 +96,12 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   if (in && c == 0) a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
 }
 
-/* dkdv kernel (inside it): issue / commit query tile T (query head hk*group + T / ntq,
- * rows qs + (T % ntq) * BQ_ ..) */
-#define AB_KV_ISSUE(T)                                                                            \
+/* dkdv kernel (inside it): issue the query tile of query head H, rows Q0.., and commit the
+ * tile of rows Q0.. (the head and rows advance by a counter, not T / ntq, T % ntq: two scalar
+ * divisions per tile) */
+#define AB_KV_ISSUE(H, Q0)                                                                        \
   do {                                                                                            \
-    const int h_ = hk * a.group + (T) / ntq, q_ = qs + ((T) % ntq) * BQ_;                       \
+    const int h_ = (H), q_ = (Q0);                                                                \
     const int i_ = q_ + li_ < a.sq ? q_ + li_ : a.sq - 1; /* clamped: the load stays inside */    \
     lsv = lsp[((int64_t)b * a.hq + h_) * a.sq + i_];                                              \
     tk_load_issue(s1, &a.q, rq, b, h_, q_, 0, tid);                                               \
@@ -108,15 +109,25 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     tk_load_issue(s2, &a.dout, rg, b, h_, q_, 0, tid);                                            \
     tk_load_issue_t(t2, &a.dout, rg, b, h_, q_, 0, tid);                                          \
   } while (0)
-#define AB_KV_COMMIT(T)                                                                           \
+#define AB_KV_COMMIT(Q0)                                                                          \
   do {                                                                                            \
-    const int q_ = qs + ((T) % ntq) * BQ_;                                                      \
+    const int q_ = (Q0);                                                                          \
     tk_load_commit(sm.it.q, s1, tid, NT_ + NS_ + NT_);                                            \
     tk_load_commit_t(sm.it.qt, t1, tid, NS_ + NT_);                                               \
     tk_load_commit(sm.it.g, s2, tid, NT_);                                                        \
     tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                       \
     if (tid < 2 * BQ_) /* rows past sq: LSE +inf (P = 0), delta 0 */                            \
       sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsv * AF_LOG2E : lsv) : (tid < BQ_ ? INFINITY : 0.0f); \
+  } while (0)
+
+/* dkdv kernel (inside it): advance the issued tile (ih, iq, ni) by one, staying on the last */
+#define AB_KV_NEXT()                                                                              \
+  do {                                                                                            \
+    if (ni + 1 < nt) {                                                                            \
+      ++ni;                                                                                       \
+      iq += BQ_;                                                                                  \
+      if (iq >= a.sq) { iq = qs; ++ih; } /* ntq tiles per head end at sq */                       \
+    }                                                                                             \
   } while (0)
 
 /* dkdv kernel (inside it): per-row LSE (log2 units) and delta of the rows this lane holds */
@@ -255,14 +266,17 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
     const int li_ = tid % AB_BQ;                                                                  \
     const float *lsp = tid < AB_BQ ? a.lse : a.delta;                                             \
+    /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
+    int ih = hk * a.group, iq = qs, ni = 0, cq = qs;                                              \
     if (nt > 0) {                                                                                 \
-      AB_KV_ISSUE(0);                                                                             \
-      AB_KV_COMMIT(0);                                                                            \
-      AB_KV_ISSUE(nt > 1 ? 1 : 0);                                                                \
+      AB_KV_ISSUE(ih, iq);                                                                        \
+      AB_KV_COMMIT(iq);                                                                           \
+      AB_KV_NEXT();                                                                               \
+      AB_KV_ISSUE(ih, iq);                                                                        \
     }                                                                                             \
     tk_lds_barrier();                                                                             \
     for (int t = 0; t < nt; ++t) {                                                                \
-      const int q0 = qs + (t % ntq) * AB_BQ;                                                      \
+      const int q0 = cq;                                                                          \
       const uint32_t z_ = 0u; /* chunk read addresses loop invariant (one workgroup per CU anyway) */ \
       /* per-row LSE (log2 units) and delta of the rows this lane holds, read before the chunk    \
        * reads (their waits then cover these too) */                                              \
@@ -341,8 +355,10 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
        * the last tile the last one again, never read): under a branch the stage registers become \
        * a phi, and the compiler's copies wait for the loads right after they are issued */      \
       tk_barrier();                                                                               \
-      AB_KV_COMMIT(t + 1 < nt ? t + 1 : nt - 1);                                                  \
-      AB_KV_ISSUE(t + 2 < nt ? t + 2 : nt - 1);                                                   \
+      cq = iq; /* tile t+1 (the last one again past the end) */                                   \
+      AB_KV_COMMIT(cq);                                                                           \
+      AB_KV_NEXT();                                                                               \
+      AB_KV_ISSUE(ih, iq);                                                                        \
       tk_lds_barrier();                                                                           \
     }                                                                                             \
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
