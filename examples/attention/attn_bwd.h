@@ -130,15 +130,13 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     }                                                                                             \
   } while (0)
 
-/* dkdv kernel (inside it): per-row LSE (log2 units) and delta of the rows this lane holds */
-#define AB_LSE_READ()                                                                             \
+/* dkdv kernel (inside it): per-row LSE (log2 units, into lr) or delta (into dr) of the rows
+ * this lane holds */
+#define AB_LSE_READ(X, OFF)                                                                       \
   do {                                                                                            \
     _Pragma("unroll") for (int fr = 0; fr < BQ_ / 32; ++fr)                                       \
-    _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                              \
-      const int r_ = 32 * fr + tk_layout_c_row(32, (int)lane, i);                                \
-      lr[fr * 16 + i] = sm.it.ld[r_];                                                             \
-      dr[fr * 16 + i] = sm.it.ld[BQ_ + r_];                                                       \
-    }                                                                                             \
+    _Pragma("unroll") for (int i = 0; i < 16; ++i)                                                \
+      X[fr * 16 + i] = sm.it.ld[(OFF) + 32 * fr + tk_layout_c_row(32, (int)lane, i)];            \
   } while (0)
 
 /* dq kernel (inside it): issue / commit the key tile at row R0 */
@@ -278,10 +276,11 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     for (int t = 0; t < nt; ++t) {                                                                \
       const int q0 = cq;                                                                          \
       const uint32_t z_ = 0u; /* chunk read addresses loop invariant (one workgroup per CU anyway) */ \
-      /* per-row LSE (log2 units) and delta of the rows this lane holds, read before the chunk    \
-       * reads (their waits then cover these too) */                                              \
+      /* per-row LSE (log2 units) of the rows this lane holds, read before the chunk reads (their \
+       * waits then cover these too); delta after them (not needed before dS: fewer reads before  \
+       * the first MFMA) */                                                                       \
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
-      if (AB_DP_INTERLEAVE) AB_LSE_READ();                                                        \
+      if (AB_DP_INTERLEAVE) AB_LSE_READ(lr, 0);                                                   \
       NAME##_s_t s, dp;                                                                           \
       tk_rt_zero(s);                                                                              \
       tk_rt_zero(dp);                                                                             \
@@ -330,8 +329,9 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       NAME##_tcpend tp[2 * NC];                                                                   \
       NAME##_tc_t tc[2 * NC];                                                                     \
       tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */   \
+      AB_LSE_READ(dr, BQ_);                                                                       \
       if (!AB_DP_INTERLEAVE) {                                                                    \
-        AB_LSE_READ();                                                                            \
+        AB_LSE_READ(lr, 0);                                                                       \
         if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                       \
         if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                        \
         if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);     \
