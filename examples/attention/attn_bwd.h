@@ -104,10 +104,12 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     const int h_ = (H), q_ = (Q0);                                                                \
     const int i_ = q_ + li_ < a.sq ? q_ + li_ : a.sq - 1; /* clamped: the load stays inside */    \
     lsv = lsp[((int64_t)b * a.hq + h_) * a.sq + i_];                                              \
-    tk_load_issue(s1, &a.q, rq, b, h_, q_, 0, tid);                                               \
-    tk_load_issue_t(t1, &a.q, rq, b, h_, q_, 0, tid);                                             \
-    tk_load_issue(s2, &a.dout, rg, b, h_, q_, 0, tid);                                            \
-    tk_load_issue_t(t2, &a.dout, rg, b, h_, q_, 0, tid);                                          \
+    /* matrix-bounded: rows past sq read 0 in hardware; the head's descriptors are scalar work */ \
+    const tk_rsrc rqm_ = tk_gl_rsrc_mat(&glq, b, h_), rgm_ = tk_gl_rsrc_mat(&glg, b, h_);         \
+    tk_load_issue_mat(s1, mvq, rqm_, q_, 0, tid);                                                 \
+    tk_load_issue_t_mat(t1, mvq, rqm_, q_, 0, tid);                                               \
+    tk_load_issue_mat(s2, mvg, rgm_, q_, 0, tid);                                                 \
+    tk_load_issue_t_mat(t2, mvg, rgm_, q_, 0, tid);                                               \
   } while (0)
 #define AB_KV_COMMIT(Q0)                                                                          \
   do {                                                                                            \
@@ -226,8 +228,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     const int kv0 = (int)blockIdx.x * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z;           \
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
     const int off = a.skv - a.sq;                                                                 \
-    const tk_rsrc rq = tk_gl_rsrc(&a.q), rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);            \
-    const tk_rsrc rg = tk_gl_rsrc(&a.dout);                                                       \
+    const tk_rsrc rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);                                   \
     /* K_w and V_w in registers as 32-column chunks */                                            \
     NAME##_qc_t kf[NC], vf[NC];                                                                   \
     {                                                                                             \
@@ -260,6 +261,9 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
      * stage commits' counts do not include it; the compiler waits for it itself) */              \
     NAME##_rstage s1, s2;                                                                         \
     NAME##_tstage t1, t2;                                                                         \
+    const tk_mview mvq = tk_gl_mview(&a.q), mvg = tk_gl_mview(&a.dout);                           \
+    const tk_gl glq = a.q, glg = a.dout; /* local copies: the address of a kernel argument taken   \
+                                          * in the loop put the argument in scratch */            \
     float lsv = 0.0f;                                                                             \
     enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
     const int li_ = tid % AB_BQ;                                                                  \
