@@ -132,6 +132,11 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     }                                                                                             \
   } while (0)
 
+/* dkdv kernel (inside it): element e of this lane's P (accumulator layout) into the bf16 B
+ * operand pb, as tk_rt_cvt_c_to_b_bf16_finite places it (register group e % 16 / 4 of row
+ * fragment e / 16 is B fragment 4 (e / 16) + e % 16 / 4) */
+#define AB_P_CVT(e) (pb.f[((e) / 16) * 4 + ((e) % 16) / 4][(e) % 4] = (int16_t)tk_f32_to_bf16_finite(s.f[(e) / 16][(e) % 16]))
+
 /* dkdv kernel (inside it): per-row LSE (log2 units, into lr) or delta (into dr) of the rows
  * this lane holds */
 #define AB_LSE_READ(X, OFF)                                                                       \
@@ -286,6 +291,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
       if (AB_DP_INTERLEAVE) AB_LSE_READ(lr, 0);                                                   \
       NAME##_s_t s, dp;                                                                           \
+      NAME##_p_t pb, sb; /* P, dS as bf16 B operands */                                           \
       tk_rt_zero(s);                                                                              \
       tk_rt_zero(dp);                                                                             \
       /* S = Q K_w^T, then dP = dO V_w^T by 32-column chunks, each chunk's reads issued one chunk \
@@ -325,11 +331,15 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
               dp.f[r] = o1.f[0];                                                                  \
               _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                     \
                 s.f[e / 16][e % 16] = tk_exp2f(s.f[e / 16][e % 16] * a.scale_log2 - lr[e]); /* P */ \
+              /* the previous slot's P to bf16 (one slot behind: no wait for the v_exp_f32) */    \
+              if (g > 0) _Pragma("unroll") for (int e = (g - 1) * EPG; e < g * EPG; ++e) AB_P_CVT(e); \
               TK_SCHED_BARRIER(0);                                                                \
             }                                                                                     \
           }                                                                                       \
         }                                                                                         \
       }                                                                                           \
+      if (AB_DP_INTERLEAVE) /* the last slot's P */                                               \
+        _Pragma("unroll") for (int e = TK_RT_ROWV(NAME##_s_t) - 4 / NC; e < TK_RT_ROWV(NAME##_s_t); ++e) AB_P_CVT(e); \
       NAME##_tcpend tp[2 * NC];                                                                   \
       NAME##_tc_t tc[2 * NC];                                                                     \
       tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */   \
@@ -341,8 +351,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);     \
         tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
       }                                                                                           \
-      NAME##_p_t pb, sb;                                                                          \
-      tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                                        \
+      if (!AB_DP_INTERLEAVE) tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                 \
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
       tk_rt_cvt_c_to_b_bf16_finite(sb, dp);                                                       \
