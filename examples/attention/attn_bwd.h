@@ -36,9 +36,14 @@
  * On gfx942 dP (dkdv) and dP^T (dq) go one MFMA at a time with P's exp2
  * between them (AB_DP_INTERLEAVE): a wave issues in order and an MFMA waits
  * for the busy pipe, so only this order runs the exp2 under the MFMAs.
- * Registers and occupancy: dkdv keeps K_w, V_w (64 VGPRs) and dK^T, dV^T
- * (128) all along, one workgroup per CU; dq (d = 128) fits 256 registers and
- * 32 KiB of LDS (Q, then dO, through one start-up tile; chunk read and load
+ * dkdv's Q and dO tiles come through matrix-bounded loads (tk_load_issue_mat: rows past sq
+ * read 0 in hardware), the head's descriptor made per tile from local copies of the tensors
+ * (the address of a kernel argument taken in the loop puts the argument in scratch); the
+ * next tiles' head and rows advance by a counter (no division per tile); on gfx942 P's bf16
+ * conversion runs one slot behind its exp2 between the single dP MFMAs.
+ * Registers and occupancy: dkdv keeps K_w, V_w (64 registers, in AGPRs: tk_rt_in_agpr, the
+ * MFMAs read them there) and dK^T, dV^T (128) all along, one workgroup per CU;
+ * dq (d = 128) fits 256 registers and 32 KiB of LDS (Q, then dO, through one start-up tile; chunk read and load
  * addresses recomputed per tile through tk_opaque), so two workgroups share
  * a CU and one's softmax runs under the other's MFMAs.
  * LDS (d = 64): dkdv 4 x 8 KiB (Q, Q^T, dO, dO^T tiles of 64 queries) + LSE
@@ -136,6 +141,19 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
  * operand pb, as tk_rt_cvt_c_to_b_bf16_finite places it (register group e % 16 / 4 of row
  * fragment e / 16 is B fragment 4 (e / 16) + e % 16 / 4) */
 #define AB_P_CVT(e) (pb.f[((e) / 16) * 4 + ((e) % 16) / 4][(e) % 4] = (int16_t)tk_f32_to_bf16_finite(s.f[(e) / 16][(e) % 16]))
+
+/* chunk reads of a transposed tile R0 + RS rows down (RS = 0, 32, 64, 96 after unrolling): the
+ * shift as a constant (tk_prefetch_issue_rows puts it in the reads' offset field, so every
+ * chunk shares one set of address registers) */
+#define AB_READ_ROWS(P, SM, R0, RS)                                                               \
+  do {                                                                                            \
+    switch (RS) {                                                                                 \
+    case 32: tk_prefetch_issue_rows(P, SM, R0, 0, 32); break;                                     \
+    case 64: tk_prefetch_issue_rows(P, SM, R0, 0, 64); break;                                     \
+    case 96: tk_prefetch_issue_rows(P, SM, R0, 0, 96); break;                                     \
+    default: tk_prefetch_issue(P, SM, (R0) + (RS), 0); break;                                     \
+    }                                                                                             \
+  } while (0)
 
 /* dkdv kernel (inside it): per-row LSE (log2 units, into lr) or delta (into dr) of the rows
  * this lane holds */
@@ -357,6 +375,8 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       tk_rt_cvt_c_to_b_bf16_finite(sb, dp);                                                       \
       /* dV^T += dO^T P, then dK^T += Q^T dS, by 32 d-rows, reads one chunk ahead */              \
       _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
+        /* (not AB_READ_ROWS here: fewer instructions, slower: dkdv proxy 191.9 -> 197.9 us,       \
+         * MI355X 126.6 -> 139.7, modeled) */                                                     \
         if (c + 1 < NC) tk_prefetch_issue(tp[c + 1], sm.it.gt, z_ + 32 * (c + 1), 0);             \
         else if (c + 1 < 2 * NC) tk_prefetch_issue(tp[c + 1], sm.it.qt, z_ + 32 * (c + 1 - NC), 0); \
         if (c + 1 < 2 * NC) tk_prefetch_wait(tc[c], tp[c], RK_);                                  \
@@ -500,7 +520,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       tk_rt_cvt_c_to_b_bf16_finite(pb, dp);                                                       \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) { /* dQ^T += K^T dS^T, by 32 d-rows */       \
         if (c + 1 < NC) {                                                                         \
-          tk_prefetch_issue(tp[c + 1], sm.it.kt, z_ + 32 * (c + 1), 0);                                \
+          AB_READ_ROWS(tp[c + 1], sm.it.kt, z_, 32 * (c + 1)); /* shift: offset field */          \
           tk_prefetch_wait(tc[c], tp[c], RK_);                                                    \
         } else {                                                                                  \
           tk_prefetch_wait(tc[c], tp[c], 0);                                                      \
