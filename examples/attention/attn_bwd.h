@@ -296,8 +296,6 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     if (nt > 0) {                                                                                 \
       AB_KV_ISSUE(ih, iq);                                                                        \
       AB_KV_COMMIT(iq);                                                                           \
-      AB_KV_NEXT();                                                                               \
-      AB_KV_ISSUE(ih, iq);                                                                        \
     }                                                                                             \
     tk_lds_barrier();                                                                             \
     for (int t = 0; t < nt; ++t) {                                                                \
@@ -323,6 +321,11 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
           if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
           else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
+          if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
+                         * first chunk reads' latency; unconditional, see the loop's end */      \
+            AB_KV_NEXT();                                                                         \
+            AB_KV_ISSUE(ih, iq);                                                                  \
+          }                                                                                       \
           if (c == NC && AB_DP_INTERLEAVE) { /* S complete: its masks before P */                 \
             if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
@@ -390,8 +393,6 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       tk_barrier();                                                                               \
       cq = iq; /* tile t+1 (the last one again past the end) */                                   \
       AB_KV_COMMIT(cq);                                                                           \
-      AB_KV_NEXT();                                                                               \
-      AB_KV_ISSUE(ih, iq);                                                                        \
       tk_lds_barrier();                                                                           \
     }                                                                                             \
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
