@@ -25,7 +25,9 @@
  *     dQ^T += K^T dS^T (K^T transposed load); dQ = scale * dQ.
  * Pipeline (both kernels): one LDS buffer and one register stage set; tile
  * t+1's global loads (and, in dkdv, one LSE or delta value per thread) are
- * issued at the end of tile t-1's commit and land under tile t's MFMAs; at
+ * issued right after tile t was committed (dq: before the barrier that
+ * publishes it; dkdv: after it, between tile t's first chunk reads and their
+ * wait, under their latency) and land under tile t's MFMAs; at
  * the end of tile t a barrier frees the buffer, the stage is written
  * (tk_load_commit / tk_load_commit_t, LSE/delta into a small LDS row) and a
  * second barrier publishes it.  The issue is unconditional (past the last
