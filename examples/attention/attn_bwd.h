@@ -25,7 +25,9 @@
  *     dQ^T += K^T dS^T (K^T transposed load); dQ = scale * dQ.
  * Pipeline (both kernels): one LDS buffer and one register stage set; tile
  * t+1's global loads (and, in dkdv, one LSE or delta value per thread) are
- * issued at the end of tile t-1's commit and land under tile t's MFMAs; at
+ * issued right after tile t was committed (dq: before the barrier that
+ * publishes it; dkdv: after it, between tile t's first chunk reads and their
+ * wait, under their latency) and land under tile t's MFMAs; at
  * the end of tile t a barrier frees the buffer, the stage is written
  * (tk_load_commit / tk_load_commit_t, LSE/delta into a small LDS row) and a
  * second barrier publishes it.  The issue is unconditional (past the last
@@ -36,9 +38,14 @@
  * On gfx942 dP (dkdv) and dP^T (dq) go one MFMA at a time with P's exp2
  * between them (AB_DP_INTERLEAVE): a wave issues in order and an MFMA waits
  * for the busy pipe, so only this order runs the exp2 under the MFMAs.
- * Registers and occupancy: dkdv keeps K_w, V_w (64 VGPRs) and dK^T, dV^T
- * (128) all along, one workgroup per CU; dq (d = 128) fits 256 registers and
- * 32 KiB of LDS (Q, then dO, through one start-up tile; chunk read and load
+ * dkdv's Q and dO tiles come through matrix-bounded loads (tk_load_issue_mat: rows past sq
+ * read 0 in hardware), the head's descriptor made per tile from local copies of the tensors
+ * (the address of a kernel argument taken in the loop puts the argument in scratch); the
+ * next tiles' head and rows advance by a counter (no division per tile); on gfx942 P's bf16
+ * conversion runs one slot behind its exp2 between the single dP MFMAs.
+ * Registers and occupancy: dkdv keeps K_w, V_w (64 registers, in AGPRs: tk_rt_in_agpr, the
+ * MFMAs read them there) and dK^T, dV^T (128) all along, one workgroup per CU;
+ * dq (d = 128) fits 256 registers and 32 KiB of LDS (Q, then dO, through one start-up tile; chunk read and load
  * addresses recomputed per tile through tk_opaque), so two workgroups share
  * a CU and one's softmax runs under the other's MFMAs.
  * LDS (d = 64): dkdv 4 x 8 KiB (Q, Q^T, dO, dO^T tiles of 64 queries) + LSE
@@ -96,21 +103,24 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
   if (in && c == 0) a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
 }
 
-/* dkdv kernel (inside it): issue / commit query tile T (query head hk*group + T / ntq,
- * rows qs + (T % ntq) * BQ_ ..) */
-#define AB_KV_ISSUE(T)                                                                            \
+/* dkdv kernel (inside it): issue the query tile of query head H, rows Q0.., and commit the
+ * tile of rows Q0.. (the head and rows advance by a counter, not T / ntq, T % ntq: two scalar
+ * divisions per tile) */
+#define AB_KV_ISSUE(H, Q0)                                                                        \
   do {                                                                                            \
-    const int h_ = hk * a.group + (T) / ntq, q_ = qs + ((T) % ntq) * BQ_;                       \
+    const int h_ = (H), q_ = (Q0);                                                                \
     const int i_ = q_ + li_ < a.sq ? q_ + li_ : a.sq - 1; /* clamped: the load stays inside */    \
     lsv = lsp[((int64_t)b * a.hq + h_) * a.sq + i_];                                              \
-    tk_load_issue(s1, &a.q, rq, b, h_, q_, 0, tid);                                               \
-    tk_load_issue_t(t1, &a.q, rq, b, h_, q_, 0, tid);                                             \
-    tk_load_issue(s2, &a.dout, rg, b, h_, q_, 0, tid);                                            \
-    tk_load_issue_t(t2, &a.dout, rg, b, h_, q_, 0, tid);                                          \
+    /* matrix-bounded: rows past sq read 0 in hardware; the head's descriptors are scalar work */ \
+    const tk_rsrc rqm_ = tk_gl_rsrc_mat(&glq, b, h_), rgm_ = tk_gl_rsrc_mat(&glg, b, h_);         \
+    tk_load_issue_mat(s1, mvq, rqm_, q_, 0, tid);                                                 \
+    tk_load_issue_t_mat(t1, mvq, rqm_, q_, 0, tid);                                               \
+    tk_load_issue_mat(s2, mvg, rgm_, q_, 0, tid);                                                 \
+    tk_load_issue_t_mat(t2, mvg, rgm_, q_, 0, tid);                                               \
   } while (0)
-#define AB_KV_COMMIT(T)                                                                           \
+#define AB_KV_COMMIT(Q0)                                                                          \
   do {                                                                                            \
-    const int q_ = qs + ((T) % ntq) * BQ_;                                                      \
+    const int q_ = (Q0);                                                                          \
     tk_load_commit(sm.it.q, s1, tid, NT_ + NS_ + NT_);                                            \
     tk_load_commit_t(sm.it.qt, t1, tid, NS_ + NT_);                                               \
     tk_load_commit(sm.it.g, s2, tid, NT_);                                                        \
@@ -119,15 +129,41 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsv * AF_LOG2E : lsv) : (tid < BQ_ ? INFINITY : 0.0f); \
   } while (0)
 
-/* dkdv kernel (inside it): per-row LSE (log2 units) and delta of the rows this lane holds */
-#define AB_LSE_READ()                                                                             \
+/* dkdv kernel (inside it): advance the issued tile (ih, iq, ni) by one, staying on the last */
+#define AB_KV_NEXT()                                                                              \
+  do {                                                                                            \
+    if (ni + 1 < nt) {                                                                            \
+      ++ni;                                                                                       \
+      iq += BQ_;                                                                                  \
+      if (iq >= a.sq) { iq = qs; ++ih; } /* ntq tiles per head end at sq */                       \
+    }                                                                                             \
+  } while (0)
+
+/* dkdv kernel (inside it): element e of this lane's P (accumulator layout) into the bf16 B
+ * operand pb, as tk_rt_cvt_c_to_b_bf16_finite places it (register group e % 16 / 4 of row
+ * fragment e / 16 is B fragment 4 (e / 16) + e % 16 / 4) */
+#define AB_P_CVT(e) (pb.f[((e) / 16) * 4 + ((e) % 16) / 4][(e) % 4] = (int16_t)tk_f32_to_bf16_finite(s.f[(e) / 16][(e) % 16]))
+
+/* chunk reads of a transposed tile R0 + RS rows down (RS = 0, 32, 64, 96 after unrolling): the
+ * shift as a constant (tk_prefetch_issue_rows puts it in the reads' offset field, so every
+ * chunk shares one set of address registers) */
+#define AB_READ_ROWS(P, SM, R0, RS)                                                               \
+  do {                                                                                            \
+    switch (RS) {                                                                                 \
+    case 32: tk_prefetch_issue_rows(P, SM, R0, 0, 32); break;                                     \
+    case 64: tk_prefetch_issue_rows(P, SM, R0, 0, 64); break;                                     \
+    case 96: tk_prefetch_issue_rows(P, SM, R0, 0, 96); break;                                     \
+    default: tk_prefetch_issue(P, SM, (R0) + (RS), 0); break;                                     \
+    }                                                                                             \
+  } while (0)
+
+/* dkdv kernel (inside it): per-row LSE (log2 units, into lr) or delta (into dr) of the rows
+ * this lane holds */
+#define AB_LSE_READ(X, OFF)                                                                       \
   do {                                                                                            \
     _Pragma("unroll") for (int fr = 0; fr < BQ_ / 32; ++fr)                                       \
-    _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                              \
-      const int r_ = 32 * fr + tk_layout_c_row(32, (int)lane, i);                                \
-      lr[fr * 16 + i] = sm.it.ld[r_];                                                             \
-      dr[fr * 16 + i] = sm.it.ld[BQ_ + r_];                                                       \
-    }                                                                                             \
+    _Pragma("unroll") for (int i = 0; i < 16; ++i)                                                \
+      X[fr * 16 + i] = sm.it.ld[(OFF) + 32 * fr + tk_layout_c_row(32, (int)lane, i)];            \
   } while (0)
 
 /* dq kernel (inside it): issue / commit the key tile at row R0 */
@@ -217,8 +253,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     const int kv0 = (int)blockIdx.x * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z;           \
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
     const int off = a.skv - a.sq;                                                                 \
-    const tk_rsrc rq = tk_gl_rsrc(&a.q), rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);            \
-    const tk_rsrc rg = tk_gl_rsrc(&a.dout);                                                       \
+    const tk_rsrc rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);                                   \
     /* K_w and V_w in registers as 32-column chunks */                                            \
     NAME##_qc_t kf[NC], vf[NC];                                                                   \
     {                                                                                             \
@@ -232,6 +267,8 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         tk_prefetch_wait(kf[c], pn, 0);                                                           \
         tk_prefetch_issue(pn, sm.init.v, 32 * wave, 32 * c);                                      \
         tk_prefetch_wait(vf[c], pn, 0);                                                           \
+        tk_rt_in_agpr(kf[c]); /* MFMA operands straight from AGPRs, no copy back per use */       \
+        tk_rt_in_agpr(vf[c]);                                                                     \
       }                                                                                           \
       tk_barrier();                                                                               \
     }                                                                                             \
@@ -249,24 +286,30 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
      * stage commits' counts do not include it; the compiler waits for it itself) */              \
     NAME##_rstage s1, s2;                                                                         \
     NAME##_tstage t1, t2;                                                                         \
+    const tk_mview mvq = tk_gl_mview(&a.q), mvg = tk_gl_mview(&a.dout);                           \
+    const tk_gl glq = a.q, glg = a.dout; /* local copies: the address of a kernel argument taken   \
+                                          * in the loop put the argument in scratch */            \
     float lsv = 0.0f;                                                                             \
     enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
     const int li_ = tid % AB_BQ;                                                                  \
     const float *lsp = tid < AB_BQ ? a.lse : a.delta;                                             \
+    /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
+    int ih = hk * a.group, iq = qs, ni = 0, cq = qs;                                              \
     if (nt > 0) {                                                                                 \
-      AB_KV_ISSUE(0);                                                                             \
-      AB_KV_COMMIT(0);                                                                            \
-      AB_KV_ISSUE(nt > 1 ? 1 : 0);                                                                \
+      AB_KV_ISSUE(ih, iq);                                                                        \
+      AB_KV_COMMIT(iq);                                                                           \
     }                                                                                             \
     tk_lds_barrier();                                                                             \
     for (int t = 0; t < nt; ++t) {                                                                \
-      const int q0 = qs + (t % ntq) * AB_BQ;                                                      \
+      const int q0 = cq;                                                                          \
       const uint32_t z_ = 0u; /* chunk read addresses loop invariant (one workgroup per CU anyway) */ \
-      /* per-row LSE (log2 units) and delta of the rows this lane holds, read before the chunk    \
-       * reads (their waits then cover these too) */                                              \
+      /* per-row LSE (log2 units) of the rows this lane holds, read before the chunk reads (their \
+       * waits then cover these too); delta after them (not needed before dS: fewer reads before  \
+       * the first MFMA) */                                                                       \
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
-      if (AB_DP_INTERLEAVE) AB_LSE_READ();                                                        \
+      if (AB_DP_INTERLEAVE) AB_LSE_READ(lr, 0);                                                   \
       NAME##_s_t s, dp;                                                                           \
+      NAME##_p_t pb, sb; /* P, dS as bf16 B operands */                                           \
       tk_rt_zero(s);                                                                              \
       tk_rt_zero(dp);                                                                             \
       /* S = Q K_w^T, then dP = dO V_w^T by 32-column chunks, each chunk's reads issued one chunk \
@@ -280,6 +323,11 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
           if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
           else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
+          if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
+                         * first chunk reads' latency; unconditional, see the loop's end */      \
+            AB_KV_NEXT();                                                                         \
+            AB_KV_ISSUE(ih, iq);                                                                  \
+          }                                                                                       \
           if (c == NC && AB_DP_INTERLEAVE) { /* S complete: its masks before P */                 \
             if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
@@ -306,28 +354,34 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
               dp.f[r] = o1.f[0];                                                                  \
               _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                     \
                 s.f[e / 16][e % 16] = tk_exp2f(s.f[e / 16][e % 16] * a.scale_log2 - lr[e]); /* P */ \
+              /* the previous slot's P to bf16 (one slot behind: no wait for the v_exp_f32) */    \
+              if (g > 0) _Pragma("unroll") for (int e = (g - 1) * EPG; e < g * EPG; ++e) AB_P_CVT(e); \
               TK_SCHED_BARRIER(0);                                                                \
             }                                                                                     \
           }                                                                                       \
         }                                                                                         \
       }                                                                                           \
+      if (AB_DP_INTERLEAVE) /* the last slot's P */                                               \
+        _Pragma("unroll") for (int e = TK_RT_ROWV(NAME##_s_t) - 4 / NC; e < TK_RT_ROWV(NAME##_s_t); ++e) AB_P_CVT(e); \
       NAME##_tcpend tp[2 * NC];                                                                   \
       NAME##_tc_t tc[2 * NC];                                                                     \
       tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */   \
+      AB_LSE_READ(dr, BQ_);                                                                       \
       if (!AB_DP_INTERLEAVE) {                                                                    \
-        AB_LSE_READ();                                                                            \
+        AB_LSE_READ(lr, 0);                                                                       \
         if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                       \
         if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                        \
         if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);     \
         tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
       }                                                                                           \
-      NAME##_p_t pb, sb;                                                                          \
-      tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                                        \
+      if (!AB_DP_INTERLEAVE) tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                 \
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
       tk_rt_cvt_c_to_b_bf16_finite(sb, dp);                                                       \
       /* dV^T += dO^T P, then dK^T += Q^T dS, by 32 d-rows, reads one chunk ahead */              \
       _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
+        /* (not AB_READ_ROWS here: fewer instructions, slower: dkdv proxy 191.9 -> 197.9 us,       \
+         * MI355X 126.6 -> 139.7, modeled) */                                                     \
         if (c + 1 < NC) tk_prefetch_issue(tp[c + 1], sm.it.gt, z_ + 32 * (c + 1), 0);             \
         else if (c + 1 < 2 * NC) tk_prefetch_issue(tp[c + 1], sm.it.qt, z_ + 32 * (c + 1 - NC), 0); \
         if (c + 1 < 2 * NC) tk_prefetch_wait(tc[c], tp[c], RK_);                                  \
@@ -339,8 +393,8 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
        * the last tile the last one again, never read): under a branch the stage registers become \
        * a phi, and the compiler's copies wait for the loads right after they are issued */      \
       tk_barrier();                                                                               \
-      AB_KV_COMMIT(t + 1 < nt ? t + 1 : nt - 1);                                                  \
-      AB_KV_ISSUE(t + 2 < nt ? t + 2 : nt - 1);                                                   \
+      cq = iq; /* tile t+1 (the last one again past the end) */                                   \
+      AB_KV_COMMIT(cq);                                                                           \
       tk_lds_barrier();                                                                           \
     }                                                                                             \
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
@@ -469,7 +523,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
       tk_rt_cvt_c_to_b_bf16_finite(pb, dp);                                                       \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) { /* dQ^T += K^T dS^T, by 32 d-rows */       \
         if (c + 1 < NC) {                                                                         \
-          tk_prefetch_issue(tp[c + 1], sm.it.kt, z_ + 32 * (c + 1), 0);                                \
+          AB_READ_ROWS(tp[c + 1], sm.it.kt, z_, 32 * (c + 1)); /* shift: offset field */          \
           tk_prefetch_wait(tc[c], tp[c], RK_);                                                    \
         } else {                                                                                  \
           tk_prefetch_wait(tc[c], tp[c], 0);                                                      \

@@ -2,7 +2,7 @@
  *
  * Provides compile-time-encoded s_waitcnt waits (vmcnt, lgkmcnt, expcnt),
  * workgroup barriers, the compiler's scheduling barriers with named masks,
- * wave priority, register-pressure controls (tk_opaque, tk_kernarg_fresh),
+ * wave priority, register-pressure controls (tk_opaque, tk_rt_in_agpr, tk_kernarg_fresh),
  * and wave/lane/SIMD/group helpers for multi-wave schedules.
  *
  * Hardware facts relied on:
@@ -139,6 +139,20 @@ TK_DI tk_f32x2 tk_opaque_f32x2(tk_f32x2 v) {
   asm volatile("" : "+v"(v));
   return v;
 }
+
+/* Keep register tile rt's fragments in AGPRs (the accumulation registers),
+ * for an MFMA operand that stays live across a loop in a kernel that needs
+ * more than 256 registers: gfx90a and later MFMAs read A and B from AGPRs
+ * directly (VOP3P-MAI's ACC bits, CDNA3 ISA guide), while LLVM 22, left to
+ * itself, parks such a tile in AGPRs and copies every fragment back to VGPRs
+ * before its MFMA (a v_accvgpr_read per register plus an s_nop per MFMA).
+ * Only for tiles that feed MFMAs (other uses need them back in VGPRs). */
+#define tk_rt_in_agpr(rt)                                                        \
+  do {                                                                           \
+    typedef TK_TYPEOF(rt) _R;                                                    \
+    _Pragma("unroll") for (int _f = 0; _f < TK_RT_NF(_R); _f++)                  \
+      asm volatile("" : "+a"((rt).f[_f]));                                       \
+  } while (0)
 
 /* The kernel's argument block (its kernarg segment), through a pointer the
  * compiler cannot relate to the arguments it has already loaded: reads

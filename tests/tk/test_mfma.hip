@@ -6,6 +6,7 @@
 // result is exact and compared exactly.
 #include "tk_test.h"
 #include "tk/mma.h"
+#include "tk/sync.h"
 
 // Element e (lane-local index i) of fragment f of tile t, as raw bits of ET.
 #define EL(ET, t, fi, i) (((ET *)(void *)&(t).f[fi])[i])
@@ -49,6 +50,18 @@ MFMA_KERNEL(k_f16_32, uint16_t, TK_K_A_F16_32x32x8, TK_K_B_F16_32x32x8, TK_K_C_F
 MFMA_KERNEL(k_fp8_16, uint8_t, TK_K_A_FP8_16x16x32, TK_K_B_FP8_16x16x32, TK_K_C_F32_16x16, float, 16, 16, 64)
 MFMA_KERNEL(k_fp8_32, uint8_t, TK_K_A_FP8_32x32x16, TK_K_B_FP8_32x32x16, TK_K_C_F32_32x32, float, 32, 32, 32)
 MFMA_KERNEL(k_i8_16, uint8_t, TK_K_A_I8_16x16x32, TK_K_B_I8_16x16x32, TK_K_C_I32_16x16, int32_t, 16, 16, 64)
+// tk_rt_in_agpr (tk/sync.h): the same product with both operand tiles moved to
+// AGPRs first (the MFMA reads them there: tk_mfma_agpr_operand greps the
+// instruction); the result must not change.
+__global__ void k_bf16_32_agpr(const uint16_t *a, const uint16_t *b, const float *c, float *d) {
+  TK_RT(ta_t, TK_K_A_BF16_32x32x8, 32, 16); TK_RT(tb_t, TK_K_B_BF16_32x32x8, 16, 32); TK_RT(tc_t, TK_K_C_F32_32x32, 32, 32);
+  ta_t A; tb_t B; tc_t C, D;
+  LOAD_OP(uint16_t, A, a, 16, A); LOAD_OP(uint16_t, B, b, 32, B); ACC_IO(float, C, c, 32, TO_REG);
+  tk_rt_in_agpr(A);
+  tk_rt_in_agpr(B);
+  tk_mma_AB(D, A, B, C);
+  ACC_IO(float, D, d, 32, TO_MAT);
+}
 
 // Tile-level products, bf16 16x16x16, M=32 N=48 K=32: A given as M×K (A kind)
 // or K×M (B kind, "At"), B as K×N (B kind) or N×K (A kind, "Bt").
@@ -118,6 +131,7 @@ int main(void) {
   g_ocp_fp8 = !strncmp(prop.gcnArchName, "gfx950", 6);
   run<uint16_t, float>("mfma_f32_16x16x16_bf16", k_bf16_16, E_BF16, 16, 16, 32);
   run<uint16_t, float>("mfma_f32_32x32x8_bf16", k_bf16_32, E_BF16, 32, 32, 16);
+  run<uint16_t, float>("mfma_f32_32x32x8_bf16, operands through tk_rt_in_agpr", k_bf16_32_agpr, E_BF16, 32, 32, 16);
   run<uint16_t, float>("mfma_f32_16x16x16_f16", k_f16_16, E_F16, 16, 16, 32);
   run<uint16_t, float>("mfma_f32_32x32x8_f16", k_f16_32, E_F16, 32, 32, 16);
   run<uint8_t, float>("mfma_f32_16x16x32_fp8_fp8", k_fp8_16, E_FP8, 16, 16, 64);
