@@ -8,6 +8,7 @@
 
 #include "tk_attn.h"
 #include "attn_fwd.h"
+#include "attn_fwd_cdna4.h"
 #include "attn_bwd.h"
 
 extern "C" {
@@ -138,7 +139,10 @@ int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
   a.sq = (int32_t)p->sq, a.skv = (int32_t)p->skv, a.hq = (int32_t)p->hq, a.group = (int32_t)(p->hq / p->hkv);
   a.causal = p->causal;
   a.scale_log2 = p->scale * AF_LOG2E;
-  return attn_fwd_launch(&a, (int)p->d, (int)p->b, stream) == hipSuccess ? TK_ATTN_OK : TK_ATTN_ERR_HIP;
+  /* gfx950 runs its own forward (attn_fwd_cdna4.h: double-rate MFMAs, transposing LDS reads) */
+  const hipError_t e = attn_fwd_cdna4_device() ? attn_fwd_cdna4_launch(&a, (int)p->d, (int)p->b, stream)
+                                               : attn_fwd_launch(&a, (int)p->d, (int)p->b, stream);
+  return e == hipSuccess ? TK_ATTN_OK : TK_ATTN_ERR_HIP;
 }
 
 size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p)
