@@ -186,7 +186,9 @@
         static_assert(NG - 1 - NC > NC, "attn_fwd_cdna4: the O phase's V and K commits overlap"); \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 4, k_ = g % 4;                                                       \
-          if (k_ == 0 && c_ + 1 < NC) AF4_VREAD(c_ + 1); /* next chunk's V^T under this one */ \
+          /* AF_KLA 2: the next chunk's V^T under this one; 1 (256 registers): this chunk's */    \
+          if (AF_KLA == 2 && k_ == 0 && c_ + 1 < NC) AF4_VREAD(c_ + 1);                          \
+          if (AF_KLA == 1 && k_ == 0 && c_ > 0) AF4_VREAD(c_);                                    \
           NAME##_f2_t a2;                                                                         \
           NAME##_b2_t b2;                                                                         \
           NAME##_c1_t o1;                                                                         \
@@ -330,7 +332,7 @@
 #endif
 
 ATTN_FWD_CDNA4_KERNEL(attn_fwd_cdna4_d64, 64, 2)
-ATTN_FWD_CDNA4_KERNEL(attn_fwd_cdna4_d128, 128, 1)
+ATTN_FWD_CDNA4_KERNEL(attn_fwd_cdna4_d128, 128, 2)
 
 /* 1 when the current device is a gfx950 (this kernel's target), else 0 */
 static int attn_fwd_cdna4_device(void)
