@@ -55,8 +55,8 @@
     NAME##_kpend kp_;                                                                             \
     NAME##_k_t kf_;                                                                               \
     _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) {                                           \
-      tk_prefetch_issue(kp_, sm.kv.k[0][c_], 0, 0);                                              \
-      tk_prefetch_wait(kf_, kp_, 0);                                                              \
+      tk_prefetch_issue_b128(kp_, sm.kv.k[0][c_], 0, 0);                                         \
+      tk_prefetch_wait_b128(kf_, kp_, 0);                                                         \
       tk_mma_ABt(S, kf_, qf[c_], S);                                                              \
     }                                                                                             \
   } while (0)
@@ -79,9 +79,9 @@
     if (AF_KLA == 1 && (C) > 0) AF4_SHIFTED(AF4_KREAD_, C);                                       \
     if (AF_KLA == 2 && (C) + 1 < NC) {                                                            \
       AF4_SHIFTED(AF4_KREAD_, (C) + 1);                                                           \
-      tk_prefetch_wait(kf_[C], kp_[C], AF_RPC);                                                   \
+      tk_prefetch_wait_b128(kf_[C], kp_[C], AF_RPC);                                              \
     } else {                                                                                      \
-      tk_prefetch_wait(kf_[C], kp_[C], 0);                                                        \
+      tk_prefetch_wait_b128(kf_[C], kp_[C], 0);                                                   \
     }                                                                                             \
   } while (0)
 
@@ -113,7 +113,7 @@
 
 
 /* K chunk C's fragment reads of tile J+1 */
-#define AF4_KREAD_(C) tk_prefetch_issue_rows(kp_[C], sm.kv.k[KB_][0], 0, 0, AF4_BKV * (C))
+#define AF4_KREAD_(C) tk_prefetch_issue_b128_rows(kp_[C], sm.kv.k[KB_][0], 0, 0, AF4_BKV * (C))
 /* V^T chunk C (32 d-rows x 64 keys) through transposing reads of V's 64x32 tile */
 #define AF4_VREAD(C) tk_rt_load_tr(vf_[C], sm.kv.v[VB_][C].data, 64)
 
@@ -243,8 +243,8 @@
   TK_RT(NAME##_f2_t, TK_K_A_BF16_32x32x8, 32, 16);    /* a K-fragment pair of K, Q or V^T */      \
   TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* one fragment of S^T or O^T */            \
   TK_RT(NAME##_b2_t, TK_K_B_BF16_32x32x8, 16, 32);    /* a K-fragment pair of P^T */              \
-  TK_PENDING(NAME##_qpend, NAME##_q_t);                                                           \
-  TK_PENDING(NAME##_kpend, NAME##_k_t);                                                           \
+  TK_PENDING_B128(NAME##_qpend, NAME##_q_t); /* K-fragment pairs: one ds_read_b128 each */       \
+  TK_PENDING_B128(NAME##_kpend, NAME##_k_t);                                                      \
   __global__ __launch_bounds__(256, WPE) void NAME(attn_fwd_args a)                               \
   {                                                                                               \
     ATTN_FWD_CDNA4_BODY(NAME, D, WPE)                                                             \
@@ -255,7 +255,7 @@
     TK_LDS_ALLOC(NAME##_smem, sm);                                                                \
     enum { NC = (D) / 32, AF_WPE = (WPE),                                                          \
            AF_KLA = (WPE) == 1 ? 2 : 1, /* K chunk reads in flight: AF_CHUNK */                     \
-           AF_RPC = 8 };                /* ds_read_b64 per K chunk */                              \
+           AF_RPC = 4 };                /* ds_read_b128 per K chunk (64 x 32) */                   \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     const int q0 = (int)blockIdx.x * AF4_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
@@ -273,8 +273,8 @@
       tk_lds_barrier();                                                                           \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
         NAME##_qpend qp;                                                                          \
-        tk_prefetch_issue(qp, sm.q, 32 * wave, 32 * c);                                           \
-        tk_prefetch_wait(qf[c], qp, 0);                                                           \
+        tk_prefetch_issue_b128(qp, sm.q, 32 * wave, 32 * c);                                      \
+        tk_prefetch_wait_b128(qf[c], qp, 0);                                                      \
       }                                                                                           \
       tk_barrier();                                                                               \
     }                                                                                             \

@@ -615,12 +615,17 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * with bit 3 set hold each 16-byte chunk with its 8-byte halves exchanged
  * (shared.h); fragment shifts are multiples of 16 rows, so one per-lane flag
  * covers the tile and the wait puts the halves back. */
-#define tk_prefetch_issue_b128(P, sm, r0, c0)                                      \
+#define tk_prefetch_issue_b128(P, sm, r0, c0) tk_prefetch_issue_b128_rows(P, sm, r0, c0, 0)
+/* The same, RS rows further down (as tk_prefetch_issue_rows: RS a constant multiple of 16,
+ * the shift in the offset field, so reads of consecutive tiles of an array of one tile type
+ * share their address registers) */
+#define tk_prefetch_issue_b128_rows(P, sm, r0, c0, RS)                             \
   do {                                                                             \
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
-    TK__PREFETCH_GEOM(_P, _T);                                                     \
+    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
+    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes)); \
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
@@ -631,7 +636,8 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
       if (_k == 0) (P).tk_swapped_ = TK_LDS_HALVES((int)_T::tk_layout) ? (_o & 8u) : 0u;                     \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
-        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm, 0);                 \
+        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm,                     \
+                    (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));         \
       }                                                                            \
     }                                                                              \
   } while (0)
