@@ -85,18 +85,6 @@
     }                                                                                             \
   } while (0)
 
-/* K chunk C (0..3, constant) of stage set KS -> K buffer B, waiting for it only: the loads
- * issued after it are K's later chunks and then one whole V set (2 NC - 1 - C batches) */
-#define AF4_KCOMMIT(B, KS, C)                                                                     \
-  do {                                                                                            \
-    switch (C) {                                                                                  \
-      case 0: tk_load_commit(sm.kv.k[B][0], KS[0], tid, (2 * NC - 1) * NL); break;                \
-      case 1: tk_load_commit(sm.kv.k[B][1], KS[1], tid, (2 * NC - 2) * NL); break;                \
-      case 2: tk_load_commit(sm.kv.k[B][2 % NC], KS[2 % NC], tid, (2 * NC - 3) * NL); break;      \
-      case 3: tk_load_commit(sm.kv.k[B][3 % NC], KS[3 % NC], tid, (2 * NC - 4 + (NC < 4)) * NL); break; \
-    }                                                                                             \
-  } while (0)
-
 /* P elements of slot G: column sum (pinned here, or the compiler defers the adds past the
  * loop) and bf16 conversion of each pair into the B-operand fragment (round to nearest) */
 #define AF4_P_FINISH(G)                                                                           \
@@ -112,19 +100,25 @@
   } while (0)
 
 
+/* one 64x32 chunk of K or V (rows R0.., columns C0..) of matrix (b, hk) straight into LDS tile
+ * sm.kv.TILE: gfx950's 16-byte direct loads (buffer_load_dwordx4 ... lds), no staging registers;
+ * rows past skv read 0 (matrix-bounded descriptor: tk_gl_rsrc_mat) */
+#define AF4_LOAD(TILE, MV, RS, R0, C0) tk_load_lds_direct_x4_mat(sm.kv.TILE, 256, MV, RS, R0, C0, tid)
+
 /* K chunk C's fragment reads of tile J+1 */
 #define AF4_KREAD_(C) tk_prefetch_issue_b128_rows(kp_[C], sm.kv.k[KB_][0], 0, 0, AF4_BKV * (C))
 /* V^T chunk C (32 d-rows x 64 keys) through transposing reads of V's 64x32 tile */
 #define AF4_VREAD(C) tk_rt_load_tr(vf_[C], sm.kv.v[VB_][C].data, 64)
 
 /* one key tile (inside ATTN_FWD_CDNA4_KERNEL): see attn_fwd.h's AF_TILE for the roles of
- * J, PAR, SC (S(J), masked, column max in mt) and SN (receives S(J+1)); KS / VS the stage
- * sets holding K(J+2) (issued here) / V(J+1) (in flight on entry) */
-#define AF4_TILE(NAME, J, PAR, KS, VS, SC, SN)                                                    \
+ * J, PAR, SC (S(J), masked, column max in mt) and SN (receives S(J+1)); VS: the stage set
+ * holding V(J+1) (in flight on entry, committed here; V(J+2) issued into it) */
+#define AF4_TILE(NAME, J, PAR, VS, SC, SN)                                                    \
   do {                                                                                            \
       enum { KB_ = 1 - (PAR), VB_ = (PAR) };                                                      \
       const int kv0 = (J) * AF4_BKV;                                                               \
-      tk_lds_barrier(); /* K(j+1) and V(j) (committed last tile) visible */                       \
+      TK_WAIT_VMCNT(NC * NL); /* this wave's direct loads of K(j+1) (V(j+1)'s stage may fly) */  \
+      tk_lds_barrier(); /* ... and every wave's, and V(j)'s commit: visible */                    \
       NAME##_kpend kp_[NC];                                                                       \
       NAME##_k_t kf_[NC];                                                                         \
       AF4_SHIFTED(AF4_KREAD_, 0);                                                                  \
@@ -154,7 +148,9 @@
             AF4_CHUNK(c_);                                          \
           }                                                                                       \
           /* K(j+2)'s global loads, one chunk per 4 MFMAs (beyond skv they read 0) */             \
-          if (g % 4 == 1) tk_load_issue_mat(KS[c_], mvk, rk, kv0 + 2 * AF4_BKV, 32 * c_, tid);       \
+          /* K(j+2) straight into the K buffer K(j) left (free since the barrier), one chunk per  \
+           * 4 MFMAs (rows past skv read 0) */                                                    \
+          if (g % 4 == 1) AF4_LOAD(k[VB_][c_], mvk, rk, kv0 + 2 * AF4_BKV, 32 * c_);             \
           TK_SCHED_BARRIER(0);                                                                    \
           NAME##_f2_t a2, b2;                                                                     \
           NAME##_c1_t s1;                                                                         \
@@ -183,7 +179,7 @@
         }                                                                                         \
         float mx = -INFINITY, mo = -INFINITY;                                                     \
         enum { NG = 4 * NC, EPG = 32 / NG };                                                      \
-        static_assert(NG - 1 - NC > NC, "attn_fwd_cdna4: the O phase's V and K commits overlap"); \
+        static_assert(2 * NC <= NG, "attn_fwd_cdna4: the O phase has too few MFMAs for V's loads"); \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 4, k_ = g % 4;                                                       \
           /* AF_KLA 2: the next chunk's V^T under this one; 1 (256 registers): this chunk's */    \
@@ -211,11 +207,6 @@
               tk_load_commit(sm.kv.v[KB_][c2_], VS[c2_], tid, (2 * NC - 1) * NL);                 \
               tk_load_issue_mat(VS[c2_], mvv, rv, kv0 + 2 * AF4_BKV, 32 * c2_, tid); /* V(j+2) */  \
             }                                                                                     \
-          /* K(j+2) -> the free K buffer near the end (after K(j+2) chunk c: its later chunks     \
-           * and all of V(j+2)) */                                                                \
-          _Pragma("unroll") for (int c2_ = 0; c2_ < NC; ++c2_)                                     \
-            if (g == NG - 1 - NC + c2_)                                                           \
-              AF4_KCOMMIT(VB_, KS, c2_);                                                          \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
       }                                                                                           \
@@ -232,7 +223,6 @@
     NAME##_ost o[4];                                                                              \
   } NAME##_smem;                                                                                  \
   TK_LDS_CHECK(NAME##_smem);                                                                      \
-  TK_STAGE(NAME##_cstage, NAME##_kst, 256); /* one 64x32 chunk of K or V */                      \
   TK_STAGE(NAME##_qstage, NAME##_qst, 256);                                                       \
   TK_RT(NAME##_q_t, TK_K_A_BF16_32x32x8, 32, 32);     /* 32 d-columns of the wave's Q rows */     \
   TK_RT(NAME##_k_t, TK_K_A_BF16_32x32x8, AF4_BKV, 32); /* 32 d-columns of the K tile */            \
@@ -243,6 +233,7 @@
   TK_RT(NAME##_f2_t, TK_K_A_BF16_32x32x8, 32, 16);    /* a K-fragment pair of K, Q or V^T */      \
   TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* one fragment of S^T or O^T */            \
   TK_RT(NAME##_b2_t, TK_K_B_BF16_32x32x8, 16, 32);    /* a K-fragment pair of P^T */              \
+  TK_STAGE(NAME##_vstage, NAME##_vst, 256); /* one 64x32 chunk of V */                          \
   TK_PENDING_B128(NAME##_qpend, NAME##_q_t); /* K-fragment pairs: one ds_read_b128 each */       \
   TK_PENDING_B128(NAME##_kpend, NAME##_k_t);                                                      \
   __global__ __launch_bounds__(256, WPE) void NAME(attn_fwd_args a)                               \
@@ -258,7 +249,14 @@
            AF_RPC = 4 };                /* ds_read_b128 per K chunk (64 x 32) */                   \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
-    const int q0 = (int)blockIdx.x * AF4_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
+    /* workgroups that share a K/V matrix on one XCD (its own L2): the grid's linear id w runs \
+     * on XCD w % 8, tk_grid_xcd_remap gives each XCD a contiguous range of (q block, head,     \
+     * batch) ids, q block fastest, so an XCD's concurrent groups read the same K/V */          \
+    const uint64_t n_wg_ = (uint64_t)gridDim.x * gridDim.y * gridDim.z;                          \
+    uint64_t w_ = blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z); \
+    if (n_wg_ <= 0xffffffffu) w_ = tk_grid_xcd_remap((uint32_t)w_, (uint32_t)n_wg_, TK_NUM_XCDS);   \
+    const int q0 = (int)(w_ % gridDim.x) * AF4_BQ, h = (int)(w_ / gridDim.x % gridDim.y),         \
+              b = (int)(w_ / gridDim.x / gridDim.y);                                               \
     const int hk = h / a.group;                                                                   \
     const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
     const tk_rsrc rq = tk_gl_rsrc(&a.q);                                                          \
@@ -283,25 +281,24 @@
     float m[1] = {-INFINITY}, l[1] = {0.0f};                                                      \
     const int qw = q0 + 32 * (int)wave;                                                           \
     const int nt = (kv_end + AF4_BKV - 1) / AF4_BKV;                                                \
-    NAME##_cstage ks0[NC], vs0[NC]; /* K(j+2), V(j+1) in flight during tile j, per chunk */      \
-    enum { NL = TK_STAGE_NLOADS(ks0[0]) }; /* buffer loads per chunk and lane */                  \
+    NAME##_vstage vs0[NC]; /* V(j+1) in flight during tile j, per chunk */                        \
+    enum { NL = TK_STAGE_NLOADS(vs0[0]) }; /* buffer loads per chunk and lane */                  \
+    static_assert(NL == 1, "attn_fwd_cdna4: one 16-byte load per lane and chunk (K's direct loads too)"); \
     NAME##_s_t s_a, s_b;                                                                          \
     tk_rt_zero(s_a);                                                                              \
     float mt = -INFINITY;                                                                         \
     if (nt > 0) {                                                                                 \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_load_issue_mat(ks0[c], mvk, rk, 0, 32 * c, tid); \
+      /* K(0), K(1) straight into LDS (buffers 0, 1), V(0) through registers; S(0) */          \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[0][c], mvk, rk, 0, 32 * c);      \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_load_issue_mat(vs0[c], mvv, rv, 0, 32 * c, tid); \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c)                                               \
-        AF4_KCOMMIT(0, ks0, c); /* K(0) -> buffer 0 */                                            \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_load_issue_mat(ks0[c], mvk, rk, AF4_BKV, 32 * c, tid); \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[1][c], mvk, rk, AF4_BKV, 32 * c); \
+      TK_WAIT_VMCNT(2 * NC * NL); /* K(0) (V(0), K(1) may stay in flight) */                     \
       tk_lds_barrier();                                                                           \
-      AF4_S_PHASE(NAME, s_a);                                                                      \
+      AF4_S_PHASE(NAME, s_a);                                                                     \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) { /* V(0) -> buffer 0, V(1) issued */        \
         tk_load_commit(sm.kv.v[0][c], vs0[c], tid, (2 * NC - 1) * NL);                            \
-        tk_load_issue_mat(vs0[c], mvv, rv, AF4_BKV, 32 * c, tid);                                  \
+        tk_load_issue_mat(vs0[c], mvv, rv, AF4_BKV, 32 * c, tid);                                 \
       }                                                                                           \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c)                                               \
-        AF4_KCOMMIT(1, ks0, c); /* K(1) -> buffer 1 */                                            \
       if (AF4_BKV > a.skv) tk_rt_mask_rows(s_a, s_a, a.skv, -INFINITY);                            \
       if (a.causal && qw + off < AF4_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);     \
       float mv[1];                                                                                \
@@ -309,12 +306,13 @@
       mt = mv[0];                                                                                 \
     }                                                                                             \
     for (int j = 0; j < nt; j += 2) {                                                             \
-      AF4_TILE(NAME, j, 0, ks0, vs0, s_a, s_b);                                                   \
-      if (j + 1 < nt) AF4_TILE(NAME, j + 1, 1, ks0, vs0, s_b, s_a);                               \
+      AF4_TILE(NAME, j, 0, vs0, s_a, s_b);                                                        \
+      if (j + 1 < nt) AF4_TILE(NAME, j + 1, 1, vs0, s_b, s_a);                                    \
     }                                                                                             \
     l[0] += tk_xor_f32(l[0], 32);                                                                 \
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
-    tk_lds_barrier(); /* the last tile's commits (every wave's writes done) before sm.o */        \
+    TK_WAIT_VMCNT(0); /* the last tile's direct loads (into buffers sm.o aliases) */             \
+    tk_lds_barrier(); /* ... every wave's, before sm.o */                                         \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
       tk_store_acc_lds_t(sm.o[wave], o[c], 0, 32 * c);                                            \

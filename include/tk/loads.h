@@ -457,6 +457,37 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
     }                                                                              \
   } while (0)
 
+/* tk_load_lds_direct_x4 through a matrix descriptor (mv = tk_gl_mview(&g), rsrc =
+ * tk_gl_rsrc_mat(&g, b, h); the same contract as tk_load_issue_mat): the window at
+ * (r0, c0) of that matrix, rows past it read 0 in hardware, columns must be inside.
+ * No per-lane row select: a lane's offset is its chunk's (constant) place plus the
+ * wave-uniform r0 * pitch, so a kernel that loads many tiles keeps the lane part in
+ * one register and pays one add per instruction. */
+#define tk_load_lds_direct_x4_mat(sm, NT, mv, rsrc, r0, c0, tid)                   \
+  do {                                                                             \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    enum { _bytes = ((int)_T::tk_rows) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes), \
+           _rb = ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) };                  \
+    static_assert(TK_HAS_GLOBAL_LOAD_LDS_X4,                                       \
+                  "tk: tk_load_lds_direct_x4_mat needs 16-byte direct LDS loads (gfx950); this pass targets a device without them (gfx942: use tk_load_lds_direct)"); \
+    static_assert(!TK_LDS_HALVES((int)_T::tk_layout),                               \
+                  "tk: 16-byte direct loads need a layout that keeps 16-byte chunks whole"); \
+    static_assert(_bytes % ((NT) * 16) == 0 && (NT) % 64 == 0,                     \
+                  "tk: 16-byte direct loads need whole waves and a tile of a multiple of NT*16 bytes"); \
+    const uint32_t _wave0 = (uint32_t)__builtin_amdgcn_readfirstlane((int)((uint32_t)(tid) / 64u)) * 1024u; \
+    const uint32_t _roff = tk__mat_row0(mv, r0) * (mv).pitch + (uint32_t)(c0) * ((int)_T::tk_elem_bytes); \
+    _Pragma("unroll") for (int _i = 0; _i < _bytes / ((NT) * 16); _i++) {          \
+      const uint32_t _wbase = _wave0 + (uint32_t)_i * (NT) * 16u; /* wave-uniform */ \
+      const uint32_t _p = _wbase + ((uint32_t)(tid) % 64u) * 16u;                  \
+      const uint32_t _r = _p / _rb;                                                \
+      const uint32_t _u = (_p % _rb) / 8u; /* even: the chunk's first 8-byte unit */ \
+      const uint32_t _uu = _u ^ tk_lds_swz_units(((int)_T::tk_layout), _rb, _r);    \
+      tk_llvm_raw_buffer_load_lds((rsrc),                                          \
+          (__attribute__((address_space(3))) void *)((char *)(sm).data + _wbase),  \
+          16, (int32_t)(_roff + _r * (mv).pitch + _uu * 8u), 0, 0, 0);             \
+    }                                                                              \
+  } while (0)
+
 /* ---- 3. ds_read_b64 prefetch ----------------------------------------------------- */
 
 /* LDS byte address of a generic pointer into __shared__ memory: the low 32
