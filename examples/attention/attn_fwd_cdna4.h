@@ -86,14 +86,14 @@
   } while (0)
 
 /* P elements of slot G: column sum (pinned here, or the compiler defers the adds past the
- * loop) and bf16 conversion of each pair into the B-operand fragment (round to nearest) */
+ * loop) and bf16 conversion of each pair into the B-operand fragment (v_cvt_pk_bf16_f32) */
 #define AF4_P_FINISH(G)                                                                           \
   do {                                                                                            \
     _Pragma("unroll") for (int e = (G) * EPG; e < ((G) + 1) * EPG; ++e) {                         \
       if (e % 2 == 1) {                                                                           \
         lsum2 = tk_opaque_f32x2(lsum2 + (tk_f32x2){xs[e - 1], xs[e]});                            \
         tk_u32x2 w_ = __builtin_bit_cast(tk_u32x2, p.f[(e / 16) * 4 + (e % 16) / 4]);             \
-        w_[(e % 4) / 2] = tk_opaque(tk_pack_bf16x2_rna(xs[e - 1], xs[e]));                        \
+        w_[(e % 4) / 2] = tk_opaque(tk_pack_bf16x2_rn(xs[e - 1], xs[e]));                        \
         p.f[(e / 16) * 4 + (e % 16) / 4] = __builtin_bit_cast(TK_TYPEOF(p.f[0]), w_);             \
       }                                                                                           \
     }                                                                                             \
@@ -138,7 +138,7 @@
       {                                                                                           \
         enum { NG = 4 * NC, EPG = 32 / NG }; /* paired MFMAs, P elements per lane per MFMA */      \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
-          const int c_ = g / 4, r_ = (g / 2) % 2, k_ = g % 2;                                     \
+          const int c_ = g / 4, r_ = g % 2, k_ = (g / 2) % 2;                                     \
           _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e) {                       \
             if (e % 2 == 0)                                                                       \
               t2 = (tk_f32x2){SC.f[e / 16][e % 16], SC.f[e / 16][e % 16 + 1]} * sc2 - mu2;        \
