@@ -73,10 +73,10 @@
     }                                                                                             \
   } while (0)
 /* chunk C's reads for chunk C's MFMAs, chunk 0 issued earlier: AF_KLA 2 issues chunk C+1
- * first and waits for chunk C only; AF_KLA 1 (d = 64, 256 registers) issues C and waits */
+ * first and waits for chunk C only; AF_KLA 1 (256 registers) waits for chunk C, whose reads
+ * went out half a chunk earlier (AF4_TILE: slot 4C - 2) */
 #define AF4_CHUNK(C)                                                                              \
   do {                                                                                            \
-    if (AF_KLA == 1 && (C) > 0) AF4_SHIFTED(AF4_KREAD_, C);                                       \
     if (AF_KLA == 2 && (C) + 1 < NC) {                                                            \
       AF4_SHIFTED(AF4_KREAD_, (C) + 1);                                                           \
       tk_prefetch_wait_b128(kf_[C], kp_[C], AF_RPC);                                              \
@@ -147,6 +147,7 @@
           if (g % 4 == 0) {                                                                       \
             AF4_CHUNK(c_);                                          \
           }                                                                                       \
+          if (AF_KLA == 1 && g % 4 == 2 && c_ + 1 < NC) AF4_SHIFTED(AF4_KREAD_, c_ + 1);           \
           /* K(j+2)'s global loads, one chunk per 4 MFMAs (beyond skv they read 0) */             \
           /* K(j+2) straight into the K buffer K(j) left (free since the barrier), one chunk per  \
            * 4 MFMAs (rows past skv read 0) */                                                    \
