@@ -183,9 +183,9 @@
         static_assert(2 * NC <= NG, "attn_fwd_cdna4: the O phase has too few MFMAs for V's loads"); \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 4, k_ = g % 4;                                                       \
-          /* AF_KLA 2: the next chunk's V^T under this one; 1 (256 registers): this chunk's */    \
+          /* the next chunk's V^T: AF_KLA 2 a whole chunk ahead, 1 (256 registers) half a chunk */ \
           if (AF_KLA == 2 && k_ == 0 && c_ + 1 < NC) AF4_VREAD(c_ + 1);                          \
-          if (AF_KLA == 1 && k_ == 0 && c_ > 0) AF4_VREAD(c_);                                    \
+          if (AF_KLA == 1 && k_ == 2 && c_ + 1 < NC) AF4_VREAD(c_ + 1); /* half a chunk ahead */    \
           NAME##_f2_t a2;                                                                         \
           NAME##_b2_t b2;                                                                         \
           NAME##_c1_t o1;                                                                         \
