@@ -275,7 +275,8 @@
     const uint64_t n_wg_ = (uint64_t)gridDim.x * gridDim.y * gridDim.z;                          \
     uint64_t w_ = blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z); \
     if (n_wg_ <= 0xffffffffu) w_ = tk_grid_xcd_remap((uint32_t)w_, (uint32_t)n_wg_, TK_NUM_XCDS);   \
-    const int q0 = (int)(w_ % gridDim.x) * AF4_BQ, h = (int)(w_ / gridDim.x % gridDim.y),         \
+    /* q blocks last to first: causal blocks with the most keys start first (less idle tail) */ \
+    const int q0 = (int)(gridDim.x - 1 - w_ % gridDim.x) * AF4_BQ, h = (int)(w_ / gridDim.x % gridDim.y), \
               b = (int)(w_ / gridDim.x / gridDim.y);                                               \
     const int hk = h / a.group;                                                                   \
     const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
