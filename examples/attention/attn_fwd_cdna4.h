@@ -129,6 +129,16 @@
 /* V^T chunk C (32 d-rows x 64 keys) through transposing reads of V's 64x32 tile */
 #define AF4_VREAD(C) tk_rt_load_tr(vf_[C], sm.kv.v[VB_][C].data, 64)
 
+/* this wave's 32 rows of the Q half in V buffer 1, in d-chunks */
+#define AF4_QREAD(NAME, QF)                                                                            \
+  do {                                                                                            \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      NAME##_qpend qp;                                                                            \
+      tk_prefetch_issue_b128(qp, sm.qv.qh, 32 * (wave % 2), 32 * c);                              \
+      tk_prefetch_wait_b128(QF[c], qp, 0);                                                        \
+    }                                                                                             \
+  } while (0)
+
 /* one key tile (inside ATTN_FWD_CDNA4_KERNEL): see attn_fwd.h's AF_TILE for the roles of
  * J, PAR, SC (S(J), masked, column max in mt) and SN (receives S(J+1)); VS: the stage set
  * holding V(J+1) (in flight on entry, committed here; V(J+2) issued into it) */
@@ -235,15 +245,15 @@
 #define ATTN_FWD_CDNA4_KERNEL(NAME, D, WPE)                                                          \
   TK_ST(NAME##_kst, tk_bf16, AF4_BKV, 32, TK_LDS_SWZ);    /* K tile, one per 32 d-columns */       \
   TK_ST(NAME##_vst, tk_bf16, AF4_BKV, 32, TK_LDS_LINEAR); /* V tile (keys x 32 d), row-major */    \
-  TK_ST(NAME##_qst, tk_bf16, AF4_BQ, D, TK_LDS_SWZ);      /* Q block */                            \
+  TK_ST(NAME##_qhst, tk_bf16, AF4_BQ / 2, D, TK_LDS_SWZ); /* half the Q block */                 \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);         /* one wave's O rows */                  \
   typedef union {                                                                                 \
     struct { NAME##_kst k[2][(D) / 32]; NAME##_vst v[2][(D) / 32]; } kv; /* K(t), V(t): t % 2 */  \
-    NAME##_qst q;                                                                                 \
+    struct { NAME##_kst k[2][(D) / 32]; NAME##_vst v0[(D) / 32]; NAME##_qhst qh; } qv; /* Q halves in V buffer 1 */ \
     NAME##_ost o[4];                                                                              \
   } NAME##_smem;                                                                                  \
   TK_LDS_CHECK(NAME##_smem);                                                                      \
-  TK_STAGE(NAME##_qstage, NAME##_qst, 256);                                                       \
+  TK_STAGE(NAME##_qstage, NAME##_qhst, 256);                                                      \
   TK_RT(NAME##_q_t, TK_K_A_BF16_32x32x8, 32, 32);     /* 32 d-columns of the wave's Q rows */     \
   TK_RT(NAME##_k_t, TK_K_A_BF16_32x32x8, AF4_BKV, 32); /* 32 d-columns of the K tile */            \
   TK_RT(NAME##_v_t, TK_K_A_BF16_32x32x8, 32, AF4_BKV); /* 32 d-rows of V^T (transposing reads) */  \
@@ -285,18 +295,6 @@
     const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
     int kv_end = a.skv;                                                                           \
     if (a.causal && q0 + AF4_BQ + off < kv_end) kv_end = q0 + AF4_BQ + off;                         \
-    NAME##_q_t qf[NC];                                                                            \
-    {                                                                                             \
-      NAME##_qstage qs;                                                                           \
-      tk_load(sm.q, qs, &a.q, rq, b, h, q0, 0, tid);                                              \
-      tk_lds_barrier();                                                                           \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
-        NAME##_qpend qp;                                                                          \
-        tk_prefetch_issue_b128(qp, sm.q, 32 * wave, 32 * c);                                      \
-        tk_prefetch_wait_b128(qf[c], qp, 0);                                                      \
-      }                                                                                           \
-      tk_barrier();                                                                               \
-    }                                                                                             \
     NAME##_o_t o[NC];                                                                             \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(o[c]);                              \
     float m[1] = {-INFINITY}, l[1] = {0.0f};                                                      \
@@ -305,14 +303,30 @@
     NAME##_vstage vs0[NC]; /* V(j+1) in flight during tile j, per chunk */                        \
     enum { NL = TK_STAGE_NLOADS(vs0[0]) }; /* buffer loads per chunk and lane */                  \
     static_assert(NL == 1, "attn_fwd_cdna4: one 16-byte load per lane and chunk (K's direct loads too)"); \
+    /* prologue: Q's two halves, K(0), V(0) and K(1) all in flight at once (one global latency, \
+     * not two); the Q halves go through V buffer 1 (free until tile 0) one after the other:    \
+     * waves 0-1 read rows 0-63, then waves 2-3 rows 64-127 */                                   \
+    NAME##_q_t qf[NC];                                                                            \
+    {                                                                                             \
+      NAME##_qstage qs0, qs1;                                                                     \
+      enum { NQ = TK_STAGE_NLOADS(qs0) };                                                         \
+      tk_load_issue(qs0, &a.q, rq, b, h, q0, 0, tid);                                             \
+      tk_load_issue(qs1, &a.q, rq, b, h, q0 + AF4_BQ / 2, 0, tid);                                \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[0][c], mvk, rk, 0, 32 * c);      \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_load_issue_mat(vs0[c], mvv, rv, 0, 32 * c, tid); \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[1][c], mvk, rk, AF4_BKV, 32 * c); \
+      tk_load_commit(sm.qv.qh, qs0, tid, NQ + 3 * NC * NL);                                       \
+      tk_lds_barrier();                                                                           \
+      if (wave < 2) AF4_QREAD(NAME, qf);                                                                \
+      tk_lds_barrier(); /* rows 0-63 read before rows 64-127 overwrite them */                    \
+      tk_load_commit(sm.qv.qh, qs1, tid, 3 * NC * NL);                                            \
+      tk_lds_barrier();                                                                           \
+      if (wave >= 2) AF4_QREAD(NAME, qf);                                                               \
+    }                                                                                             \
     NAME##_s_t s_a, s_b;                                                                          \
     tk_rt_zero(s_a);                                                                              \
     float mt = -INFINITY;                                                                         \
     if (nt > 0) {                                                                                 \
-      /* K(0), K(1) straight into LDS (buffers 0, 1), V(0) through registers; S(0) */          \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[0][c], mvk, rk, 0, 32 * c);      \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_load_issue_mat(vs0[c], mvv, rv, 0, 32 * c, tid); \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[1][c], mvk, rk, AF4_BKV, 32 * c); \
       TK_WAIT_VMCNT(2 * NC * NL); /* K(0) (V(0), K(1) may stay in flight) */                     \
       tk_lds_barrier();                                                                           \
       AF4_S_PHASE(NAME, s_a);                                                                     \
