@@ -52,8 +52,7 @@
  * column max and V(j+1)'s commit (one chunk per MFMA, each chunk's V(j+2)
  * loads right after it).
  * LDS: 2 x (K + V) = 64 KiB at d = 128 (32 KiB at d = 64); Q is read once
- * through V buffer 1 into registers; O goes from the accumulators straight to global
- * memory (8-byte stores).
+ * through LDS into registers; the per-wave output tiles alias the buffers.
  */
 #ifndef ATTN_FWD_CDNA4_H
 #define ATTN_FWD_CDNA4_H
@@ -247,9 +246,11 @@
   TK_ST(NAME##_kst, tk_bf16, AF4_BKV, 32, TK_LDS_SWZ);    /* K tile, one per 32 d-columns */       \
   TK_ST(NAME##_vst, tk_bf16, AF4_BKV, 32, TK_LDS_LINEAR); /* V tile (keys x 32 d), row-major */    \
   TK_ST(NAME##_qhst, tk_bf16, AF4_BQ / 2, D, TK_LDS_SWZ); /* half the Q block */                 \
+  TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);         /* one wave's O rows */                  \
   typedef union {                                                                                 \
     struct { NAME##_kst k[2][(D) / 32]; NAME##_vst v[2][(D) / 32]; } kv; /* K(t), V(t): t % 2 */  \
     struct { NAME##_kst k[2][(D) / 32]; NAME##_vst v0[(D) / 32]; NAME##_qhst qh; } qv; /* Q halves in V buffer 1 */ \
+    NAME##_ost o[4];                                                                              \
   } NAME##_smem;                                                                                  \
   TK_LDS_CHECK(NAME##_smem);                                                                      \
   TK_STAGE(NAME##_qstage, NAME##_qhst, 256);                                                      \
@@ -345,28 +346,19 @@
     }                                                                                             \
     l[0] += tk_xor_f32(l[0], 32);                                                                 \
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
-    /* O straight from the O^T accumulator: lane l holds query qw + l % 32 and, per 32-wide     \
-     * d-chunk and element group q, the 4 consecutive d 32c + 8q + 4(l / 32) + 0..3 (the 32x32   \
-     * accumulator layout), i.e. 8 bytes of one O row: one 8-byte store each, through O's matrix \
-     * descriptor (rows past sq are dropped in hardware); no LDS round trip, no barrier */        \
-    {                                                                                             \
-      const tk_rsrc ro = tk_gl_rsrc_mat(&a.o, b, h);                                              \
-      const tk_mview mvo = tk_gl_mview(&a.o);                                                     \
-      const uint32_t orow = tk__mat_row0(mvo, qw + (int)(lane % 32)) * mvo.pitch + 8u * (lane / 32); \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
-        tk_rt_col_bcast(o[c], o[c], inv, *);                                                      \
-        _Pragma("unroll") for (int q = 0; q < 4; ++q) {                                           \
-          const tk_u32x2 w = {tk_pack_bf16x2_rn(o[c].f[0][4 * q], o[c].f[0][4 * q + 1]),          \
-                              tk_pack_bf16x2_rn(o[c].f[0][4 * q + 2], o[c].f[0][4 * q + 3])};     \
-          tk_buffer_store_b64(ro, orow + 2u * (32u * c + 8u * q), w);                             \
-        }                                                                                         \
-      }                                                                                           \
+    TK_WAIT_VMCNT(0); /* the last tile's direct loads (into buffers sm.o aliases) */             \
+    tk_lds_barrier(); /* ... every wave's, before sm.o */                                         \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
+      tk_store_acc_lds_t(sm.o[wave], o[c], 0, 32 * c);                                            \
     }                                                                                             \
+    const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                          \
+    tk_lds_barrier();                                                                             \
+    tk_store_lds_global(&a.o, ro, b, h, qw, 0, sm.o[wave], lane, 64);                             \
     const int qi = qw + (int)lane;                                                                \
     if (lane < 32 && qi < a.sq)                                                                   \
       a.lse[((int64_t)b * a.hq + h) * a.sq + qi] =                                                \
-          l[0] > 0.0f ? (m[0] + log2f(l[0])) * AF4_LN2 : INFINITY;                                 \
-    TK_WAIT_VMCNT(0); /* the last tile's direct loads landed before the wave ends */
+          l[0] > 0.0f ? (m[0] + log2f(l[0])) * AF4_LN2 : INFINITY;
 #else
 /* gfx942 device pass (no transposing LDS reads): never launched (tk_attn.hip picks attn_fwd.h) */
 #define ATTN_FWD_CDNA4_BODY(NAME, D, WPE) (void)a;
