@@ -8,6 +8,7 @@
 
 #include "tk_attn.h"
 #include "attn_fwd.h"
+#include "attn_fwd_cdna4.h"
 #include "attn_bwd.h"
 
 extern "C" {
@@ -131,6 +132,7 @@ static int fwd_plan(const tk_attn_problem *p, int32_t *ntail)
 {
   int dev = 0, cus = 0;
   *ntail = 0;
+  if (attn_fwd_cdna4_device()) return 1; /* the gfx950 forward runs every item whole */
   if (hipGetDevice(&dev) != hipSuccess || hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
     return 1;
   return attn_fwd_plan((p->sq + AF_BQ - 1) / AF_BQ, p->hq, p->b, p->skv, (int)p->d, p->causal, cus, ntail);
@@ -173,7 +175,11 @@ int tk_attn_fwd_ws(const tk_attn_problem *p, const uint16_t *q, const uint16_t *
       a.ws_lse = (float *)workspace + parts * p->d * AF_BQ;
     }
   }
-  return attn_fwd_launch(&a, (int)p->d, (int)p->b, stream) == hipSuccess ? TK_ATTN_OK : TK_ATTN_ERR_HIP;
+  /* gfx950 runs its own forward (attn_fwd_cdna4.h: double-rate MFMAs, transposing LDS reads); it has no
+   * tail split, so fwd_plan plans none there and a.nqb stays 0 */
+  const hipError_t e = attn_fwd_cdna4_device() && a.nqb == 0 ? attn_fwd_cdna4_launch(&a, (int)p->d, (int)p->b, stream)
+                                                             : attn_fwd_launch(&a, (int)p->d, (int)p->b, stream);
+  return e == hipSuccess ? TK_ATTN_OK : TK_ATTN_ERR_HIP;
 }
 
 int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, uint16_t *o,

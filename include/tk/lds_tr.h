@@ -7,12 +7,19 @@
  *
  *   tk_i16x8 tk_lds_read_tr_16x16x32(tile, row_bytes)   one operand fragment of
  *   tk_i16x8 tk_lds_read_tr_32x32x16(tile, row_bytes)   v_mfma_f32_<shape>_{bf16,f16}
+ *   tk_i16x4 tk_lds_read_tr_16x16x16(tile, row_bytes)   one operand fragment of
+ *   tk_i16x4 tk_lds_read_tr_32x32x8(tile, row_bytes)    the single-rate shapes
+ *       (v_mfma_f32_<shape>_{bf16_1k,f16}, 4 per lane): one instruction each
  *   tk_rt_load_tr(rt, tile, row_bytes)   every fragment of a register tile of a
- *       TK_K_{A,B}_{BF16,F16}_{16x16x32,32x32x16} kind
+ *       TK_K_{A,B}_{BF16,F16}_{16x16x32,32x32x16,16x16x16,32x32x8} kind
  * tile: generic pointer into __shared__ memory, 8-byte aligned; element (k, x)
  * (x = m or n) at byte 2*x + k*row_bytes; row_bytes a multiple of 8 (padding
  * allowed). Results are bf16/f16 bit patterns (f16 users bit-cast to tk_f16x8).
- * Two instructions per fragment, each lane k rows 8*(l/S)+0..3 then +4..7.
+ * Two instructions per double-rate fragment, each lane k rows 8*(l/S)+0..3
+ * then +4..7; one per single-rate fragment, k rows 4*(l/S)+0..3. On gfx950
+ * tk_mma pairs two single-rate K fragments into one double-rate MFMA (mma.h),
+ * so a tile of the single-rate kinds read here feeds the double-rate MFMAs
+ * with K in the order of the 32x32 accumulator's rows (attention's P^T).
  *
  * Hardware facts (docs/hardware.md "Transposing LDS reads", which lists the
  * sources: CDNA4 ISA guide section 11.4, Triton's chooseDsReadB64TrLayout,
@@ -49,12 +56,36 @@ TK_DI tk_i16x8 tk__lds_read_tr(const void *tile, uint32_t row_bytes, int S) {
 }
 TK_DI tk_i16x8 tk_lds_read_tr_16x16x32(const void *tile, uint32_t row_bytes) { return tk__lds_read_tr(tile, row_bytes, 16); }
 TK_DI tk_i16x8 tk_lds_read_tr_32x32x16(const void *tile, uint32_t row_bytes) { return tk__lds_read_tr(tile, row_bytes, 32); }
+/* single-rate fragment: 4 K rows per group of S lanes, one instruction */
+TK_DI tk_i16x4 tk__lds_read_tr4(const void *tile, uint32_t row_bytes, int S) {
+  int l = tk_lane();
+  int g = l >> 4, i = l & 15;
+  int k0 = 4 * ((16 * g) / S) + (i >> 2);            /* this lane's block row */
+  int x0 = (16 * g) % S + 4 * (i & 3);               /* its 4 columns */
+  return tk__ds_read_tr16((const char *)tile + (uint32_t)k0 * row_bytes + 2u * (uint32_t)x0);
+}
+TK_DI tk_i16x4 tk_lds_read_tr_16x16x16(const void *tile, uint32_t row_bytes) { return tk__lds_read_tr4(tile, row_bytes, 16); }
+TK_DI tk_i16x4 tk_lds_read_tr_32x32x8(const void *tile, uint32_t row_bytes) { return tk__lds_read_tr4(tile, row_bytes, 32); }
 #else
 #define TK_DS_READ_TR_ONLY_ \
   TK_DEV __attribute__((error("tk: ds_read_b64_tr_b16 is a gfx950 (CDNA4) instruction; guard its use with #if TK_HAS_DS_READ_TR")))
 TK_DS_READ_TR_ONLY_ tk_i16x8 tk_lds_read_tr_16x16x32(const void *tile, uint32_t row_bytes);
 TK_DS_READ_TR_ONLY_ tk_i16x8 tk_lds_read_tr_32x32x16(const void *tile, uint32_t row_bytes);
+TK_DS_READ_TR_ONLY_ tk_i16x4 tk_lds_read_tr_16x16x16(const void *tile, uint32_t row_bytes);
+TK_DS_READ_TR_ONLY_ tk_i16x4 tk_lds_read_tr_32x32x8(const void *tile, uint32_t row_bytes);
 #endif
+
+/* one fragment of shape `shape` (constant) into lvalue f: one or two reads */
+#define tk__lds_tr_frag(f, shape, p, rb)                                                              \
+  do {                                                                                              \
+    if ((shape) == TK_SHAPE_16x16x32 || (shape) == TK_SHAPE_32x32x16) {                              \
+      tk_i16x8 _v8 = (shape) == TK_SHAPE_16x16x32 ? tk_lds_read_tr_16x16x32(p, rb) : tk_lds_read_tr_32x32x16(p, rb); \
+      __builtin_memcpy(&(f), &_v8, sizeof _v8 < sizeof(f) ? sizeof _v8 : sizeof(f));               \
+    } else {                                                                                        \
+      tk_i16x4 _v4 = (shape) == TK_SHAPE_16x16x16 ? tk_lds_read_tr_16x16x16(p, rb) : tk_lds_read_tr_32x32x8(p, rb); \
+      __builtin_memcpy(&(f), &_v4, sizeof _v4 < sizeof(f) ? sizeof _v4 : sizeof(f));               \
+    }                                                                                               \
+  } while (0)
 
 /* Fill register tile rt (A or B kind of a double-rate bf16/f16 shape) from
  * the K-major LDS tile: B fragment (fr, fc) = K rows fr*32.., N columns
@@ -66,8 +97,9 @@ TK_DS_READ_TR_ONLY_ tk_i16x8 tk_lds_read_tr_32x32x16(const void *tile, uint32_t 
     static_assert(TK_HAS_DS_READ_TR || !TK_DEVICE_PASS,                             \
       "tk: ds_read_b64_tr_b16 is a gfx950 (CDNA4) instruction; this device pass is " TK_TARGET_NAME \
       " (guard its use with #if TK_HAS_DS_READ_TR)");                               \
-    static_assert(((int)_R::tk_shape) == TK_SHAPE_16x16x32 || ((int)_R::tk_shape) == TK_SHAPE_32x32x16, \
-                  "tk: tk_rt_load_tr reads the gfx950 16x16x32 / 32x32x16 operand kinds");          \
+    static_assert(((int)_R::tk_shape) == TK_SHAPE_16x16x32 || ((int)_R::tk_shape) == TK_SHAPE_32x32x16 || \
+                  ((int)_R::tk_shape) == TK_SHAPE_16x16x16 || ((int)_R::tk_shape) == TK_SHAPE_32x32x8, \
+                  "tk: tk_rt_load_tr reads the 16x16x32 / 32x32x16 / 16x16x16 / 32x32x8 operand kinds"); \
     static_assert((((int)_R::tk_dt) == TK_DT_BF16 || ((int)_R::tk_dt) == TK_DT_F16) &&             \
                   (((int)_R::tk_op) == TK_OP_A || ((int)_R::tk_op) == TK_OP_B),                    \
                   "tk: tk_rt_load_tr reads bf16/f16 A or B operand tiles");                        \
@@ -80,9 +112,7 @@ TK_DS_READ_TR_ONLY_ tk_i16x8 tk_lds_read_tr_32x32x16(const void *tile, uint32_t 
         const uint32_t _k = (uint32_t)(_a ? _fc * (int)_R::tk_frag_cols : _fr * (int)_R::tk_frag_rows); \
         const uint32_t _x = (uint32_t)(_a ? _fr * (int)_R::tk_frag_rows : _fc * (int)_R::tk_frag_cols); \
         const char *_p = _t + _k * _rb + 2u * _x;                                   \
-        tk_i16x8 _v = ((int)_R::tk_shape) == TK_SHAPE_16x16x32 ? tk_lds_read_tr_16x16x32(_p, _rb) \
-                                                               : tk_lds_read_tr_32x32x16(_p, _rb); \
-        (rt).f[_fr * (int)_R::tk_frag_count_c + _fc] = __builtin_bit_cast(__typeof__((rt).f[0]), _v); \
+        tk__lds_tr_frag((rt).f[_fr * (int)_R::tk_frag_count_c + _fc], (int)_R::tk_shape, _p, _rb); \
       }                                                                             \
   } while (0)
 

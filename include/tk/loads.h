@@ -457,6 +457,37 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
     }                                                                              \
   } while (0)
 
+/* tk_load_lds_direct_x4 through a matrix descriptor (mv = tk_gl_mview(&g), rsrc =
+ * tk_gl_rsrc_mat(&g, b, h); the same contract as tk_load_issue_mat): the window at
+ * (r0, c0) of that matrix, rows past it read 0 in hardware, columns must be inside.
+ * No per-lane row select: a lane's offset is its chunk's (constant) place plus the
+ * wave-uniform r0 * pitch, so a kernel that loads many tiles keeps the lane part in
+ * one register and pays one add per instruction. */
+#define tk_load_lds_direct_x4_mat(sm, NT, mv, rsrc, r0, c0, tid)                   \
+  do {                                                                             \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    enum { _bytes = ((int)_T::tk_rows) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes), \
+           _rb = ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) };                  \
+    static_assert(TK_HAS_GLOBAL_LOAD_LDS_X4,                                       \
+                  "tk: tk_load_lds_direct_x4_mat needs 16-byte direct LDS loads (gfx950); this pass targets a device without them (gfx942: use tk_load_lds_direct)"); \
+    static_assert(!TK_LDS_HALVES((int)_T::tk_layout),                               \
+                  "tk: 16-byte direct loads need a layout that keeps 16-byte chunks whole"); \
+    static_assert(_bytes % ((NT) * 16) == 0 && (NT) % 64 == 0,                     \
+                  "tk: 16-byte direct loads need whole waves and a tile of a multiple of NT*16 bytes"); \
+    const uint32_t _wave0 = (uint32_t)__builtin_amdgcn_readfirstlane((int)((uint32_t)(tid) / 64u)) * 1024u; \
+    const uint32_t _roff = tk__mat_row0(mv, r0) * (mv).pitch + (uint32_t)(c0) * ((int)_T::tk_elem_bytes); \
+    _Pragma("unroll") for (int _i = 0; _i < _bytes / ((NT) * 16); _i++) {          \
+      const uint32_t _wbase = _wave0 + (uint32_t)_i * (NT) * 16u; /* wave-uniform */ \
+      const uint32_t _p = _wbase + ((uint32_t)(tid) % 64u) * 16u;                  \
+      const uint32_t _r = _p / _rb;                                                \
+      const uint32_t _u = (_p % _rb) / 8u; /* even: the chunk's first 8-byte unit */ \
+      const uint32_t _uu = _u ^ tk_lds_swz_units(((int)_T::tk_layout), _rb, _r);    \
+      tk_llvm_raw_buffer_load_lds((rsrc),                                          \
+          (__attribute__((address_space(3))) void *)((char *)(sm).data + _wbase),  \
+          16, (int32_t)(_roff + _r * (mv).pitch + _uu * 8u), 0, 0, 0);             \
+    }                                                                              \
+  } while (0)
+
 /* ---- 3. ds_read_b64 prefetch ----------------------------------------------------- */
 
 /* LDS byte address of a generic pointer into __shared__ memory: the low 32
@@ -615,12 +646,17 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * with bit 3 set hold each 16-byte chunk with its 8-byte halves exchanged
  * (shared.h); fragment shifts are multiples of 16 rows, so one per-lane flag
  * covers the tile and the wait puts the halves back. */
-#define tk_prefetch_issue_b128(P, sm, r0, c0)                                      \
+#define tk_prefetch_issue_b128(P, sm, r0, c0) tk_prefetch_issue_b128_rows(P, sm, r0, c0, 0)
+/* The same, RS rows further down (as tk_prefetch_issue_rows: RS a constant multiple of 16,
+ * the shift in the offset field, so reads of consecutive tiles of an array of one tile type
+ * share their address registers) */
+#define tk_prefetch_issue_b128_rows(P, sm, r0, c0, RS)                             \
   do {                                                                             \
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
     static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
-    TK__PREFETCH_GEOM(_P, _T);                                                     \
+    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
+    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes)); \
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
@@ -631,7 +667,8 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
       if (_k == 0) (P).tk_swapped_ = TK_LDS_HALVES((int)_T::tk_layout) ? (_o & 8u) : 0u;                     \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
-        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm, 0);                 \
+        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm,                     \
+                    (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));         \
       }                                                                            \
     }                                                                              \
   } while (0)

@@ -40,7 +40,7 @@ __global__ void k_contents(tk_gl g, uint16_t *out_a, uint16_t *out_b) {
     rt_a a;
     rt_b b;
     tk_prefetch_issue_b128(pa, s, 0, 0);
-    tk_prefetch_issue_b128(pb, s, 32, 0);
+    tk_prefetch_issue_b128_rows(pb, s, 16, 0, 16);  // rows 32..: r0 16 plus a 16-row shift in the offset field
     tk_prefetch_wait_b128(a, pa, rt_b::tk_frag_count_r * rt_b::tk_frag_count_c / 2);  // pb's reads may still fly
     tk_prefetch_wait_b128(b, pb, 0);
     for (int f = 0; f < 8; f++)

@@ -127,6 +127,10 @@ __global__ __launch_bounds__(64) void k_cvt_finite(const float *x, uint16_t *b_o
 __global__ __launch_bounds__(64) void k_pack_rna(const float *x, uint32_t *out, int n) {
   for (int i = tk_lane(); i < n; i += 64) out[i] = tk_pack_bf16x2_rna(x[2 * i], x[2 * i + 1]);
 }
+// tk_pack_bf16x2_rn (gfx950: v_cvt_pk_bf16_f32, ties to even; gfx942: the rna form)
+__global__ __launch_bounds__(64) void k_pack_rn(const float *x, uint32_t *out, int n) {
+  for (int i = tk_lane(); i < n; i += 64) out[i] = tk_pack_bf16x2_rn(x[2 * i], x[2 * i + 1]);
+}
 // reference: the nearer of the two bf16 neighbours (truncation t and t + 1 ulp
 // away from zero) in double; ties to the one of larger magnitude
 static uint16_t ref_bf16_rna(float f) {
@@ -179,6 +183,19 @@ int main(void) {
       }
     }
     TT_CHECK(bad == 0 && ties > 0, "tk_pack_bf16x2_rna: %d wrong (%d ties among the inputs)", bad, ties);
+    // rn: each half the nearest bf16 (a tie may go either way: even on gfx950, away elsewhere)
+    hipLaunchKernelGGL(k_pack_rn, dim3(1), dim3(64), 0, 0, dx, dp, 64 * 16);
+    HIPCHECK(hipDeviceSynchronize());
+    pk = tt_host(dp, 64 * 16);
+    bad = 0;
+    for (size_t i = 0; i < pk.size(); i++)
+      for (int h = 0; h < 2; h++) {
+        const float f = x[2 * i + h];
+        if (!(fabsf(f) < 3e38f)) continue;
+        const uint16_t got = (uint16_t)(pk[i] >> (16 * h)), a = ref_bf16_rna(f), e = tk_f32_to_bf16(f);
+        if (got != a && got != e && bad++ < 3) printf("  pack_rn %zu.%d: %04x vs %04x / %04x\n", i, h, got, a, e);
+      }
+    TT_CHECK(bad == 0, "tk_pack_bf16x2_rn: %d halves not the nearest bf16", bad);
     for (int who : {-1, 0, 17, 40, 63}) {
       int *dout = tt_dev(std::vector<int>(64, -7));
       hipLaunchKernelGGL(k_any, dim3(1), dim3(64), 0, 0, who, dout);

@@ -44,6 +44,11 @@ TR_KERNEL(k_bf16_16, TK_K_A_BF16_16x16x32, TK_K_B_BF16_16x16x32, TK_K_C_F32_16x1
 TR_KERNEL(k_bf16_32, TK_K_A_BF16_32x32x16, TK_K_B_BF16_32x32x16, TK_K_C_F32_32x32, 32, 64, 32)
 TR_KERNEL(k_f16_16, TK_K_A_F16_16x16x32, TK_K_B_F16_16x16x32, TK_K_C_F32_16x16, 16, 48, 32)
 TR_KERNEL(k_f16_32, TK_K_A_F16_32x32x16, TK_K_B_F16_32x32x16, TK_K_C_F32_32x32, 64, 32, 16)
+// single-rate kinds (one ds_read_b64_tr_b16 per fragment); K = 24 is three K fragments, so
+// tk_mma issues one paired double-rate MFMA and one single-rate one
+TR_KERNEL(k_bf16_32x8, TK_K_A_BF16_32x32x8, TK_K_B_BF16_32x32x8, TK_K_C_F32_32x32, 32, 64, 24)
+TR_KERNEL(k_bf16_16x16, TK_K_A_BF16_16x16x16, TK_K_B_BF16_16x16x16, TK_K_C_F32_16x16, 48, 16, 32)
+TR_KERNEL(k_f16_32x8, TK_K_A_F16_32x32x8, TK_K_B_F16_32x32x8, TK_K_C_F32_32x32, 32, 32, 16)
 
 static void run(const char *what, void (*kern)(const uint16_t *, const uint16_t *, float *), int bf16, int M, int N,
                 int K) {
@@ -79,5 +84,8 @@ int main() {
   run("bf16 32x32x16 tr, 32x64x32", k_bf16_32, 1, 32, 64, 32);
   run("f16 16x16x32 tr, 16x48x32", k_f16_16, 0, 16, 48, 32);
   run("f16 32x32x16 tr, 64x32x16", k_f16_32, 0, 64, 32, 16);
+  run("bf16 32x32x8 tr, 32x64x24", k_bf16_32x8, 1, 32, 64, 24);
+  run("bf16 16x16x16 tr, 48x16x32", k_bf16_16x16, 1, 48, 16, 32);
+  run("f16 32x32x8 tr, 32x32x16", k_f16_32x8, 0, 32, 32, 16);
   return tt_finish();
 }
