@@ -37,6 +37,11 @@ enum tks_alloc_kind {
 typedef struct tks_alloc {
   uint64_t base, size;
   int kind;
+  /* Where a GPU's allocator would have put it: assigned in registration
+   * order from a fixed base (2 MiB-aligned from 2 MiB up, else 4 KiB), never
+   * reused; the same program makes the same addresses on every run, unlike
+   * base (host memory, moved by ASLR). The timing model's caches use it. */
+  uint64_t dva;
 } tks_alloc;
 
 /* Registers/unregisters [base, base+size). Only called between dispatches

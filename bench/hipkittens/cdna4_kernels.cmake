@@ -199,13 +199,18 @@ if(EXISTS "${_bwd_dir}/attn_bkwd_prep.cpp")
         set_source_files_properties(attn_bwd_prep_tu.hip PROPERTIES LANGUAGE CXX)
         add_dependencies(${_t} hk4_src_attn_bkwd_prep)
         target_include_directories(${_t} PRIVATE "${_bwd_dir}") # its #include "utils.cpp"
-        # none built by default: Debian's clang-22 cannot compile the dQ/dK/dV
-        # kernel ("no registers from class available to allocate": the kernel
-        # limits the compiler to v0-v29, amdgpu_num_vgpr(30), and places its
-        # tiles in v30-v255 and the AGPRs by hand; clang-22's code for the
-        # rest does not fit in 30). Built on request (validate-model --kernel
-        # attn_bwd) for a toolchain that can.
-        set_target_properties(${_t} PROPERTIES EXCLUDE_FROM_ALL ON)
+        # Debian's clang-22 reads the dQ/dK/dV kernel's amdgpu_num_vgpr(30)
+        # as "no VGPR for the compiler" ("no registers from class available to
+        # allocate"): a force-included header restates the limit as upstream
+        # LLVM counts it, and -O1 keeps clang-22's own values out of the
+        # kernel's hand-placed AGPRs (why: shim/hk_bwd_vgpr.h). A header and a
+        # flag rather than a patched copy: the fixture's text compiles as is.
+        target_compile_options(${_t} PRIVATE -O1 "SHELL:-include ${_hk_shim}/hk_bwd_vgpr.h")
+        # built on request (validate-model --kernel attn_bwd, attn-vs-peers),
+        # but for the small MHA one the ctest checks
+        if(NOT _t STREQUAL "hk4_attn_bwd_mha_d128_noncausal_small")
+          set_target_properties(${_t} PROPERTIES EXCLUDE_FROM_ALL ON)
+        endif()
         list(APPEND _progs ${_t})
       endforeach()
     endforeach()

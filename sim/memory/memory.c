@@ -28,6 +28,7 @@ static table **g_retired;          /* replaced during a dispatch, freed at its e
 static size_t g_nretired, g_capretired;
 static int g_in_dispatch;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t g_dva_next = 0x7f0000000000ull; /* next device-virtual address (tks_alloc.dva) */
 
 static table *cur(void) { return __atomic_load_n(&g_cur, __ATOMIC_ACQUIRE); }
 
@@ -86,6 +87,12 @@ int tks_mem_register(uint64_t base, uint64_t size, int kind)
   if (!w) { pthread_mutex_unlock(&g_lock); return -1; }
   memmove(w->e + i + 1, w->e + i, (w->n - i) * sizeof(tks_alloc));
   w->e[i].base = base; w->e[i].size = size; w->e[i].kind = kind;
+  /* ASSUMPTION: ROCm's allocator hands out 2 MiB fragments for large
+   * buffers; any fixed rule serves, as long as it does not depend on base */
+  uint64_t align = size >= (2u << 20) ? (2u << 20) : 4096;
+  g_dva_next = (g_dva_next + align - 1) & ~(align - 1);
+  w->e[i].dva = g_dva_next;
+  g_dva_next += (size + 4095) & ~(uint64_t)4095;
   w->n++;
   __atomic_store_n(&g_cur, w, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&g_lock);

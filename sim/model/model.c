@@ -113,6 +113,7 @@ typedef struct mslot {
   double start;                 /* when the current group started (its slot's free_at then) */
   pcache own_pc;                /* cooperative launches: slots of one XCD run on several threads */
   pcache *pc;
+  uint64_t va_base, va_size, va_dva; /* the allocation the slot's last global access fell in */
 } mslot;
 
 typedef struct mstate {
@@ -553,6 +554,7 @@ static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
     if (g_m.slots[i].own_pc.e) memset(g_m.slots[i].own_pc.e, 0, g_m.slots[i].own_pc.n * sizeof *g_m.slots[i].own_pc.e);
   g_m.ordered = !d->cooperative;
   layout(nworkers);
+  for (uint32_t i = 0; i < g_m.nslots; i++) g_m.slots[i].va_size = 0; /* freed allocations' addresses return */
   l2_new_dispatch();
   g_m.k = d->k;
   g_m.waves_per_group = waves_per_group;
@@ -729,6 +731,20 @@ static void sort_lines(uint64_t *v, int n)
  * (l2_bytes_per_clk_per_xcd); lines the L2 misses, and all writes, also
  * through the XCD's share of HBM bandwidth. Data returns after the L2 or HBM
  * latency, or when the line's pending fill completes. */
+/* The device-virtual address of a global access (tks_alloc.dva): the L2's
+ * sets must not depend on where the host heap happened to be (ASLR moved
+ * streaming kernels' modeled times by +-10% from run to run). An address in
+ * no allocation (memory checks off) keeps its own value. */
+static uint64_t dev_addr(mslot *s, uint64_t a)
+{
+  if (a - s->va_base >= s->va_size) {
+    const tks_alloc *al = tks_mem_find(a, 1);
+    if (!al) return a;
+    s->va_base = al->base; s->va_size = al->size; s->va_dva = al->dva;
+  }
+  return a - s->va_base + s->va_dva;
+}
+
 static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, const uint64_t addr[64],
                      uint32_t bytes, uint64_t exec, int is_write)
 {
@@ -739,7 +755,8 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
   int n = 0;
   for (int l = 0; l < 64; l++)
     if (exec >> l & 1) {
-      uint64_t a = addr[l] / p->line_bytes, b = (addr[l] + (bytes ? bytes : 1) - 1) / p->line_bytes;
+      uint64_t da = dev_addr(s, addr[l]);
+      uint64_t a = da / p->line_bytes, b = (da + (bytes ? bytes : 1) - 1) / p->line_bytes;
       lines[n++] = a;
       if (b != a) lines[n++] = b;
     }
