@@ -14,18 +14,23 @@
 #include <string.h>
 
 #include "tk_gemm.h"
-#include "gemm_8wave.h"
 #ifdef TK_GEMM_DEMO_ONLY /* README's first command: the 8wave 256x256 kernel only */
+#include "gemm_8wave.h"
 #include "gemm_demo.h"
 #else
 #include "gemm_4wave.h"
+#include "gemm_8wave.h"
 #include "gemm_8wave_fp8.h"
-#include "gemm_mx.h"
-#include "gemm_simple.h"
 #endif
 #include "gemm_heuristic.h"
+#ifndef TK_GEMM_DEMO_ONLY
+#include "gemm_mx.h"
+#endif
 #include "gemm_mx_ref.h"
 #include "gemm_reference.h"
+#ifndef TK_GEMM_DEMO_ONLY
+#include "gemm_simple.h"
+#endif
 #include "gemm_splitk.h"
 #include "ref.h"
 
