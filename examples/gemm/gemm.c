@@ -373,6 +373,10 @@ static int run_one(const options *o)
     printf("config: tile %dx%d, K step %d, split-k %d, stream-k %s\n", cfg.tile_m, cfg.tile_n, cfg.k_step,
            cfg.split_k, skn);
   }
+  if (why && tk_gemm_config_not_built(p, &cfg)) { /* a configuration this build left out: exit 2 */
+    fprintf(stderr, "gemm: kernel %s: %s\n", tk_gemm_kernel_name(kernel), why);
+    return 2;
+  }
   if (why) {
     fprintf(stderr, "gemm: kernel %s cannot run this problem: %s%s\n", tk_gemm_kernel_name(kernel), why,
             o->kernel == TK_GEMM_AUTO ? "" : " (--kernel auto picks one that can)");

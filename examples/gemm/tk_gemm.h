@@ -198,6 +198,10 @@ typedef struct tk_gemm_config {
 int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg);
 /* Why the (planned) cfg cannot run p (NULL: it can). */
 const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_config *cfg);
+/* NULL when this build of the library has the kernel cfg needs for p; else
+ * why not (a -DTK_GEMM_DEMO_ONLY=ON build, README's first command, has one
+ * kernel; tk_gemm_config_unsupported returns the same reason). */
+const char *tk_gemm_config_not_built(const tk_gemm_problem *p, const tk_gemm_config *cfg);
 /* Workspace bytes the planned cfg needs for p on the current device (0
  * without split-K or stream-K). */
 size_t tk_gemm_workspace_bytes(const tk_gemm_problem *p, const tk_gemm_config *cfg);

@@ -14,14 +14,23 @@
 #include <string.h>
 
 #include "tk_gemm.h"
+#ifdef TK_GEMM_DEMO_ONLY /* README's first command: the 8wave 256x256 kernel only */
+#include "gemm_8wave.h"
+#include "gemm_demo.h"
+#else
 #include "gemm_4wave.h"
 #include "gemm_8wave.h"
 #include "gemm_8wave_fp8.h"
+#endif
 #include "gemm_heuristic.h"
+#ifndef TK_GEMM_DEMO_ONLY
 #include "gemm_mx.h"
+#endif
 #include "gemm_mx_ref.h"
 #include "gemm_reference.h"
+#ifndef TK_GEMM_DEMO_ONLY
 #include "gemm_simple.h"
+#endif
 #include "gemm_splitk.h"
 #include "ref.h"
 
@@ -293,7 +302,10 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
   /* stream-K: by default over the device's resident workgroups when the
    * tiles leave the last round part-empty (gemm_8wave_sk_plan) */
   if (cfg->stream_k == TK_GEMM_SK_AUTO || cfg->stream_k == TK_GEMM_SK_ON) {
-    const bool can = cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_BF16 && cfg->split_k == 1 && p->batch == 1;
+    bool can = cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_BF16 && cfg->split_k == 1 && p->batch == 1;
+#ifdef TK_GEMM_DEMO_ONLY
+    can = false; /* built without stream-K (gemm_demo.h) */
+#endif
     const int32_t g = can ? gemm_8wave_sk_groups(cfg->tile_m, cfg->tile_n, cfg->k_step) : 0;
     cfg->stream_k = g > TK_GEMM_SK_ON && gemm_8wave_sk_plan(p, cfg->tile_m, cfg->tile_n, cfg->k_step, g).groups ? g : TK_GEMM_SK_OFF;
   } else if (cfg->stream_k > TK_GEMM_SK_ON && cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_BF16 &&
@@ -311,9 +323,22 @@ static gemm_sk config_sk(const tk_gemm_problem *p, const tk_gemm_config *cfg)
   return gemm_8wave_sk_plan(p, cfg->tile_m, cfg->tile_n, cfg->k_step, cfg->stream_k);
 }
 
+const char *tk_gemm_config_not_built(const tk_gemm_problem *p, const tk_gemm_config *cfg)
+{
+#ifdef TK_GEMM_DEMO_ONLY
+  if (cfg->kernel != TK_GEMM_8WAVE || p->in != TK_GEMM_IN_BF16 || p->layout != TK_GEMM_NT || cfg->tile_n != 256 ||
+      (cfg->tile_m != 256 && cfg->tile_m != 224) || cfg->k_step != 64 || cfg->stream_k > TK_GEMM_SK_ON)
+    return GEMM_DEMO_WHY;
+#endif
+  (void)p, (void)cfg;
+  return NULL;
+}
+
 const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_config *cfg)
 {
   if (cfg->kernel < TK_GEMM_8WAVE || cfg->kernel > TK_GEMM_MX) return "unknown kernel (not planned?)";
+  const char *not_built = tk_gemm_config_not_built(p, cfg);
+  if (not_built) return not_built;
   if (tk_gemm_in_is_mx(p->in) != (cfg->kernel == TK_GEMM_MX))
     return cfg->kernel == TK_GEMM_MX ? "the mx kernel takes MX inputs only (--in mxfp8|mxfp8-e5m2|mxfp4)"
                                      : "MX inputs run on the mx kernel only (--kernel mx or auto)";

@@ -16,8 +16,10 @@
  * is the target's address (LLVM AMDGPUUsage, "Relocation Records"); the
  * symbol at that address is the lowered (mangled) name. libelf reads both.
  */
-#define _XOPEN_SOURCE 700 /* nftw, mkdtemp, posix_spawn under -std=c11 */
+#define _GNU_SOURCE /* dladdr; also nftw, mkdtemp, posix_spawn under -std=c11 */
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <gelf.h>
@@ -46,12 +48,44 @@ extern char **environ;
 #ifndef TKS_HIPRTC_DEVLIBS
 #define TKS_HIPRTC_DEVLIBS ""
 #endif
+/* set in builds that install the device libraries: their directory relative
+ * to the directory this library is installed in (<prefix>/lib/tksim) */
+#ifndef TKS_HIPRTC_DEVLIBS_REL
+#define TKS_HIPRTC_DEVLIBS_REL ""
+#endif
 #ifndef TKS_HIPRTC_COMPAT
 #define TKS_HIPRTC_COMPAT ""
 #endif
 #ifndef TKS_HIPRTC_ROCM
 #define TKS_HIPRTC_ROCM "/usr"
 #endif
+
+/* The device libraries when TKSIM_HIPRTC_DEVICE_LIB_PATH is unset: an
+ * installed tksim's own (TKS_HIPRTC_DEVLIBS_REL from the directory this
+ * library was loaded from, found with dladdr, so a moved prefix works too)
+ * when they are there; else the build tree's (TKS_HIPRTC_DEVLIBS), which
+ * also serves the build tree itself (lib/tksim/<rel> does not exist there). */
+static char devlibs_installed[PATH_MAX];
+static pthread_once_t devlibs_once = PTHREAD_ONCE_INIT;
+static void devlibs_find(void)
+{
+  Dl_info info;
+  char lib[PATH_MAX], cand[PATH_MAX + 64], bc[PATH_MAX + 96];
+  if (!*TKS_HIPRTC_DEVLIBS_REL || !dladdr((void *)devlibs_find, &info) || !info.dli_fname ||
+      !realpath(info.dli_fname, lib))
+    return;
+  char *slash = strrchr(lib, '/');
+  if (!slash) return;
+  *slash = 0;
+  snprintf(cand, sizeof cand, "%s/%s", lib, TKS_HIPRTC_DEVLIBS_REL);
+  snprintf(bc, sizeof bc, "%s/oclc_isa_version_942.bc", cand);
+  if (strlen(cand) < sizeof devlibs_installed && !access(bc, R_OK)) strcpy(devlibs_installed, cand);
+}
+static const char *devlibs_default(void)
+{
+  pthread_once(&devlibs_once, devlibs_find);
+  return *devlibs_installed ? devlibs_installed : TKS_HIPRTC_DEVLIBS;
+}
 
 #define PROG_MAGIC 0x72746370u
 #define NAME_VAR "__tksim_hiprtc_name_"
@@ -580,7 +614,7 @@ TKS_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
     const char *clang = getenv("TKSIM_HIPRTC_CLANG");
     if (!clang || !*clang) clang = TKS_HIPRTC_CLANG;
     const char *devlibs = getenv("TKSIM_HIPRTC_DEVICE_LIB_PATH");
-    if (!devlibs || !*devlibs) devlibs = TKS_HIPRTC_DEVLIBS;
+    if (!devlibs || !*devlibs) devlibs = devlibs_default();
     char a_arch[300], a_rocm[4200], a_dev[4200], a_inc[4700];
     snprintf(a_arch, sizeof a_arch, "--offload-arch=%s", arch);
     snprintf(a_rocm, sizeof a_rocm, "--rocm-path=%s", TKS_HIPRTC_ROCM);
