@@ -1,0 +1,6 @@
+/* gemm_8wave_mx.hip: the 8wave MX kernels (gemm_8wave_mx.h: mxfp8 E4M3,
+ * E5M2, mxfp4; gfx950 code, empty on gfx942 where the host refuses MX) in
+ * their own translation unit of libtk_gemm, compiled in parallel with
+ * tk_gemm.hip; the launch code is in the header. */
+#define GEMM_8WAVE_MX_TU
+#include "gemm_8wave_mx.h"
