@@ -156,25 +156,30 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
  * own batch only: before the A commit, Bt of this set and both batches of
  * the other set may stay in flight (nb + na + nb); before the Bt commit, the
  * other set and the A batch just issued (na + nb + na). */
+/* (MX kernels, gemm_8wave_mx.h: W8_PF reads the fragments in the MX lane
+ * order, each cluster 0 issues the next K step's scale loads after the Bt
+ * batch (W8_MX_ISSUE; W8_NS loads per thread, in both commits' counts since
+ * they sit between batches of either set); the others: nothing) */
 #define W8_MEMORY(cur, kload)                                                           \
   do {                                                                                  \
-    tk_prefetch_issue_b128(pa, sm.buf[cur].a[grp], 0, 0);                               \
-    tk_prefetch_issue_b128(pb, sm.buf[cur].b[gw / 2], (gw % 2) * wn, 0);                \
+    W8_PF(pa, sm.buf[cur].a[grp], 0, 0);                                                \
+    W8_PF(pb, sm.buf[cur].b[gw / 2], (gw % 2) * wn, 0);                                 \
     const uint32_t tid_ = tk_opaque(gtid); /* addresses recomputed here, not hoisted */ \
-    tk_load_commit(sm.buf[1 - (cur)].a[grp], sa[1 - (cur)], tid_, nb + na + nb);        \
+    tk_load_commit(sm.buf[1 - (cur)].a[grp], sa[1 - (cur)], tid_, nb + na + nb + W8_NS); \
     tk_load_issue(sa[1 - (cur)], &ga, ra, 0, 0, m0 + gm * grp, (kload), tid_);          \
-    W8_B_COMMIT(sm.buf[1 - (cur)].b[grp], sb[1 - (cur)], na + nb + na);                 \
+    W8_B_COMMIT(sm.buf[1 - (cur)].b[grp], sb[1 - (cur)], na + nb + na + W8_NS);         \
     W8_B_ISSUE(sb[1 - (cur)], kload);                                                   \
+    W8_MX_ISSUE(cur, kload);                                                            \
     tk_prefetch_wait_b128(fa, pa, 0);                                                   \
     tk_prefetch_wait_b128(fb, pb, 0);                                                   \
   } while (0)
 
 /* compute cluster: nothing crosses the scheduling fences, priority up */
-#define W8_COMPUTE(mma)                                                                 \
+#define W8_COMPUTE(mma, h) /* h: the half-step of the K step (0, 1) */                 \
   do {                                                                                  \
     TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
     TK_SETPRIO(1);                                                                      \
-    W8_MMA_##mma(); /* the body's W8_MMA_ALL or _SHORT (a 224-row tile's group 1) */  \
+    W8_MMA_##mma(h); /* the body's W8_MMA_ALL or _SHORT (a 224-row tile's group 1) */ \
     TK_SETPRIO(0);                                                                      \
     TK_SCHED_BARRIER(TK_SCHED_NONE);                                                    \
   } while (0)
@@ -200,7 +205,13 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
 #define W8_KIND TK_K_A_BF16_32x32x8
 
 #define W8_KH 32 /* K per half-step (one LDS buffer); K step 64 */
-#ifdef GEMM_8WAVE_256_TU
+#if defined(GEMM_8WAVE_MX_TU)
+/* the MX unit (gemm_8wave_mx.hip) takes the schedule above, no bf16 kernel */
+#undef W8_EL
+#undef W8_TT
+#undef W8_KIND
+#undef W8_KH
+#elif defined(GEMM_8WAVE_256_TU)
 #define W8_TM 256
 #define W8_TN 256
 #define W8_ID(x) W8_CAT(x, 256x256)

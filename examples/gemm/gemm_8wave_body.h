@@ -73,6 +73,16 @@ TK_PENDING_B128(W8_ID(w8_pa), W8_ID(w8_fa));
 TK_PENDING_B128(W8_ID(w8_pb), W8_ID(w8_fb));
 TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
 
+/* the MX kernels' hooks (gemm_8wave_mx.h defines them with W8_MX) */
+#ifndef W8_MX
+#define W8_PF tk_prefetch_issue_b128
+#define W8_NS 0
+#define W8_MX_ISSUE(cur, kload) do { } while (0)
+#define W8_MX_PROLOGUE(k) do { } while (0)
+#define W8_MX_PROLOGUE0(k) do { } while (0)
+#define W8_MX_SETUP() do { } while (0)
+#endif
+
 /* B's share of a group's staging: Bt rows from an N x K B (nt), or the same
  * rows transposed out of a K x N B (nn, tk's transposing group loads: same
  * staging registers, pairs of K rows -> ds_write_b32); the transposing code
@@ -144,17 +154,20 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   W8_ID(w8_fb) fb;
   W8_ID(w8_acc) acc;
   tk_rt_zero(acc);
+  W8_MX_SETUP(); /* MX kernels: scale tensors and this lane's scale rows */
 
   /* prologue: half-step 0 into buffer 0, half-steps 1 and 2 in flight into
    * staging sets 1 and 0 */
   if (ksteps > 0) {
     const uint32_t tid_ = gtid;
+    W8_MX_PROLOGUE0(kb); /* MX: the first K step's scales, done with the first commit */
     tk_load_issue(sa[0], &ga, ra, 0, 0, m0 + gm * grp, kb, tid_);
     W8_B_ISSUE(sb[0], kb);
     tk_load_commit(sm.buf[0].a[grp], sa[0], tid_, nb);
     W8_B_COMMIT(sm.buf[0].b[grp], sb[0], 0);
     tk_load_issue(sa[1], &ga, ra, 0, 0, m0 + gm * grp, kb + W8_KH, tid_);
     W8_B_ISSUE(sb[1], kb + W8_KH);
+    W8_MX_PROLOGUE(kb); /* MX: the second K step's scales, where W8_MEMORY expects a step's */
     tk_load_issue(sa[0], &ga, ra, 0, 0, m0 + gm * grp, kb + 2 * W8_KH, tid_);
     W8_B_ISSUE(sb[0], kb + 2 * W8_KH);
     tk_lds_barrier();
@@ -164,18 +177,22 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   /* the main loop; group 1 of a 224-row tile runs it without the MFMAs of
    * its last row fragment: a second copy of the loop (a branch inside the
    * compute cluster made clang copy the accumulators and spill ~1200 VGPRs) */
-#define W8_MMA_ALL() tk_mma_ABt(acc, fa, fb, acc)
-#define W8_MMA_SHORT() tk_mma_ABt_rows(acc, fa, fb, acc, W8_GM / 32 - 1)
+#ifdef W8_MX
+#define W8_MMA_ALL(h) W8_MX_MMA(h)
+#else
+#define W8_MMA_ALL(h) tk_mma_ABt(acc, fa, fb, acc)
+#endif
+#define W8_MMA_SHORT(h) tk_mma_ABt_rows(acc, fa, fb, acc, W8_GM / 32 - 1)
 #define W8_LOOP(mma) /* mma: ALL or SHORT */                                            \
   for (int32_t ks = 0; ks < ksteps; ++ks) {                                             \
     const int64_t k0 = kb + (int64_t)ks * 2 * W8_KH;                                    \
     W8_MEMORY(0, k0 + 3 * W8_KH);                                                       \
     W8_BARRIER();                                                                       \
-    W8_COMPUTE(mma);                                                                    \
+    W8_COMPUTE(mma, 0);                                                                 \
     W8_BARRIER();                                                                       \
     W8_MEMORY(1, k0 + 4 * W8_KH);                                                       \
     W8_BARRIER();                                                                       \
-    W8_COMPUTE(mma);                                                                    \
+    W8_COMPUTE(mma, 1);                                                                 \
     if (ks + 1 < ksteps || grp == 0) W8_BARRIER(); /* see below */                      \
   }
 #ifdef W8_ROWSKIP
@@ -206,6 +223,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   /* masked K tail: what the 64-wide steps left of [kb, ke) (K % 64, or all
    * of it without 16-byte rows), one half-step of 32 at a time, staged element
    * by element into buffer 0 by all 512 threads (zero beyond ke, M and N) */
+#ifndef W8_MX /* MX problems have whole K steps (gemm_8wave_mx_unsupported) */
   if (ktail) {
     const gemm_seg st = gemm_8wave_seg_ka(ka, seg, 2 * W8_KH, skp);
     for (int64_t k0 = st.kb + (int64_t)ksteps * 2 * W8_KH; k0 < st.ke; k0 += W8_KH) {
@@ -230,6 +248,9 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
       tk_barrier(); /* fragments are in registers: buffer 0 may be refilled */
     }
   }
+#else
+  (void)ktail;
+#endif
   const gemm_seg sg = gemm_8wave_seg_ka(ka, seg, 2 * W8_KH, skp); /* without stream-K only dest is used */
   const bool shorte = W8_SHORT_AFTER(ka->sk); /* rows 224.. of a 224-row tile are the next tile's: not stored */
   (void)shorte;
@@ -396,3 +417,11 @@ __global__ __launch_bounds__(512) void W8_KERNEL_NN(const W8_EL *__restrict__ a,
 #undef W8_GM
 #undef W8_GN
 #undef W8_WN
+#ifndef W8_MX
+#undef W8_PF
+#undef W8_NS
+#undef W8_MX_ISSUE
+#undef W8_MX_PROLOGUE
+#undef W8_MX_PROLOGUE0
+#undef W8_MX_SETUP
+#endif

@@ -8,7 +8,7 @@
  * because tk_gemm_config_not_built refuses every other configuration first
  * with GEMM_DEMO_WHY, which names the option (the gemm CLI exits 2).
  * The same names and signatures as gemm_4wave.h, gemm_8wave_fp8.h,
- * gemm_mx.h and gemm_simple.h: tests/gemm's demo-build test compiles this. */
+ * gemm_mx.h, gemm_8wave_mx.h and gemm_simple.h: tests/gemm's demo-build test compiles this. */
 #ifndef GEMM_DEMO_H
 #define GEMM_DEMO_H
 
@@ -27,10 +27,13 @@
 #define W8F_KH 64
 #define MX_TILE 128
 #define MX_KS 64
+#define W8M_TM 256
+#define W8M_TN 128
 
 static inline const char *gemm_4wave_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }
 static inline const char *gemm_8wave_fp8_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }
 static inline const char *gemm_mx_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }
+static inline const char *gemm_8wave_mx_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }
 static inline int gemm_mx_fmt(const tk_gemm_problem *p) { return (void)p, 0; }
 
 static inline hipError_t gemm_4wave_launch(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, void *c,
@@ -47,6 +50,12 @@ static inline hipError_t gemm_8wave_fp8_launch(const tk_gemm_problem *p, const u
 }
 static inline hipError_t gemm_mx_launch(const tk_gemm_problem *p, const void *a, const void *b, void *c,
                                         hipStream_t stream)
+{
+  (void)p, (void)a, (void)b, (void)c, (void)stream;
+  return hipErrorInvalidDeviceFunction;
+}
+static inline hipError_t gemm_8wave_mx_launch(const tk_gemm_problem *p, const void *a, const void *b, void *c,
+                                              hipStream_t stream)
 {
   (void)p, (void)a, (void)b, (void)c, (void)stream;
   return hipErrorInvalidDeviceFunction;

@@ -21,6 +21,7 @@
 #include "gemm_4wave.h"
 #include "gemm_8wave.h"
 #include "gemm_8wave_fp8.h"
+#include "gemm_8wave_mx.h"
 #endif
 #include "gemm_heuristic.h"
 #ifndef TK_GEMM_DEMO_ONLY
@@ -118,6 +119,13 @@ int tk_gemm_in_parse(const char *s, tk_gemm_in *in)
 
 /* MX needs gfx950's block-scaled MFMAs: NULL when the current device has
  * them, else why not */
+/* K step of the 256x256 mx kernel: a K step is two half-steps of 64 bytes
+ * per row (128 fp8, 256 fp4) */
+static int32_t gemm_mx_big_kstep(const tk_gemm_problem *p)
+{
+  return p->in == TK_GEMM_IN_MXFP4 ? 4 * W8M_KH : 2 * W8M_KH;
+}
+
 static const char *mx_device_unsupported(void)
 {
   int dev = 0;
@@ -280,11 +288,13 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
     if (cfg->split_k > 0 && (cfg->k_step == 64 || cfg->k_step == 128))
       cfg->split_k = (int32_t)gemm_8wave_splits(p, cfg->split_k, cfg->k_step);
     break;
-  case TK_GEMM_MX:
+  case TK_GEMM_MX: /* the 256x256 8wave body when the problem has whole K steps, else 128x128 */
+    if (!cfg->tile_m && !cfg->tile_n && !cfg->k_step && gemm_8wave_mx_unsupported(p) == NULL)
+      cfg->tile_m = W8M_TM, cfg->tile_n = W8M_TN, cfg->k_step = gemm_mx_big_kstep(p);
     if (!cfg->tile_m) cfg->tile_m = MX_TILE;
     if (!cfg->tile_n) cfg->tile_n = MX_TILE;
     if (!cfg->split_k) cfg->split_k = 1;
-    if (!cfg->k_step) cfg->k_step = MX_KS;
+    if (!cfg->k_step) cfg->k_step = cfg->tile_m == W8M_TM && cfg->tile_n == W8M_TN ? gemm_mx_big_kstep(p) : MX_KS;
     break;
   case TK_GEMM_4WAVE:
     if (!cfg->tile_m) cfg->tile_m = W4_TILE;
@@ -343,9 +353,12 @@ const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_c
     return cfg->kernel == TK_GEMM_MX ? "the mx kernel takes MX inputs only (--in mxfp8|mxfp8-e5m2|mxfp4)"
                                      : "MX inputs run on the mx kernel only (--kernel mx or auto)";
   if (cfg->kernel == TK_GEMM_MX) {
-    if (cfg->tile_m != MX_TILE || cfg->tile_n != MX_TILE || cfg->split_k != 1 || cfg->k_step != MX_KS || cfg->stream_k > TK_GEMM_SK_ON)
-      return "the mx kernel has one tile, 128x128, K step 64, no split-K or stream-K";
-    const char *why = gemm_mx_unsupported(p);
+    const int big = cfg->tile_m == W8M_TM && cfg->tile_n == W8M_TN && cfg->k_step == gemm_mx_big_kstep(p);
+    const int small = cfg->tile_m == MX_TILE && cfg->tile_n == MX_TILE && cfg->k_step == MX_KS;
+    if (!(big || small) || cfg->split_k != 1 || cfg->stream_k > TK_GEMM_SK_ON)
+      return "the mx kernel has two tiles, 256x128 (K step 128, mxfp4 256: the 8wave body) and 128x128 (K step 64), "
+             "no split-K or stream-K";
+    const char *why = big ? gemm_8wave_mx_unsupported(p) : gemm_mx_unsupported(p);
     return why ? why : mx_device_unsupported();
   }
   if (cfg->split_k < 1 || cfg->split_k > 65535) return "split_k must be 1..65535";
@@ -428,7 +441,9 @@ int tk_gemm_run(const tk_gemm_problem *p, const tk_gemm_config *cfg, const void 
     break;
   }
   case TK_GEMM_4WAVE: e = gemm_4wave_launch(p, a16, b16, c, stream); break;
-  case TK_GEMM_MX: e = gemm_mx_launch(p, a, b, c, stream); break;
+  case TK_GEMM_MX:
+    e = cfg->tile_n == W8M_TN && cfg->tile_m == W8M_TM ? gemm_8wave_mx_launch(p, a, b, c, stream) : gemm_mx_launch(p, a, b, c, stream);
+    break;
   default: e = gemm_simple_launch(p, a, b, c, stream); break;
   }
   return e == hipSuccess ? TK_GEMM_OK : TK_GEMM_ERR_HIP;

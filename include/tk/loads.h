@@ -21,6 +21,7 @@
  *    global address of each lane is permuted so any LDS layout works).  For
  *    comparison with 1 (four times the instructions).  On gfx950,
  *    tk_load_lds_direct_x4 moves 16 bytes per lane (buffer_load_dwordx4 ... lds).
+ *    tk_load_lds_dword: one dword per lane from any offset (gathers).
  * 3. ds_read_b64 prefetch of MFMA operand fragments (8 bytes per lane for every
  *    A/B kind of register.h):
  *      TK_PENDING(pend_t, reg_tile_t);
@@ -396,6 +397,14 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
                                  int32_t voffset, int32_t soffset, int32_t offset, int32_t aux)
     __asm("llvm.amdgcn.raw.buffer.load.lds");
 
+/* One direct-to-LDS dword per lane, for gathers no tile type describes (e.g.
+ * one word per row of a strided tensor): lane l's 4 bytes at byte offset off
+ * of the buffer (TK_OOB_OFFSET: 0) land at LDS address lds + 4*l; lds must
+ * be wave-uniform (it goes to M0).  Counted by vmcnt like any load; the
+ * caller waits and barriers before reading. */
+#define tk_load_lds_dword(lds, rsrc, off)                                          \
+  tk_llvm_raw_buffer_load_lds((rsrc), (__attribute__((address_space(3))) void *)(lds), 4, (int32_t)(off), 0, 0, 0)
+
 /* Load LDS tile sm from the tensor window with buffer_load_dword ... lds.
  * Each wave writes 256 contiguous LDS bytes per instruction (lane l: dword l);
  * lane l loads the global dword whose element belongs at that LDS position
@@ -669,6 +678,35 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
         tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
         TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm,                     \
                     (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));         \
+      }                                                                            \
+    }                                                                              \
+  } while (0)
+
+/* The same reads in the MX order (gfx950 block-scaled products,
+ * tk_mma_ABt_mx): K fragment quad (4q .. 4q+3) of lane group h is the 4*KW
+ * contiguous elements at K column 4q*FK + 4*KW*h, so a lane's 32 fp8 of one
+ * 32x32x64 MFMA are one 32-element MX block (the paired order above splits
+ * them over two blocks); pending slots as above (pair j = fragments 2j,
+ * 2j+1, at column 4(j/2)*FK + 4*KW*h + 2*KW*(j%2)).  Needs a multiple of 4
+ * K fragments and tk_prefetch_wait_b128. */
+#define tk_prefetch_issue_b128_k4(P, sm, r0, c0)                                   \
+  do {                                                                             \
+    typedef TK_TYPEOF(P) _P;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
+    TK__PREFETCH_GEOM(_P, _T);                                                     \
+    static_assert(_nk % 4 == 0, "tk: the MX (k4) prefetch order needs a multiple of 4 K fragments"); \
+    const uint32_t _l = tk_lane_id();                                              \
+    const uint32_t _base = tk_lds_addr((sm).data);                                 \
+    _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
+      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), \
+          ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s,                      \
+          (uint32_t)(c0) + 4 * (_k / 2) * _kw + 4 * ((int)_P::tk_n) * (_l / _s) + 2 * ((int)_P::tk_n) * (_k % 2)); \
+      const uint32_t _addr = _base + (_o & ~15u);                                  \
+      if (_k == 0) (P).tk_swapped_ = TK_LDS_HALVES((int)_T::tk_layout) ? (_o & 8u) : 0u;                     \
+      _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
+        tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
+        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm, 0);                 \
       }                                                                            \
     }                                                                              \
   } while (0)

@@ -27,6 +27,8 @@
  *   tk_mma_ABt_rows(D, A, Bt, C, NM): tk_mma_ABt over A's first NM row
  *                              fragments only (a shorter block, no MFMAs
  *                              issued for the rest)
+ *   tk_mma_ABt_mx(D, A, Bt, C, SA, SB, FMT, SEL): gfx950, OCP MX block-scaled
+ *                              fp8/bf8/fp4 (below)
  * Shapes and types are checked with static_assert. On gfx950 the products
  * of bf16/f16 16x16x16 and 32x32x8 tiles with an even number of K fragments
  * issue one 16x16x32 / 32x32x16 MFMA per pair of K fragments (twice the
@@ -101,7 +103,24 @@ enum { TK_F8F6F4_FP8 = 0, TK_F8F6F4_BF8 = 1, TK_F8F6F4_FP6 = 2, TK_F8F6F4_BF6 = 
   __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4((a), (b), (c), (fa), (fb), 0, (sa), 0, (sb))
 #define tk_mfma_scale_32x32x64_f8f6f4(a, b, c, fa, fb, sa, sb) \
   __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4((a), (b), (c), (fa), (fb), 0, (sa), 0, (sb))
+/* the same with the scale byte chosen (ba, bb: 0..3, constants; op_sel and
+ * op_sel_hi of the scale operands), and the fp4 form with 4-dword operands
+ * (E2M1 A and B: 32 elements are 16 bytes per lane; the clang builtin only
+ * takes 8 dwords, so the overloaded LLVM intrinsic is called by name) */
+#define tk_mfma_scale_32x32x64_f8f6f4_sel(a, b, c, fa, fb, ba, sa, bb, sb) \
+  __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4((a), (b), (c), (fa), (fb), (ba), (sa), (bb), (sb))
+TK_DEV tk_f32x16 tk_llvm_mfma_scale_32x32x64_f4_(tk_i32x4 a, tk_i32x4 b, tk_f32x16 c, int cbsz, int blgp, int ba,
+                                                  int sa, int bb, int sb)
+    __asm("llvm.amdgcn.mfma.scale.f32.32x32x64.f8f6f4.v4i32.v4i32");
+#define tk_mfma_scale_32x32x64_fp4_sel(a, b, c, ba, sa, bb, sb) \
+  tk_llvm_mfma_scale_32x32x64_f4_((a), (b), (c), TK_F8F6F4_FP4, TK_F8F6F4_FP4, (ba), (sa), (bb), (sb))
 #else
+TK_GFX950_ONLY_("v_mfma_scale_f32_32x32x64_f8f6f4")
+tk_f32x16 tk_mfma_scale_32x32x64_f8f6f4_sel_(tk_i32x8 a, tk_i32x8 b, tk_f32x16 c, int sa, int sb);
+TK_GFX950_ONLY_("v_mfma_scale_f32_32x32x64_f8f6f4")
+tk_f32x16 tk_mfma_scale_32x32x64_fp4_sel_(tk_i32x4 a, tk_i32x4 b, tk_f32x16 c, int sa, int sb);
+#define tk_mfma_scale_32x32x64_f8f6f4_sel(a, b, c, fa, fb, ba, sa, bb, sb) tk_mfma_scale_32x32x64_f8f6f4_sel_((a), (b), (c), (sa), (sb))
+#define tk_mfma_scale_32x32x64_fp4_sel(a, b, c, ba, sa, bb, sb) tk_mfma_scale_32x32x64_fp4_sel_((a), (b), (c), (sa), (sb))
 TK_GFX950_ONLY_("v_mfma_scale_f32_16x16x128_f8f6f4")
 tk_f32x4 tk_mfma_scale_16x16x128_f8f6f4_(tk_i32x8 a, tk_i32x8 b, tk_f32x4 c, int sa, int sb);
 TK_GFX950_ONLY_("v_mfma_scale_f32_32x32x64_f8f6f4")
@@ -315,6 +334,55 @@ typedef long long tk_i64x4_ __attribute__((ext_vector_type(4)));
        static_assert((NM) >= 1 && (NM) <= ((int)_TA::tk_frag_count_r), "tk: mma_ABt_rows: NM must be 1..A's row fragments"); \
        TK_MMA_LOOP(D, A, Bt, C, (NM), ((int)_TB::tk_frag_count_r), ((int)_TA::tk_frag_count_c),                          \
                    _m * ((int)_TA::tk_frag_count_c) + _k, _n * ((int)_TB::tk_frag_count_c) + _k); } while (0)
+/* D = A · Bt^T + C with OCP MX block scales (gfx950 only): A and Bt are fp8
+ * e4m3-kind 32x32x16 tiles (TK_K_A_FP8_32x32x16, 8 bytes per fragment and
+ * lane) holding FMT elements (TK_F8F6F4_FP8, _BF8: 8 per fragment, one
+ * 32x32x64 MFMA per 4 K fragments, read with tk_prefetch_issue_b128_k4;
+ * TK_F8F6F4_FP4: 16 per fragment, one MFMA per 2 fragments, read with
+ * tk_prefetch_issue_b128), so that each lane's 32 elements of an MFMA are one
+ * MX block.  SA[i], SB[j]: per-lane E8M0 scale dwords of A's row fragment i
+ * and Bt's row fragment j; MFMA q (q-th group of K fragments, at most 2)
+ * takes byte SEL + 2q of both (SEL, FMT constants).  An E8M0 byte of 0xff
+ * makes the block's products NaN (OCP MX spec v1.0 §6.1; the hardware's). */
+#if TK_HAS_MFMA_F8F6F4 && TK_DEVICE_PASS
+typedef long long tk_i64x2_ __attribute__((ext_vector_type(2)));
+#define TK_CAT2_I64_(x0, x1) __builtin_bit_cast(tk_i32x4, ((tk_i64x2_){TK_RI_(long long, x0), TK_RI_(long long, x1)}))
+#define TK_MX_MFMA_(FMT, A, B, ia, ib, acc, q, SEL, sa, sb)                        \
+  do {                                                                             \
+    if ((FMT) == TK_F8F6F4_FP4)                                                    \
+      acc = tk_mfma_scale_32x32x64_fp4_sel(TK_CAT2_I64_((A).f[(ia) + 2 * (q)], (A).f[(ia) + 2 * (q) + 1]), \
+          TK_CAT2_I64_((B).f[(ib) + 2 * (q)], (B).f[(ib) + 2 * (q) + 1]), acc, (SEL) + 2 * (q), (sa), (SEL) + 2 * (q), (sb)); \
+    else                                                                           \
+      acc = tk_mfma_scale_32x32x64_f8f6f4_sel(TK_CAT4_I64_((A).f[(ia) + (4 * (q)) % _nk], (A).f[(ia) + (4 * (q) + 1) % _nk], \
+          (A).f[(ia) + (4 * (q) + 2) % _nk], (A).f[(ia) + (4 * (q) + 3) % _nk]), TK_CAT4_I64_((B).f[(ib) + (4 * (q)) % _nk], \
+          (B).f[(ib) + (4 * (q) + 1) % _nk], (B).f[(ib) + (4 * (q) + 2) % _nk], (B).f[(ib) + (4 * (q) + 3) % _nk]), acc, \
+          ((FMT) == TK_F8F6F4_BF8 ? TK_F8F6F4_BF8 : TK_F8F6F4_FP8), ((FMT) == TK_F8F6F4_BF8 ? TK_F8F6F4_BF8 : TK_F8F6F4_FP8), \
+          (SEL) + 2 * (q), (sa), (SEL) + 2 * (q), (sb));                           \
+  } while (0)
+#define tk_mma_ABt_mx(D, A, Bt, C, SA, SB, FMT, SEL)                              \
+  do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(A) _TA; typedef TK_TYPEOF(Bt) _TB; \
+       TK_MMA_CHECK(_TD, _TA, _TB, _TC, , , TK_OP_A, TK_OP_A,            \
+                    ((int)_TA::tk_rows), ((int)_TA::tk_cols), ((int)_TB::tk_rows));                    \
+       static_assert(((int)_TA::tk_cols) == ((int)_TB::tk_cols), "tk: mma_ABt_mx: A cols (K) must equal Bt cols (K)"); \
+       static_assert(((int)_TA::tk_dt) == TK_DT_FP8E4 && ((int)_TA::tk_shape) == TK_SHAPE_32x32x16, \
+                     "tk: mma_ABt_mx takes fp8-kind 32x32x16 tiles (their bytes hold the MX elements)"); \
+       enum { _g = (FMT) == TK_F8F6F4_FP4 ? 2 : 4, _nk = (int)_TA::tk_frag_count_c, _nq = _nk / _g }; \
+       static_assert((FMT) == TK_F8F6F4_FP8 || (FMT) == TK_F8F6F4_BF8 || (FMT) == TK_F8F6F4_FP4, \
+                     "tk: mma_ABt_mx formats: TK_F8F6F4_FP8, _BF8 or _FP4");       \
+       static_assert(_nk % _g == 0 && _nq >= 1 && _nq <= 2 && (SEL) >= 0 && (SEL) + 2 * (_nq - 1) <= 3, \
+                     "tk: mma_ABt_mx: 1 or 2 MFMAs per fragment pair, scale bytes SEL + 2q in 0..3"); \
+       _Pragma("unroll") for (int _m = 0; _m < (int)_TA::tk_frag_count_r; _m++)   \
+         _Pragma("unroll") for (int _n = 0; _n < (int)_TB::tk_frag_count_r; _n++) { \
+           tk_f32x16 _acc = TK_RI_(tk_f32x16, (C).f[_m * (int)_TB::tk_frag_count_r + _n]); \
+           TK_MX_MFMA_((FMT), A, Bt, _m * _nk, _n * _nk, _acc, 0, (SEL), (SA)[_m], (SB)[_n]); \
+           if (_nq > 1) TK_MX_MFMA_((FMT), A, Bt, _m * _nk, _n * _nk, _acc, 1, (SEL), (SA)[_m], (SB)[_n]); \
+           TK_RI_(tk_f32x16, (D).f[_m * (int)_TB::tk_frag_count_r + _n]) = _acc;   \
+         } } while (0)
+#else
+#define tk_mma_ABt_mx(D, A, Bt, C, SA, SB, FMT, SEL)                              \
+  do { static_assert(!TK_DEVICE_PASS, "tk: mma_ABt_mx needs gfx950's block-scaled MFMAs (v_mfma_scale_f32_32x32x64_f8f6f4)"); \
+       (void)(SA); (void)(SB); } while (0)
+#endif
 /* D = At^T · B + C, At K×M in the B kind */
 #define tk_mma_AtB(D, At, B, C)                                                   \
   do { typedef TK_TYPEOF(D) _TD; typedef TK_TYPEOF(C) _TC; typedef TK_TYPEOF(At) _TA; typedef TK_TYPEOF(B) _TB; \
