@@ -110,13 +110,15 @@ TK_HDI uint32_t tk_pack_bf16x2_rna(float lo, float hi) {
  * from zero).  Only exact ties differ between the two; both are within half an ulp. */
 #if TK_DEVICE_PASS && TK_HAS_CVT_PK_BF16
 typedef __bf16 tk__bf16x2_t __attribute__((ext_vector_type(2)));
+#endif
 TK_HDI uint32_t tk_pack_bf16x2_rn(float lo, float hi) {
+#if TK_DEVICE_PASS && TK_HAS_CVT_PK_BF16
   const tk_f32x2 v = {lo, hi};
   return __builtin_bit_cast(uint32_t, __builtin_convertvector(v, tk__bf16x2_t));
-}
 #else
-TK_HDI uint32_t tk_pack_bf16x2_rn(float lo, float hi) { return tk_pack_bf16x2_rna(lo, hi); }
+  return tk_pack_bf16x2_rna(lo, hi);
 #endif
+}
 /* two bf16 in one dword: lo in bits 15..0 (lower k / lower column first) */
 TK_HDI uint32_t tk_pack_bf16x2(float lo, float hi) {
 #if TK_DEVICE_PASS
