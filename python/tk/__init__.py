@@ -188,10 +188,18 @@ def attention(q, k, v, causal=False, scale=None):
     try:
         o = Output(first, Q.shape, "bf16")
         lse = Output(first, (p.b, p.hq, p.sq), "f32")
-        rc = lib.tk_attn_fwd(p, Q.device_ptr(), K.device_ptr(), V.device_ptr(), o.ptr, lse.ptr, None)
-        if rc != _lib.ATTN_OK:
-            raise RuntimeError("tk.attention: %s%s" % (_msg(lib.tk_attn_strerror(rc)), _lib._no_device_hint()))
-        _lib.synchronize("tk.attention")
+        # the workspace lets the forward split its last round's key ranges (tk_attn.h, tk_attn_fwd_ws)
+        ws_bytes = lib.tk_attn_fwd_workspace_bytes(p)
+        ws = _lib.DeviceBuffer(ws_bytes) if ws_bytes else None
+        try:
+            rc = lib.tk_attn_fwd_ws(p, Q.device_ptr(), K.device_ptr(), V.device_ptr(), o.ptr, lse.ptr,
+                                    ws.ptr.value if ws else None, ws_bytes, None)
+            if rc != _lib.ATTN_OK:
+                raise RuntimeError("tk.attention: %s%s" % (_msg(lib.tk_attn_strerror(rc)), _lib._no_device_hint()))
+            _lib.synchronize("tk.attention")
+        finally:
+            if ws:
+                ws.free()
         return o.result(), lse.result()
     finally:
         _free(ops)

@@ -134,6 +134,11 @@ class _Libs:
             lib.tk_attn_lse_elems.restype = ctypes.c_int64
             lib.tk_attn_fwd.argtypes = [ctypes.POINTER(AttnProblem), _P, _P, _P, _P, _P, _P]
             lib.tk_attn_fwd.restype = ctypes.c_int
+            lib.tk_attn_fwd_workspace_bytes.argtypes = [ctypes.POINTER(AttnProblem)]
+            lib.tk_attn_fwd_workspace_bytes.restype = ctypes.c_size_t
+            # q k v o lse workspace workspace_bytes stream
+            lib.tk_attn_fwd_ws.argtypes = [ctypes.POINTER(AttnProblem)] + [_P] * 6 + [ctypes.c_size_t, _P]
+            lib.tk_attn_fwd_ws.restype = ctypes.c_int
             lib.tk_attn_bwd_workspace_bytes.argtypes = [ctypes.POINTER(AttnProblem)]
             lib.tk_attn_bwd_workspace_bytes.restype = ctypes.c_size_t
             lib.tk_attn_bwd.argtypes = [ctypes.POINTER(AttnProblem)] + [_P] * 11  # q k v o do lse dq dk dv ws stream
