@@ -10,17 +10,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "expect.h"
 #include "inputs.h"
 #include "timing.h"
-
-static int failures = 0;
-#define EXPECT(cond)                                         \
-  do {                                                       \
-    if (!(cond)) {                                           \
-      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                            \
-    }                                                        \
-  } while (0)
 
 static const char *dir = ".";
 static int usage_calls = 0;
@@ -109,13 +101,6 @@ static void bw_run(void *v)
 {
   const bw *b = v;
   tk_timing_print_bandwidth(b->ms, 3, 1, b->kind, b->bytes);
-}
-
-static uint16_t bf(float v) /* exact for the values used here */
-{
-  uint32_t u;
-  memcpy(&u, &v, 4);
-  return (uint16_t)(u >> 16);
 }
 
 int main(int argc, char **argv)
