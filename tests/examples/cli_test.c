@@ -93,6 +93,18 @@ static int parse_line(parse *p, const char *line, int sweeps, char *err, size_t 
   return p->rc;
 }
 
+typedef struct help {
+  parse *p;
+  const char *line;
+  char *err;
+  int rc;
+} help;
+static void help_run(void *v)
+{
+  help *h = v;
+  h->rc = parse_line(h->p, h->line, 0, h->err, 1024);
+}
+
 typedef struct bw {
   double ms, bytes;
   tk_timing kind;
@@ -101,6 +113,25 @@ static void bw_run(void *v)
 {
   const bw *b = v;
   tk_timing_print_bandwidth(b->ms, 3, 1, b->kind, b->bytes);
+}
+
+/* a launch that fails in the first warm-up, before any HIP call */
+static int launches = 0;
+static int failing_launch(void *ctx)
+{
+  (void)ctx;
+  ++launches;
+  return 7;
+}
+typedef struct report {
+  double ms;
+  int rc;
+} report;
+static void report_run(void *v)
+{
+  report *r = v;
+  const tk_work w = {1e9, 0, NULL};
+  r->rc = tk_time_report("t", failing_launch, NULL, 5, 2, &w, &r->ms);
 }
 
 int main(int argc, char **argv)
@@ -117,10 +148,15 @@ int main(int argc, char **argv)
   EXPECT(parse_line(&p, "--check --iters 0 --m 5 --warmup 7 --inject-error", 0, err, sizeof err) == -1 && !err[0]);
   EXPECT(p.c.check && p.c.inject && p.c.iters == 0 && p.c.iters_set && p.c.warmup == 7 && p.c.warmup_set && p.m == 5);
 
-  /* --help: usage on stdout, exit 0, nothing after it read */
+  /* --help: the usage on stdout, exit 0, nothing after it read */
   usage_calls = 0;
-  EXPECT(parse_line(&p, "--help --frobnicate", 0, err, sizeof err) == 0 && !err[0] && usage_calls == 1);
-  EXPECT(parse_line(&p, "-h", 0, err, sizeof err) == 0 && usage_calls == 2);
+  help h = {&p, "--help --frobnicate", err, -1};
+  char out[1024];
+  capture(1, help_run, &h, out, sizeof out);
+  EXPECT(h.rc == 0 && !err[0] && usage_calls == 1 && !strcmp(out, "usage: t [options]\n"));
+  h.line = "-h";
+  capture(1, help_run, &h, out, sizeof out);
+  EXPECT(h.rc == 0 && usage_calls == 2 && !strcmp(out, "usage: t [options]\n"));
 
   /* bad input: exit 2, "t: MESSAGE: ARGUMENT" then the usage on stderr */
   usage_calls = 0;
@@ -173,7 +209,6 @@ int main(int argc, char **argv)
 
   /* the bandwidth report: 3e9 bytes in 1.5 ms = 2000 GB/s (modeled); none
    * derived from emulated wall time */
-  char out[1024];
   bw b = {1.5, 3e9, TK_TIMING_MODELED};
   capture(1, bw_run, &b, out, sizeof out);
   EXPECT(!strcmp(out, "time: 1.5000 ms per iteration over 3 iterations (1 warm-up) [modeled (tksim timing model)]\n"
@@ -183,6 +218,12 @@ int main(int argc, char **argv)
   capture(1, bw_run, &b, out, sizeof out);
   EXPECT(strstr(out, "[emulated wall time (tksim, NOT hardware performance)]\nbandwidth: not reported") &&
          strstr(out, "bytes: 3000000000\n"));
+
+  /* a failed launch: exit status 4 (the programs' HIP error), "PROG: launch
+   * failed", nothing more launched, *ms untouched */
+  report rep = {-1.0, 0};
+  capture(2, report_run, &rep, err, sizeof err);
+  EXPECT(rep.rc == 4 && !strcmp(err, "t: launch failed\n") && launches == 1 && rep.ms == -1.0);
 
   printf(failures ? "cli_test: %d failures\n" : "cli_test: all ok\n", failures);
   return failures ? 1 : 0;
