@@ -89,3 +89,60 @@ int tk_cli_shapes(const char *s, int dims, int64_t *out, int max)
   }
   return count > 0 ? count : -1;
 }
+
+int tk_cli_ints(const char *s, int64_t *out, int n)
+{
+  const char *item;
+  size_t len;
+  int k = 0;
+  while (tk_cli_list_next(&s, &item, &len)) {
+    char buf[32];
+    if (k == n || len == 0 || len >= sizeof buf) return 0;
+    memcpy(buf, item, len);
+    buf[len] = 0;
+    if (!tk_cli_i64(buf, &out[k++])) return 0;
+  }
+  return k == n;
+}
+
+void tk_cli_init(tk_cli *c, const char *prog, void (*usage)(FILE *), int sweeps)
+{
+  memset(c, 0, sizeof *c);
+  c->prog = prog, c->usage = usage, c->sweeps = sweeps;
+  c->iters = 10, c->warmup = 2; /* tk_timing_start lowers the unset ones under tksim */
+}
+
+int tk_cli_fail(const tk_cli *c, const char *msg, const char *arg) { return tk_cli_bad(c->prog, c->usage, msg, arg); }
+
+int tk_cli_arg(tk_cli *c, int argc, char **argv, int *i, const char **val)
+{
+  const char *a = argv[*i];
+  if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    if (c->usage) c->usage(stdout);
+    return 0;
+  }
+  if (!strcmp(a, "--check")) return c->check = 1, TK_CLI_NEXT;
+  if (!strcmp(a, "--inject-error")) return c->inject = 1, TK_CLI_NEXT;
+  if (c->sweeps && !strcmp(a, "--sweep")) return c->sweep = 1, TK_CLI_NEXT;
+  if (strncmp(a, "--", 2) != 0) return tk_cli_fail(c, "unexpected argument", a);
+  if (*i + 1 >= argc) return tk_cli_fail(c, "missing value for", a);
+  const char *v = argv[++*i];
+  if (!strcmp(a, "--iters") || !strcmp(a, "--warmup")) {
+    int64_t x;
+    if (!tk_cli_i64(v, &x)) return tk_cli_fail(c, "not an integer", v);
+    const char *e = a[2] == 'i' ? tk_cli_count(a, x, &c->iters, &c->iters_set)
+                                : tk_cli_count(a, x, &c->warmup, &c->warmup_set);
+    return e ? tk_cli_fail(c, e, v) : TK_CLI_NEXT;
+  }
+  if (c->sweeps && !strcmp(a, "--csv")) return c->csv = v, TK_CLI_NEXT;
+  if (c->sweeps && !strcmp(a, "--svg")) return c->svg = v, TK_CLI_NEXT;
+  *val = v;
+  return TK_CLI_VALUE;
+}
+
+int tk_cli_done(const tk_cli *c, const char *problem_error)
+{
+  if (problem_error) return tk_cli_fail(c, problem_error, NULL);
+  const char *e = tk_cli_common_error(c->check, c->sweep, c->inject, c->iters, c->csv, c->svg);
+  return e ? tk_cli_fail(c, e, NULL) : -1;
+}

@@ -1,6 +1,8 @@
 /* inputs.c: see inputs.h. */
 #include "inputs.h"
 
+#include <math.h>
+
 #include <tk/types.h>
 
 void tk_rng_seed(tk_rng *r, uint64_t seed)
@@ -77,3 +79,9 @@ void tk_rng_fill_fp8e4(tk_rng *r, uint8_t *out, size_t n, int edges, int ocp)
 }
 float tk_ex_bf16_to_f32(uint16_t h) { return tk_bf16_to_f32(h); }
 uint16_t tk_ex_f32_to_bf16(float f) { return tk_f32_to_bf16(f); }
+
+uint16_t tk_ex_bf16_perturb(uint16_t h)
+{
+  const float v = tk_ex_bf16_to_f32(h);
+  return tk_ex_f32_to_bf16(v + 0.25f * fmaxf(1.0f, fabsf(v)));
+}

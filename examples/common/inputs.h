@@ -44,6 +44,9 @@ uint8_t tk_ex_f32_to_ocp_e4m3(float f);
 /* bf16 bits <-> float on the host (tk/types.h's conversions, callable from C) */
 float tk_ex_bf16_to_f32(uint16_t h);
 uint16_t tk_ex_f32_to_bf16(float f);
+/* The programs' --inject-error corruption of one bf16 output: v + 0.25 *
+ * max(1, |v|), far past every check's tolerance (a check must then fail). */
+uint16_t tk_ex_bf16_perturb(uint16_t h);
 
 #ifdef __cplusplus
 }

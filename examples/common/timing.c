@@ -100,13 +100,44 @@ int tk_timing_start(const char *prog, int64_t *iters, int iters_set, int64_t *wa
   return 0;
 }
 
-void tk_timing_print(double ms, int64_t iters, int64_t warmup, tk_timing kind, double flops, const char *note)
+static void print_time(double ms, int64_t iters, int64_t warmup, tk_timing kind)
 {
   printf("time: %.4f ms per iteration over %lld iterations (%lld warm-up) [%s]\n", ms, (long long)iters,
          (long long)warmup, tk_timing_label(kind));
+}
+
+void tk_timing_print(double ms, int64_t iters, int64_t warmup, tk_timing kind, double flops, const char *note)
+{
+  print_time(ms, iters, warmup, kind);
   if (tk_timing_is_performance(kind))
     printf("throughput: %.2f TFLOP/s (%s%s%s)\n", flops / (ms * 1e-3) / 1e12, tk_timing_name(kind), note ? "; " : "",
            note ? note : "");
   else
     printf("throughput: not reported (emulated without timing model; run tksim --model=mi325x for modeled figures)\n");
+}
+
+void tk_timing_print_bandwidth(double ms, int64_t iters, int64_t warmup, tk_timing kind, double bytes)
+{
+  print_time(ms, iters, warmup, kind);
+  if (tk_timing_is_performance(kind))
+    printf("bandwidth: %.1f GB/s (%s; %.4g bytes = reads + writes, launch overhead included)\n",
+           bytes / (ms * 1e-3) / 1e9, tk_timing_name(kind), bytes);
+  else
+    printf("bandwidth: not reported (emulated without timing model; run tksim --model=mi325x for modeled figures)\n");
+  printf("bytes: %.0f\n", bytes);
+}
+
+int tk_time_report(const char *prog, tk_launch_fn launch, void *ctx, int64_t iters, int64_t warmup, const tk_work *w,
+                   double *ms)
+{
+  double t;
+  tk_timing kind;
+  if (tk_time_launches(launch, ctx, iters, warmup, &t, &kind) != 0) {
+    fprintf(stderr, "%s: launch failed\n", prog);
+    return 4;
+  }
+  if (w->flops > 0) tk_timing_print(t, iters, warmup, kind, w->flops, w->note);
+  else tk_timing_print_bandwidth(t, iters, warmup, kind, w->bytes);
+  if (ms) *ms = t;
+  return 0;
 }

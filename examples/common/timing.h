@@ -41,6 +41,10 @@ int tk_timing_start(const char *prog, int64_t *iters, int iters_set, int64_t *wa
  * and a "throughput: ... TFLOP/s (kind[; note])" line for measured or
  * modeled times, or says it is not reported for emulated ones. */
 void tk_timing_print(double ms, int64_t iters, int64_t warmup, tk_timing kind, double flops, const char *note);
+/* The same time line, then "bandwidth: X GB/s (kind; B bytes = reads +
+ * writes, launch overhead included)" for measured or modeled times (else
+ * "not reported") and "bytes: B": the memory-bound programs (norm, rotary). */
+void tk_timing_print_bandwidth(double ms, int64_t iters, int64_t warmup, tk_timing kind, double bytes);
 
 /* One launch of the work being timed; returns 0, or non-zero on failure. */
 typedef int (*tk_launch_fn)(void *ctx);
@@ -49,6 +53,18 @@ typedef int (*tk_launch_fn)(void *ctx);
  * *kind its label; returns -1 when a launch failed, -2 on a HIP error (the
  * message is printed on stderr). */
 int tk_time_launches(tk_launch_fn launch, void *ctx, int64_t iters, int64_t warmup, double *ms, tk_timing *kind);
+
+/* What one launch does, for the report: flops > 0 gives tk_timing_print
+ * (with note), else bytes gives tk_timing_print_bandwidth. */
+typedef struct tk_work {
+  double flops, bytes;
+  const char *note;
+} tk_work;
+/* A program's timed run: tk_time_launches, then the report for `w`. Returns
+ * 0 with *ms (may be NULL) the time per launch, or 4 (the programs' HIP
+ * error status) after "PROG: launch failed" on stderr. */
+int tk_time_report(const char *prog, tk_launch_fn launch, void *ctx, int64_t iters, int64_t warmup, const tk_work *w,
+                   double *ms);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "cli.h"
 #include "hip_check.h"
 #include "inputs.h"
@@ -42,12 +43,10 @@ static void usage(FILE *f)
           "  --help                 this text\n");
 }
 
-static int bad(const char *msg, const char *arg) { return tk_cli_bad("norm", usage, msg, arg); }
-
 typedef struct options {
   tk_norm_problem p;
-  int check, inject, iters_set, warmup_set;
-  int64_t iters, warmup, ld;
+  tk_cli cli;
+  int64_t ld;
 } options;
 
 typedef struct norm_data {
@@ -56,21 +55,9 @@ typedef struct norm_data {
   size_t nx, nr, no, nro;
 } norm_data;
 
-static void *dev_alloc(size_t bytes, int fill)
-{
-  void *p = NULL;
-  CHECK_HIP(hipMalloc(&p, bytes ? bytes : 16));
-  CHECK_HIP(hipMemset(p, fill, bytes ? bytes : 16));
-  return p;
-}
-
 static uint16_t *host_bf16(tk_rng *r, size_t n)
 {
-  uint16_t *h = malloc((n ? n : 1) * 2);
-  if (!h) {
-    fprintf(stderr, "norm: out of host memory for the inputs\n");
-    exit(4);
-  }
+  uint16_t *h = tk_ex_host_alloc("norm", n * 2);
   tk_rng_fill_bf16(r, h, n);
   return h;
 }
@@ -87,22 +74,15 @@ static void setup(norm_data *d, const tk_norm_problem *p, uint64_t seed)
   d->hr = p->residual ? host_bf16(&r, d->nr) : NULL;
   d->hw = host_bf16(&r, (size_t)p->n);
   d->hb = host_bf16(&r, (size_t)p->n);
-  d->x = dev_alloc(d->nx * 2, 0), d->o = dev_alloc(d->no * 2, 0xff);
-  d->w = dev_alloc((size_t)p->n * 2, 0), d->b = dev_alloc((size_t)p->n * 2, 0);
-  CHECK_HIP(hipMemcpy(d->x, d->hx, d->nx * 2, hipMemcpyHostToDevice));
-  CHECK_HIP(hipMemcpy(d->w, d->hw, (size_t)p->n * 2, hipMemcpyHostToDevice));
-  CHECK_HIP(hipMemcpy(d->b, d->hb, (size_t)p->n * 2, hipMemcpyHostToDevice));
-  if (p->residual) {
-    d->r = dev_alloc(d->nr * 2, 0), d->ro = dev_alloc(d->nro * 2, 0xff);
-    CHECK_HIP(hipMemcpy(d->r, d->hr, d->nr * 2, hipMemcpyHostToDevice));
-  }
+  d->x = tk_ex_dev_copy("norm", d->hx, d->nx * 2), d->o = tk_ex_dev_alloc("norm", d->no * 2, 0xff);
+  d->w = tk_ex_dev_copy("norm", d->hw, (size_t)p->n * 2), d->b = tk_ex_dev_copy("norm", d->hb, (size_t)p->n * 2);
+  if (p->residual) d->r = tk_ex_dev_copy("norm", d->hr, d->nr * 2), d->ro = tk_ex_dev_alloc("norm", d->nro * 2, 0xff);
 }
 
 static void teardown(norm_data *d)
 {
   void *dev[] = {d->x, d->r, d->w, d->b, d->o, d->ro};
-  for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
-    if (dev[i]) CHECK_HIP(hipFree(dev[i]));
+  tk_ex_dev_free("norm", dev, sizeof dev / sizeof dev[0]);
   free(d->hx), free(d->hr), free(d->hw), free(d->hb);
 }
 
@@ -119,24 +99,13 @@ static int launch(void *v)
   return e;
 }
 
-static uint16_t *to_host(const uint16_t *dev, size_t n)
-{
-  uint16_t *h = malloc((n ? n : 1) * 2);
-  if (!h) {
-    fprintf(stderr, "norm: out of host memory\n");
-    exit(4);
-  }
-  CHECK_HIP(hipMemcpy(h, dev, n * 2, hipMemcpyDeviceToHost));
-  return h;
-}
-
 static int check(const tk_norm_problem *p, norm_data *d, int inject)
 {
-  uint16_t *ho = to_host(d->o, d->no), *hro = p->residual ? to_host(d->ro, d->nro) : NULL;
+  uint16_t *ho = tk_ex_host_copy("norm", d->o, d->no * 2);
+  uint16_t *hro = p->residual ? tk_ex_host_copy("norm", d->ro, d->nro * 2) : NULL;
   if (inject) {
     const int64_t e = (p->m / 2) * p->ld_out + p->n / 3;
-    const float v = tk_ex_bf16_to_f32(ho[e]);
-    ho[e] = tk_ex_f32_to_bf16(v + 0.25f * fmaxf(1.0f, fabsf(v)));
+    ho[e] = tk_ex_bf16_perturb(ho[e]);
   }
   tk_norm_cmp c[2];
   const int e = tk_norm_check(p, d->hx, d->hr, d->hw, d->hb, ho, hro, c);
@@ -184,85 +153,50 @@ static int run(const options *o)
   setup(&d, p, p->seed);
   launch_ctx l = {p, &d};
   int rc = 0;
-  if (o->check) {
+  if (o->cli.check) {
     if (launch(&l) != 0) return 4;
     CHECK_HIP(hipDeviceSynchronize());
-    const int f = check(p, &d, o->inject);
+    const int f = check(p, &d, o->cli.inject);
     if (f == 4) return 4;
     printf("check: %s\n", f ? "FAILED" : "PASSED");
     rc = f;
   }
-  if (o->iters > 0) {
-    double ms;
-    tk_timing kind;
-    if (tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind) != 0) {
-      fprintf(stderr, "norm: launch failed\n");
-      teardown(&d);
-      return 4;
-    }
-    printf("time: %.4f ms per iteration over %lld iterations (%lld warm-up) [%s]\n", ms, (long long)o->iters,
-           (long long)o->warmup, tk_timing_label(kind));
-    if (tk_timing_is_performance(kind))
-      printf("bandwidth: %.1f GB/s (%s; %.4g bytes = reads + writes, launch overhead included)\n",
-             bytes_moved(p) / (ms * 1e-3) / 1e9, tk_timing_name(kind), bytes_moved(p));
-    else
-      printf("bandwidth: not reported (emulated without timing model; run tksim --model=mi325x for modeled figures)\n");
-    printf("bytes: %.0f\n", bytes_moved(p));
-  }
+  const tk_work w = {0, bytes_moved(p), NULL};
+  if (o->cli.iters > 0 && tk_time_report("norm", launch, &l, o->cli.iters, o->cli.warmup, &w, NULL)) rc = 4;
   teardown(&d);
   return rc;
 }
 
 static int parse_args(int argc, char **argv, options *o)
 {
-  int ld_set = 0, seed_set = 0;
+  tk_cli *c = &o->cli;
+  int ld_set = 0;
   for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    }
-    if (!strcmp(a, "--check")) { o->check = 1; continue; }
+    const char *a = argv[i], *v;
     if (!strcmp(a, "--residual")) { o->p.residual = 1; continue; }
-    if (!strcmp(a, "--inject-error")) { o->inject = 1; continue; }
-    if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);
-    if (i + 1 >= argc) return bad("missing value for", a);
-    const char *v = argv[++i];
+    const int k = tk_cli_arg(c, argc, argv, &i, &v);
+    if (k == TK_CLI_NEXT) continue;
+    if (k != TK_CLI_VALUE) return k;
     int64_t x;
     if (!strcmp(a, "--op")) {
       if (!strcmp(v, "layernorm")) o->p.op = TK_NORM_LAYERNORM;
       else if (!strcmp(v, "rmsnorm")) o->p.op = TK_NORM_RMSNORM;
-      else return bad("unknown op (layernorm|rmsnorm)", v);
+      else return tk_cli_fail(c, "unknown op (layernorm|rmsnorm)", v);
     } else if (!strcmp(a, "--dropout") || !strcmp(a, "--eps")) {
-      float f;
-      if (!tk_cli_f32(v, &f)) return bad("not a finite number", v);
-      if (a[2] == 'd') o->p.dropout = f;
-      else o->p.eps = f;
-    } else if (!strcmp(a, "--m") || !strcmp(a, "--n") || !strcmp(a, "--ld") || !strcmp(a, "--seed") ||
-               !strcmp(a, "--iters") || !strcmp(a, "--warmup")) {
-      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
+      if (!tk_cli_f32(v, a[2] == 'd' ? &o->p.dropout : &o->p.eps)) return tk_cli_fail(c, "not a finite number", v);
+    } else if (!strcmp(a, "--m") || !strcmp(a, "--n") || !strcmp(a, "--ld") || !strcmp(a, "--seed")) {
+      if (!tk_cli_i64(v, &x)) return tk_cli_fail(c, "not an integer", v);
       if (!strcmp(a, "--m")) o->p.m = x;
       else if (!strcmp(a, "--n")) o->p.n = x;
       else if (!strcmp(a, "--ld")) o->ld = x, ld_set = 1;
-      else if (!strcmp(a, "--seed")) {
-        if (x < 0) return bad("seed must be >= 0", v);
-        o->p.seed = (uint64_t)x, seed_set = 1;
-      } else {
-        const char *ce = a[2] == 'i' ? tk_cli_count(a, x, &o->iters, &o->iters_set)
-                                     : tk_cli_count(a, x, &o->warmup, &o->warmup_set);
-        if (ce) return bad(ce, v);
-      }
+      else if (x < 0) return tk_cli_fail(c, "seed must be >= 0", v);
+      else o->p.seed = (uint64_t)x;
     } else
-      return bad("unknown option", a);
+      return tk_cli_fail(c, "unknown option", a);
   }
-  (void)seed_set;
-  if (ld_set) o->p.ld_x = o->p.ld_res = o->p.ld_out = o->p.ld_res_out = o->ld;
-  else o->p.ld_x = o->p.ld_res = o->p.ld_out = o->p.ld_res_out = o->p.n;
-  const char *e = tk_norm_problem_error(&o->p);
-  if (e) return bad(e, NULL);
-  const char *ce = tk_cli_common_error(o->check, 0, o->inject, o->iters, NULL, NULL);
-  if (ce) return bad(ce, NULL);
-  return -1;
+  const int64_t ld = ld_set ? o->ld : o->p.n;
+  o->p.ld_x = o->p.ld_res = o->p.ld_out = o->p.ld_res_out = ld;
+  return tk_cli_done(c, tk_norm_problem_error(&o->p));
 }
 
 int main(int argc, char **argv)
@@ -271,9 +205,9 @@ int main(int argc, char **argv)
   memset(&o, 0, sizeof o);
   tk_norm_problem_init(&o.p, TK_NORM_LAYERNORM, 256, 1024);
   o.p.seed = 1;
-  o.iters = 10, o.warmup = 2;
+  tk_cli_init(&o.cli, "norm", usage, 0);
   const int rc = parse_args(argc, argv, &o);
   if (rc >= 0) return rc;
-  if (tk_timing_start("norm", &o.iters, o.iters_set, &o.warmup, o.warmup_set)) return 4;
+  if (tk_timing_start("norm", &o.cli.iters, o.cli.iters_set, &o.cli.warmup, o.cli.warmup_set)) return 4;
   return run(&o);
 }

@@ -11,28 +11,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "expect.h"
 #include "inputs.h"
 #include "plot.h"
 #include "ref.h"
 #include "sweep.h"
 
 #include <tk/types.h>
-
-static int failures = 0;
-#define EXPECT(cond)                                           \
-  do {                                                         \
-    if (!(cond)) {                                             \
-      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);   \
-      ++failures;                                              \
-    }                                                          \
-  } while (0)
-
-static uint16_t bf(float v) /* exact for the values used here */
-{
-  uint32_t u;
-  memcpy(&u, &v, 4);
-  return (uint16_t)(u >> 16);
-}
 
 int main(int argc, char **argv)
 {
