@@ -350,7 +350,7 @@
     tk_lds_barrier(); /* ... every wave's, before sm.o */                                         \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
-      tk_store_acc_lds_t(sm.o[wave], o[c], 0, 32 * c);                                            \
+      tk_store_acc_lds_t_bf16(sm.o[wave], o[c], 0, 32 * c);                                         \
     }                                                                                             \
     const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                          \
     tk_lds_barrier();                                                                             \
