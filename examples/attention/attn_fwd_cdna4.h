@@ -44,6 +44,11 @@
  *   instruction per pair instead of three).
  * - Workgroups that share a K/V matrix run on one XCD (tk_grid_xcd_remap):
  *   modeled L2 hit rate 74% -> 95% at b16 h16 s2048.
+ * - Epilogue: O^T / l goes to LDS four accumulator rows (= four bf16 of one
+ *   O row) per ds_write_b64, converted in pairs by v_cvt_pk_bf16_f32
+ *   (tk_store_acc_lds_t_bf16), not element by element in software (1594
+ *   instructions per wave after the last MFMA before; modeled s2048 d128
+ *   1118.4 -> 1163.6 TFLOP/s).
  * Schedule per key tile j (one barrier; K(t), V(t) in buffers t % 2):
  * wait for this wave's K(j+1) direct loads, barrier; lazy rescale; S^T(j+1)
  * one paired MFMA at a time with P(j)'s exp2 (before each MFMA) and its sum /
