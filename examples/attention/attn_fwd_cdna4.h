@@ -44,6 +44,11 @@
  *   instruction per pair instead of three).
  * - Workgroups that share a K/V matrix run on one XCD (tk_grid_xcd_remap):
  *   modeled L2 hit rate 74% -> 95% at b16 h16 s2048.
+ * - Epilogue: O^T / l goes to LDS four accumulator rows (= four bf16 of one
+ *   O row) per ds_write_b64, converted in pairs by v_cvt_pk_bf16_f32
+ *   (tk_store_acc_lds_t_bf16), not element by element in software (1594
+ *   instructions per wave after the last MFMA before; modeled s2048 d128
+ *   1118.4 -> 1163.6 TFLOP/s).
  * Schedule per key tile j (one barrier; K(t), V(t) in buffers t % 2):
  * wait for this wave's K(j+1) direct loads, barrier; lazy rescale; S^T(j+1)
  * one paired MFMA at a time with P(j)'s exp2 (before each MFMA) and its sum /
@@ -282,12 +287,14 @@
     /* workgroups that share a K/V matrix on one XCD (its own L2): the grid's linear id w runs \
      * on XCD w % 8, tk_grid_xcd_remap gives each XCD a contiguous range of (q block, head,     \
      * batch) ids, q block fastest, so an XCD's concurrent groups read the same K/V */          \
-    const uint64_t n_wg_ = (uint64_t)gridDim.x * gridDim.y * gridDim.z;                          \
-    uint64_t w_ = blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z); \
-    if (n_wg_ <= 0xffffffffu) w_ = tk_grid_xcd_remap((uint32_t)w_, (uint32_t)n_wg_, TK_NUM_XCDS);   \
+    /* 32-bit ids (the launch refuses grids of 2^32 groups or more): 64-bit divisions by the \
+     * grid's dimensions were ~350 scalar instructions before the first load */                \
+    const uint32_t gx_ = gridDim.x, gy_ = gridDim.y;                                           \
+    const uint32_t w_ = tk_grid_xcd_remap(blockIdx.x + gx_ * (blockIdx.y + gy_ * blockIdx.z),  \
+                                          gx_ * gy_ * gridDim.z, TK_NUM_XCDS);                  \
+    const uint32_t t_ = w_ / gx_, bt_ = t_ / gy_;                                               \
     /* q blocks last to first: causal blocks with the most keys start first (less idle tail) */ \
-    const int q0 = (int)(gridDim.x - 1 - w_ % gridDim.x) * AF4_BQ, h = (int)(w_ / gridDim.x % gridDim.y), \
-              b = (int)(w_ / gridDim.x / gridDim.y);                                               \
+    const int q0 = (int)(gx_ - 1 - (w_ - t_ * gx_)) * AF4_BQ, h = (int)(t_ - bt_ * gy_), b = (int)bt_; \
     const int hk = h / a.group;                                                                   \
     const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
     const tk_rsrc rq = tk_gl_rsrc(&a.q);                                                          \
@@ -350,7 +357,7 @@
     tk_lds_barrier(); /* ... every wave's, before sm.o */                                         \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
-      tk_store_acc_lds_t(sm.o[wave], o[c], 0, 32 * c);                                            \
+      tk_store_acc_lds_t_bf16(sm.o[wave], o[c], 0, 32 * c);                                         \
     }                                                                                             \
     const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                          \
     tk_lds_barrier();                                                                             \
@@ -379,6 +386,8 @@ static int attn_fwd_cdna4_device(void)
 static hipError_t attn_fwd_cdna4_launch(const attn_fwd_args *a, int d, int b, hipStream_t stream)
 {
   const dim3 grid((unsigned)((a->sq + AF4_BQ - 1) / AF4_BQ), (unsigned)a->hq, (unsigned)b);
+  /* the kernel numbers its groups in 32 bits (2^32 groups would need 64 TiB of Q) */
+  if ((uint64_t)grid.x * grid.y * grid.z > 0xffffffffu) return hipErrorInvalidConfiguration;
   if (d == 64) hipLaunchKernelGGL(attn_fwd_cdna4_d64, grid, dim3(256), 0, stream, *a);
   else hipLaunchKernelGGL(attn_fwd_cdna4_d128, grid, dim3(256), 0, stream, *a);
   return hipGetLastError();

@@ -7,6 +7,8 @@
  *   tk_store_acc_lds(sm, acc, r0, c0);      f32 or bf16 LDS tile, any layout
  *   tk_store_acc_lds_t(sm, acc, r0, c0);    the same, transposed (element
  *                    (r, c) to LDS (r0 + c, c0 + r)), e.g. attention's O^T
+ *   tk_store_acc_lds_t_bf16(sm, acc, r0, c0);  the same into a bf16 tile, four
+ *                    elements per 8-byte write, RNE conversion in pairs
  *   tk_store_lds_global(gl, rsrc, b, h, r0, c0, sm, tid, NT);
  *   tk_store_lds_global_ab(gl, rsrc, b, h, r0, c0, sm, tid, NT, alpha, beta);
  *                    f32 LDS tile -> f32/bf16 tensor, alpha/beta, 16/8-byte
@@ -152,6 +154,35 @@
       const float _v = (A).f[_fr * ((int)_A::tk_frag_count_c) + _fc][_i];                          \
       if (((int)_T::tk_elem_bytes) == 4) *(float *)((char *)(sm).data + _o) = _v;        \
       else *(uint16_t *)((char *)(sm).data + _o) = tk_f32_to_bf16(_v);            \
+    }                                                                             \
+  } while (0)
+
+/* acc -> bf16 LDS tile sm transposed, as tk_store_acc_lds_t (element (r, c) to
+ * (r0 + c, c0 + r)), for bf16 tiles with c0 % 4 == 0: an accumulator register
+ * group i..i+3 holds four consecutive rows of one column (tk_layout_c_row, both
+ * C shapes), i.e. four consecutive bf16 of one LDS row, which no layout splits
+ * (TK_LDS_SWZ permutes 8-byte units): two pair conversions (tk_pack_bf16x2_rne)
+ * and one ds_write_b64 per group instead of four scalar conversions and four
+ * ds_write_b16 (attention's O^T epilogue: 64 elements per lane at d = 128). */
+#define tk_store_acc_lds_t_bf16(sm, A, r0, c0)                                    \
+  do {                                                                            \
+    typedef TK_TYPEOF(A) _A;                                                      \
+    typedef TK_TYPEOF(sm) _T;                                                     \
+    TK__ACC_CHECK(_A);                                                            \
+    static_assert(((int)_T::tk_elem_bytes) == 2, "tk_store_acc_lds_t_bf16: the LDS tile must hold bf16"); \
+    static_assert(((int)_T::tk_cols) % 4 == 0 && ((int)_A::tk_n) % 4 == 0,        \
+                  "tk_store_acc_lds_t_bf16: 4-row register groups, tile columns a multiple of 4"); \
+    const uint32_t _l = tk_opaque(tk_lane_id()), _c0 = (uint32_t)(c0); /* no lane terms kept live from earlier code */ \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)  \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_frag_count_c); _fc++)  \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i += 4) {           \
+      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), 2, \
+          (uint32_t)(r0) + _fc * ((int)_A::tk_frag_cols) + _l % ((int)_A::tk_frag_cols), \
+          _c0 + _fr * ((int)_A::tk_frag_rows) + tk_layout_c_row(((int)_A::tk_frag_rows), (int)_l, _i)); \
+      const int _f = _fr * ((int)_A::tk_frag_count_c) + _fc;                      \
+      const tk_u32x2 _w = {tk_pack_bf16x2_rne((A).f[_f][_i], (A).f[_f][_i + 1]),  \
+                           tk_pack_bf16x2_rne((A).f[_f][_i + 2], (A).f[_f][_i + 3])}; \
+      *(tk_u32x2 *)((char *)(sm).data + _o) = _w;                                 \
     }                                                                             \
   } while (0)
 

@@ -128,6 +128,17 @@ TK_HDI uint32_t tk_pack_bf16x2(float lo, float hi) {
   return (tk__bf16_hi_rne(lo) >> 16) | (tk__bf16_hi_rne(hi) & 0xffff0000u);
 #endif
 }
+/* tk_pack_bf16x2 (round to nearest even, NaN kept quiet: tk_f32_to_bf16's
+ * results for every input) in gfx950's one v_cvt_pk_bf16_f32 (CDNA4 ISA guide:
+ * RNE in the default round mode, NaN quieted); elsewhere tk_pack_bf16x2 */
+TK_HDI uint32_t tk_pack_bf16x2_rne(float lo, float hi) {
+#if TK_DEVICE_PASS && TK_HAS_CVT_PK_BF16
+  const tk_f32x2 v = {lo, hi};
+  return __builtin_bit_cast(uint32_t, __builtin_convertvector(v, tk__bf16x2_t));
+#else
+  return tk_pack_bf16x2(lo, hi);
+#endif
+}
 
 /* --- f16 (hardware / compiler conversion, RNE) ---------------------------- */
 TK_HDI tk_f16 tk_f32_to_f16(float f) { _Float16 h = (_Float16)f; tk_f16 b; __builtin_memcpy(&b, &h, 2); return b; }
