@@ -7,9 +7,8 @@
 // bytes 0..3):
 //  * v_qsad_pk_u16_u8:  S2 and D are four 16-bit entries in 64 bits (each
 //    result truncated to 16 bits);
-//  * v_mqsad_pk_u16_u8: the same with V_MSAD_U8's mask (a byte pair whose S0
-//    byte is 0 does not count; tksim's V_MSAD_U8 rule, an ASSUMPTION listed in
-//    docs/tksim-exec.md);
+//  * v_mqsad_pk_u16_u8: the same with V_MSAD_U8's mask (a byte pair whose S1
+//    byte - the reference - is 0 does not count);
 //  * v_mqsad_u32_u8:    masked, S2 and D four 32-bit entries in 128 bits.
 // Random bytes with many zeros (the mask) and accumulators near 0xffff (the
 // 16-bit truncation).
@@ -37,7 +36,7 @@ static uint32_t sad(uint64_t s0, int i, uint32_t s1, uint32_t acc, int masked)
 {
   for (int j = 0; j < 4; j++) {
     uint32_t a = (uint32_t)(s0 >> (8 * (i + j))) & 0xff, b = (s1 >> (8 * j)) & 0xff;
-    if (masked && a == 0) continue;
+    if (masked && b == 0) continue;
     acc += a > b ? a - b : b - a;
   }
   return acc;
