@@ -90,8 +90,11 @@ typedef struct tks_arg {
 struct tks_program; /* decoded instructions, owned by exec */
 struct tks_code_object;
 
+/* rocPRIM's device-wide kernels have mangled names of up to ~500 bytes */
+#define TKS_NAME_MAX 1024
+
 typedef struct tks_kernel {
-  char name[256];                 /* mangled symbol name */
+  char name[TKS_NAME_MAX];        /* mangled symbol name */
   const uint8_t *code;            /* host pointer to the first instruction */
   uint64_t code_size;             /* bytes of the kernel's function symbol */
   uint64_t code_addr;             /* device address of the first instruction (s_getpc) */
@@ -121,7 +124,7 @@ typedef struct tks_code_object {
   tks_kernel *kernels;
   int nkernels;
   /* device globals (hipMemcpyToSymbol, hipGetSymbolAddress) */
-  struct { char name[256]; uint64_t addr, size; } *globals;
+  struct { char name[TKS_NAME_MAX]; uint64_t addr, size; } *globals;
   int nglobals;
   /* defined functions (STT_FUNC with a size, kernels included): targets of
    * indirect calls, which the decoder cannot follow statically */

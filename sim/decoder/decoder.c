@@ -494,6 +494,7 @@ static void parse_modifier(tks_inst *in, const char *tok)
   else if (!strcmp(key, "op_sel")) in->op_sel = bit_list_n(v, &op_sel_count);
   else if (!strcmp(key, "op_sel_hi")) in->op_sel_hi = bit_list(v);
   else if (!strcmp(key, "neg_lo")) in->neg_lo = bit_list(v);
+  else if (!strcmp(key, "neg")) in->neg_lo = bit_list(v); /* f64 MFMAs: negate A, B, C */
   else if (!strcmp(key, "neg_hi")) in->neg_hi = bit_list(v);
   else if (!strcmp(key, "cbsz")) in->cbsz = (uint8_t)strtol(v, NULL, 0);
   else if (!strcmp(key, "abid")) in->abid = (uint8_t)strtol(v, NULL, 0);

@@ -88,7 +88,7 @@ static void report_wait(tks_wave *w, const tks_inst *in, int vgpr, uint32_t r, i
   if (dom == TKS_D_VM) snprintf(need, sizeof need, "vmcnt needs <= %llu", (unsigned long long)(w->vm_seq - seq));
   else if (dom == TKS_D_LDS) snprintf(need, sizeof need, "lgkmcnt needs <= %llu", (unsigned long long)(w->lds_seq - seq));
   else snprintf(need, sizeof need, "lgkmcnt needs 0: scalar loads return out of order");
-  char msg[1024];
+  char msg[TKS_NAME_MAX + 1024]; /* kernel names reach TKS_NAME_MAX - 1 */
   snprintf(msg, sizeof msg, "tksim: missing s_waitcnt: kernel %s, PC 0x%x '%s' %s %s loaded by PC 0x%x '%s' (%s)",
            c->k->name, in->pc, tks_text(w, in), is_write ? "overwrites" : "reads", rn, ld->pc,
            tks_text(w, ld), need);
@@ -129,7 +129,7 @@ static int mem_error(tks_wave *w, const tks_inst *in, int lane, uint64_t addr, u
 {
   tks_ctx *c = w->c;
   int n = __atomic_fetch_add(&c->mem_reports, 1, __ATOMIC_RELAXED);
-  char msg[768];
+  char msg[TKS_NAME_MAX + 768];
   snprintf(msg, sizeof msg, "tksim: memory error: kernel %s, PC 0x%x, '%s', lane %d, address 0x%llx, %u bytes (%s)",
            c->k->name, in->pc, tks_text(w, in), lane, (unsigned long long)addr, bytes, what);
   if (n < 20) fprintf(stderr, "%s\n", msg);

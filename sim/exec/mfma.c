@@ -117,8 +117,48 @@ static inline uint32_t lane_op32(const tks_wave *w, const tks_operand *o, int l)
   return o->kind == TKS_OPK_VGPR ? w->v[o->reg & (TKS_NVGPR - 1)][l] : tks_op32(w, o);
 }
 
+static inline double lane_f64(const tks_wave *w, const tks_operand *o, int r, int l)
+{
+  if (o->kind != TKS_OPK_VGPR) return tks_u2d(o->imm);
+  return tks_u2d((uint64_t)w->v[(o->reg + r) & (TKS_NVGPR - 1)][l] |
+                 (uint64_t)w->v[(o->reg + r + 1) & (TKS_NVGPR - 1)][l] << 32);
+}
+
+/* v_mfma_f64_16x16x4_f64: the 16x16xK rule above with one f64 (a register
+ * pair) per lane in A and B - A[i][k] in lane i + 16k, B[k][j] in lane j + 16k -
+ * and D[i][j] in lane j + 16*(i/4), pair i % 4. Each product is added with
+ * one rounding (fma), k in order; neg:[a,b,c] negates A, B, C (LLVM prints
+ * the BLGP field of the f64 forms as neg). */
+static int mfma_f64(tks_wave *w, const tks_inst *in)
+{
+  if (in->cbsz || in->abid || in->blgp || in->nsrc < 3 || in->src[0].kind != TKS_OPK_VGPR ||
+      in->src[1].kind != TKS_OPK_VGPR || in->dst[0].kind != TKS_OPK_VGPR)
+    return -1;
+  double A[16][4], B[4][16], D[16][16];
+  const double na = in->neg_lo & 1 ? -1.0 : 1.0, nb = in->neg_lo & 2 ? -1.0 : 1.0, nc = in->neg_lo & 4 ? -1.0 : 1.0;
+  for (int l = 0; l < 64; l++) {
+    A[l % 16][l / 16] = na * lane_f64(w, &in->src[0], 0, l);
+    B[l / 16][l % 16] = nb * lane_f64(w, &in->src[1], 0, l);
+    for (int r = 0; r < 4; r++) D[4 * (l / 16) + r][l % 16] = nc * lane_f64(w, &in->src[2], 2 * r, l);
+  }
+  for (int i = 0; i < 16; i++)
+    for (int j = 0; j < 16; j++)
+      for (int k = 0; k < 4; k++) D[i][j] = fma(A[i][k], B[k][j], D[i][j]);
+  const tks_operand *d = &in->dst[0];
+  for (int l = 0; l < 64; l++)
+    for (int r = 0; r < 4; r++) {
+      uint64_t u = tks_d2u(D[4 * (l / 16) + r][l % 16]);
+      w->v[(d->reg + 2 * r) & (TKS_NVGPR - 1)][l] = (uint32_t)u;
+      w->v[(d->reg + 2 * r + 1) & (TKS_NVGPR - 1)][l] = (uint32_t)(u >> 32);
+    }
+  w->c->wstats[w->g->worker].mfma_flops += 2ull * 16 * 16 * 4;
+  return 0;
+}
+
 int tks_exec_mfma(tks_wave *w, const tks_inst *in)
 {
+  if (in->op == TKS_OP_MFMA_F64_16X16X4_F64) return mfma_f64(w, in);
+  if (in->neg_lo) return -1; /* neg:[..] exists only for the f64 forms */
   int M, K, ta, tb;
   const int gfx950 = w->c->k->co && w->c->k->co->arch == TKS_ARCH_GFX950;
   /* fp8/bf8 of the CDNA3-era instructions: FNUZ on gfx942, OCP on gfx950 */

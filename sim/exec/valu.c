@@ -1108,9 +1108,47 @@ int tks_exec_valu(tks_wave *w, const tks_inst *in)
   case TKS_OP_V_SAD_HI_U8: ITRI(({ uint32_t s = 0; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; s += p > q ? p - q : q - p; } (s << 16) + z; }))
   case TKS_OP_V_SAD_U32: ITRI((x > y ? x - y : y - x) + z)
   case TKS_OP_V_SAD_U16: ITRI(({ uint32_t s = z; for (int i = 0; i < 2; i++) { uint32_t p = (x >> (16 * i)) & 0xffff, q = (y >> (16 * i)) & 0xffff; s += p > q ? p - q : q - p; } s; }))
-  /* V_MSAD_U8: S2 + sum over bytes of |S0.b - S1.b|, skipping bytes whose S0
-   * (reference) byte is 0 (Mesa's NIR msad_4x8, which ACO emits as v_msad_u8) */
-  case TKS_OP_V_MSAD_U8: ITRI(({ uint32_t s = z; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; if (p) s += p > q ? p - q : q - p; } s; }))
+  /* V_MSAD_U8: S2 + sum over bytes of |S0.b - S1.b|, skipping bytes whose S1
+   * byte is 0: the ISA description calls the second input "the reference
+   * input", and Mesa passes NIR msad_4x8's reference (its src0) as the second
+   * operand of llvm.amdgcn.msad.u8 (ac_nir_to_llvm.c) */
+  case TKS_OP_V_MSAD_U8: ITRI(({ uint32_t s = z; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; if (q) s += p > q ? p - q : q - p; } s; }))
+  /* V_QSAD_PK_U16_U8 / V_MQSAD_PK_U16_U8 / V_MQSAD_U32_U8 (ISA guide, VOP3:
+   * "the V_SAD_U8 / V_MSAD_U8 operation four times using different slices of
+   * the first array, all entries of the second array and each entry of the
+   * third array"): result i = SAD(S0[8i+31:8i], S1, S2 entry i), entries
+   * truncated to 16 bits for the _pk forms; the masked forms skip the bytes
+   * whose S1 (reference) byte is 0, as V_MSAD_U8 below. */
+  case TKS_OP_V_QSAD_PK_U16_U8: case TKS_OP_V_MQSAD_PK_U16_U8: case TKS_OP_V_MQSAD_U32_U8: {
+    uint64_t *A = w->tmp64[0];
+    src64(w, in, 0, A, 0);
+    const uint32_t *b = U(1);
+    const int wide = in->op == TKS_OP_V_MQSAD_U32_U8, masked = in->op != TKS_OP_V_QSAD_PK_U16_U8;
+    const tks_operand *c = &in->src[2];
+    uint32_t cs[4] = {0, 0, 0, 0}; /* S2 when scalar/constant: dwords 0..3 */
+    if (c->kind != TKS_OPK_VGPR) {
+      uint64_t c01 = tks_op64(w, c);
+      cs[0] = (uint32_t)c01; cs[1] = (uint32_t)(c01 >> 32);
+      if (wide && c->kind == TKS_OPK_SGPR) { cs[2] = tks_sread32(w, c->reg + 2); cs[3] = tks_sread32(w, c->reg + 3); }
+    }
+    const int nd = wide ? 4 : 2;
+    LOOP {
+      uint32_t acc[4], cd[4], r[4];
+      for (int k = 0; k < nd; k++) cd[k] = c->kind == TKS_OPK_VGPR ? w->v[(c->reg + k) & (TKS_NVGPR - 1)][l] : cs[k];
+      for (int i = 0; i < 4; i++) acc[i] = wide ? cd[i] : (cd[i / 2] >> (16 * (i & 1))) & 0xffff;
+      for (int i = 0; i < 4; i++) {
+        uint32_t x = (uint32_t)(A[l] >> (8 * i)), y = b[l], s = acc[i];
+        for (int j = 0; j < 4; j++) {
+          uint32_t p = (x >> (8 * j)) & 0xff, q = (y >> (8 * j)) & 0xff;
+          if (!masked || q) s += p > q ? p - q : q - p;
+        }
+        r[i] = s;
+      }
+      if (wide) for (int k = 0; k < 4; k++) w->v[(d0->reg + k) & (TKS_NVGPR - 1)][l] = r[k];
+      else for (int k = 0; k < 2; k++) w->v[(d0->reg + k) & (TKS_NVGPR - 1)][l] = (r[2 * k] & 0xffff) | (r[2 * k + 1] << 16);
+    }
+    break;
+  }
   case TKS_OP_V_SAD_U8: ITRI(({ uint32_t s = z; for (int i = 0; i < 4; i++) { uint32_t p = (x >> (8 * i)) & 0xff, q = (y >> (8 * i)) & 0xff; s += p > q ? p - q : q - p; } s; }))
   case TKS_OP_V_SAT_PK_U8_I16: IUN(({ uint32_t r = 0; for (int i = 0; i < 2; i++) { int32_t v = (int16_t)(x >> (16 * i)); r |= (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v) << (8 * i); } r; }))
   case TKS_OP_V_CVT_PK_FP8_F32: case TKS_OP_V_CVT_PK_BF8_F32: {

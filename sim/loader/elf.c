@@ -144,6 +144,18 @@ static int read_u32(tks_mp *r, uint32_t *out)
 
 /* One entry of amdhsa.kernels. The kernel's .symbol name goes into k->name
  * temporarily (with ".kd"); the caller resolves it. */
+/* a name string that must fit whole (a cut-off kernel name would not match
+ * its symbol or the host's registration) */
+static int read_name(tks_mp *r, char *buf, size_t cap)
+{
+  tks_mp saved = *r;
+  tks_mp_obj o;
+  if (tks_mp_read(r, &o) || o.type != TKS_MP_STR) return -1;
+  if (o.len >= cap) return -2;
+  *r = saved;
+  return tks_mp_read_str(r, buf, cap);
+}
+
 static int read_kernel(tks_mp *r, tks_kernel *k, char *sym_name, size_t symcap, elf_in *f)
 {
   tks_mp_obj m;
@@ -154,8 +166,8 @@ static int read_kernel(tks_mp *r, tks_kernel *k, char *sym_name, size_t symcap, 
     tks_mp_obj key;
     if (tks_mp_read(r, &key) || key.type != TKS_MP_STR) return fail(f, "metadata: bad kernel key");
     int bad = 0;
-    if (tks_mp_streq(&key, ".name")) bad = tks_mp_read_str(r, k->name, sizeof k->name);
-    else if (tks_mp_streq(&key, ".symbol")) bad = tks_mp_read_str(r, sym_name, symcap);
+    if (tks_mp_streq(&key, ".name")) bad = read_name(r, k->name, sizeof k->name);
+    else if (tks_mp_streq(&key, ".symbol")) bad = read_name(r, sym_name, symcap);
     else if (tks_mp_streq(&key, ".kernarg_segment_size")) bad = read_u32(r, &k->kernarg_segment_size);
     else if (tks_mp_streq(&key, ".kernarg_segment_align")) bad = read_u32(r, &k->kernarg_segment_align);
     else if (tks_mp_streq(&key, ".group_segment_fixed_size")) bad = read_u32(r, &k->group_segment_fixed_size);
@@ -182,6 +194,8 @@ static int read_kernel(tks_mp *r, tks_kernel *k, char *sym_name, size_t symcap, 
       for (uint64_t a = 0; a < arr.u; a++)
         if (read_arg(r, &k->args[a])) return fail(f, "metadata: bad argument %llu of kernel %s", (unsigned long long)a, k->name);
     } else bad = tks_mp_skip(r);
+    if (bad == -2)
+      return fail(f, "metadata: %.*s longer than %d bytes", (int)key.len, (const char *)key.data, TKS_NAME_MAX - 1);
     if (bad) return fail(f, "metadata: bad value for %.*s", (int)key.len, (const char *)key.data);
   }
   if (!k->name[0] || !sym_name[0]) return fail(f, "metadata: kernel without .name or .symbol");
@@ -194,7 +208,7 @@ static int read_kernel(tks_mp *r, tks_kernel *k, char *sym_name, size_t symcap, 
 }
 
 static int parse_metadata(const uint8_t *desc, uint32_t len, tks_code_object *co,
-                          char (**symnames)[256], elf_in *f)
+                          char (**symnames)[TKS_NAME_MAX], elf_in *f)
 {
   tks_mp r;
   tks_mp_obj top;
@@ -217,7 +231,7 @@ static int parse_metadata(const uint8_t *desc, uint32_t len, tks_code_object *co
       if (arr.u && (!co->kernels || !*symnames)) return fail(f, "out of memory");
       for (uint64_t k = 0; k < arr.u; k++) {
         co->nkernels = (int)k + 1; /* so a failure frees what was read */
-        if (read_kernel(&r, &co->kernels[k], (*symnames)[k], 256, f)) return -1;
+        if (read_kernel(&r, &co->kernels[k], (*symnames)[k], TKS_NAME_MAX, f)) return -1;
         co->kernels[k].co = co;
       }
     } else if (tks_mp_skip(&r)) return fail(f, "metadata: malformed msgpack");
@@ -390,7 +404,7 @@ static int load(elf_in *f, tks_code_object *co)
   }
   if (!md) return fail(f, "no NT_AMDGPU_METADATA note (code object V2/V3 or not a HIP code object)");
 
-  char (*symnames)[256] = NULL;
+  char (*symnames)[TKS_NAME_MAX] = NULL;
   int rc = parse_metadata(md, mdlen, co, &symnames, f);
   if (rc) { free(symnames); return -1; }
   if (co->target[0]) {

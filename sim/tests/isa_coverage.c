@@ -19,12 +19,23 @@
  * executes fewer instructions than recorded, and "ARCH floor N": exit 1 when
  * less than N/10 % of the non-graphics instructions execute
  * (docs/tksim-exec.md, "ISA coverage", says how to update it).
+ *
+ *   isa_coverage --arch A --emitted OBJ...
+ * What clang emits: every function (kernels and the functions they call) of
+ * the raw code objects OBJ is decoded by tksim's decoder; each distinct instruction form
+ * (mnemonic as printed, _e32/_e64/_sdwa/_dpp kept, plus the names of its
+ * name:value modifiers and flag words, e.g. "v_mov_b32_dpp row_shr
+ * bound_ctrl") must decode, and its first occurrence's own bytes must
+ * execute in the one-wave dispatch above. Exit 1 and a list when any fails.
+ * ISA_COVERAGE_TRACE=1 prints each form before running it.
  */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Target.h>
 #include "decoder/decoder.h"
@@ -309,25 +320,165 @@ static const char *reason(const inst *in)
   return "not used by clang for HIP code so far";
 }
 
+/* ------------------------------------------------------- what clang emits */
+typedef struct form {
+  char key[160];
+  char text[96], where[96];
+  int count;
+} form;
+
+static int bare_flag(const char *t)
+{
+  static const char *w[] = { "glc", "slc", "nt", "sc0", "sc1", "offen", "idxen", "lds", "clamp", "gds", "tfe",
+                             "lwe", "row_mirror", "row_half_mirror", "d16", "vcc", "off" };
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) if (!strcmp(t, w[i])) return 1;
+  return 0;
+}
+
+/* "v_add_f32_dpp v1, v2, v3 row_shr:1 bank_mask:0xf" -> "v_add_f32_dpp row_shr bank_mask" */
+static void form_key(const char *text, char *key, size_t cap)
+{
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", text);
+  size_t n = 0;
+  key[0] = 0;
+  for (char *t = strtok(buf, " ,\t"); t; t = strtok(NULL, " ,\t")) {
+    char part[64];
+    const char *c = strchr(t, ':');
+    if (n == 0) snprintf(part, sizeof part, "%s", t);
+    else if (c && t[0] != '[' && !strchr(t, '[') && (size_t)(c - t) < sizeof part - 1) snprintf(part, sizeof part, " %.*s", (int)(c - t), t);
+    else if (bare_flag(t)) snprintf(part, sizeof part, " %s", t);
+    else continue;
+    if (n + strlen(part) + 1 < cap) { strcpy(key + n, part); n += strlen(part); }
+  }
+}
+
+static int emitted(int arch, char **files, int nfiles)
+{
+  form *f = NULL;
+  int nf = 0, cap = 0, nk = 0, nfn = 0, rc = 0;
+  /* forms by hash of the key (open addressing): millions of instructions at -O0 */
+  enum { HB = 1 << 14 };
+  static int hidx[HB];
+  memset(hidx, -1, sizeof hidx);
+  long ninst = 0;
+  for (int a = 0; a < nfiles; a++) {
+    FILE *fp = fopen(files[a], "rb");
+    if (!fp) { fprintf(stderr, "isa_coverage: cannot read %s\n", files[a]); return 2; }
+    fseek(fp, 0, SEEK_END);
+    long size = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    uint8_t *data = size > 0 ? malloc((size_t)size) : NULL;
+    if (!data || fread(data, 1, (size_t)size, fp) != (size_t)size) { fprintf(stderr, "isa_coverage: cannot read %s\n", files[a]); return 2; }
+    fclose(fp);
+    tks_code_object co;
+    memset(&co, 0, sizeof co);
+    char err[1024];
+    if (tks_load_code_object(data, (size_t)size, &co, err, sizeof err)) { fprintf(stderr, "isa_coverage: %s: %s\n", files[a], err); return 2; }
+    if (co.arch != arch) { fprintf(stderr, "isa_coverage: %s is not a %s code object\n", files[a], tks_arch_name(arch)); return 2; }
+    /* every function of the code object (kernels are functions too) once,
+     * on its own: a copy of the code object without image or function list
+     * keeps the decoder from following calls, so -O0 code whose calls it
+     * cannot resolve statically (addresses spilled to VGPR lanes) does not
+     * decode every function again for each kernel */
+    tks_code_object alone = co;
+    alone.funcs = NULL; alone.nfuncs = 0; alone.image_size = 0;
+    nk += co.nkernels;
+    const int nrange = co.nfuncs ? co.nfuncs : co.nkernels; /* no symbol table: the kernels */
+    for (int fi = 0; fi < nrange; fi++) {
+      tks_kernel fk;
+      memset(&fk, 0, sizeof fk);
+      snprintf(fk.name, sizeof fk.name, "function %d", fi);
+      fk.code = co.nfuncs ? (const uint8_t *)(uintptr_t)co.funcs[fi].addr : co.kernels[fi].code;
+      fk.code_size = co.nfuncs ? co.funcs[fi].size : co.kernels[fi].code_size;
+      fk.code_addr = co.nfuncs ? co.funcs[fi].addr : co.kernels[fi].code_addr;
+      fk.co = &alone;
+      tks_kernel *k = &fk;
+      nfn++;
+      tks_program *p = tks_decode_kernel(k, err, sizeof err);
+      if (!p) { fprintf(stderr, "isa_coverage: %s: %s\n", files[a], err); return 2; }
+      for (uint32_t j = 0; j < p->n; j++) {
+        const tks_inst *in = &p->inst[j];
+        const char *text = tks_inst_text(p, in);
+        if (text[0] == '.') continue;           /* .long: data between functions */
+        ninst++;
+        char key[160];
+        form_key(text, key, sizeof key);
+        uint32_t h = 2166136261u;
+        for (const char *c = key; *c; c++) h = (h ^ (uint8_t)*c) * 16777619u;
+        int at = -1;
+        for (h &= HB - 1; hidx[h] >= 0; h = (h + 1) & (HB - 1))
+          if (!strcmp(f[hidx[h]].key, key)) { at = hidx[h]; break; }
+        if (at >= 0) { f[at].count++; continue; }
+        if (nf >= HB / 2) { fprintf(stderr, "isa_coverage: more than %d instruction forms\n", HB / 2); return 2; }
+        hidx[h] = nf;
+        if (nf == cap) { cap = cap ? 2 * cap : 512; f = realloc(f, (size_t)cap * sizeof *f); }
+        form *x = &f[nf++];
+        memset(x, 0, sizeof *x);
+        snprintf(x->key, sizeof x->key, "%s", key);
+        snprintf(x->text, sizeof x->text, "%s", text);
+        snprintf(x->where, sizeof x->where, "%s +0x%llx", strrchr(files[a], '/') ? strrchr(files[a], '/') + 1 : files[a],
+                 (unsigned long long)(k->code_addr + in->pc - (uint64_t)(uintptr_t)co.image));
+        x->count = 1;
+        /* run the form's own bytes: decoded and executed as in the table */
+        inst t;
+        memset(&t, 0, sizeof t);
+        snprintf(t.name, sizeof t.name, "%s", key);
+        t.len[0] = (int)(in->len <= 16 ? in->len : 16);
+        memcpy(t.bytes[0], k->code + (int64_t)(int32_t)in->pc, (size_t)t.len[0]);
+        t.nv = 1;
+        /* the forms' memory operands point anywhere: tksim's memory-error
+         * lines would bury the list */
+        if (getenv("ISA_COVERAGE_TRACE")) { printf("  running '%s' (%s)\n", text, x->where); fflush(stdout); }
+        fflush(stderr);
+        int saved = dup(2), null = open("/dev/null", O_WRONLY);
+        if (null >= 0) { dup2(null, 2); close(null); }
+        run1(&t, 0, arch);
+        fflush(stderr);
+        if (saved >= 0) { dup2(saved, 2); close(saved); }
+        if (!t.decoded || !t.executed) {
+          printf("  missing %s: '%s' (%s): %s\n", tks_arch_name(arch), text, x->where, t.why);
+          rc = 1;
+        }
+      }
+      tks_program_free(p);
+    }
+    tks_free_code_object(&co);
+    free(data);
+  }
+  printf("isa_coverage: %s: %d kernels, %d functions, %ld instructions, %d distinct forms: %s\n", tks_arch_name(arch), nk, nfn,
+         ninst, nf,
+         rc ? "some NOT decoded/executed (listed above)" : "every one decoded and executed");
+  free(f);
+  return rc;
+}
+
 int main(int argc, char **argv)
 {
   const char *arch_name = "gfx942", *expect = NULL;
-  int list = 0, markdown = 0;
+  int list = 0, markdown = 0, emit_at = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--arch") && i + 1 < argc) arch_name = argv[++i];
     else if (!strcmp(argv[i], "--list")) list = 1;
     else if (!strcmp(argv[i], "--markdown")) markdown = 1;
     else if (!strcmp(argv[i], "--expect") && i + 1 < argc) expect = argv[++i];
-    else { fprintf(stderr, "usage: isa_coverage [--arch gfx942|gfx950] [--list] [--markdown] [--expect FILE]\n"); return 2; }
+    else if (!strcmp(argv[i], "--emitted")) { emit_at = i + 1; break; }
+    else { fprintf(stderr, "usage: isa_coverage [--arch gfx942|gfx950] [--list] [--markdown] [--expect FILE] | --emitted OBJ...\n"); return 2; }
   }
+  /* the loader checks code objects against the emulated target */
+  if (emit_at) setenv("TKSIM_ARCH", arch_name, 1);
   int arch = tks_arch_id(arch_name);
   if (arch < 0) { fprintf(stderr, "isa_coverage: unknown target %s\n", arch_name); return 2; }
   LLVMInitializeAMDGPUTargetInfo();
   LLVMInitializeAMDGPUTargetMC();
   LLVMInitializeAMDGPUDisassembler();
-  enumerate(arch_name);
   g_buf = mmap(NULL, BUF_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   tks_mem_register((uint64_t)(uintptr_t)g_buf, BUF_BYTES, TKS_ALLOC_DEVICE);
+  if (emit_at) {
+    if (emit_at >= argc) { fprintf(stderr, "isa_coverage: --emitted needs code objects\n"); return 2; }
+    return emitted(arch, argv + emit_at, argc - emit_at);
+  }
+  enumerate(arch_name);
   for (int i = 0; i < g_n; i++) run(&g_inst[i], arch);
 
   int tot[3] = {0}, totc[3] = {0};

@@ -90,3 +90,6 @@ extern "C" __global__ void bf16(const __bf16 *in, float *o)
   o[i + 64] = (float)(__bf16)(o[i] + 1.0f);
   o[i + 128] = __builtin_fmaxf(__builtin_fmaxf(o[i], o[i + 1]), o[i + 2]);
 }
+// A kernel name of 400 bytes: rocPRIM's mangled kernel names reach ~500, and
+// tksim's loader kept 255 (their descriptor symbols were not found).
+extern "C" __global__ void long_name_abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij(int *o) { o[threadIdx.x] = (int)threadIdx.x; }

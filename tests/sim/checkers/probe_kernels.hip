@@ -3,14 +3,13 @@
 // tksim runs).
 //  k_counts  straight-line (no branch): every instruction runs once per wave,
 //            so the --report figures follow from the disassembly and the source
-//  k_unimpl  a v_mfma_f64_16x16x4_f64 (not implemented by tksim) behind a
+//  k_unimpl  a v_mfma_f64_4x4x4_4b_f64 (not implemented by tksim) behind a
 //            uniform flag: the kernel runs with the flag off and must stop with
 //            an error naming the instruction, kernel and PC with it on
 #include <hip/hip_runtime.h>
 
 typedef short bf16x4 __attribute__((ext_vector_type(4)));
 typedef float f32x16 __attribute__((ext_vector_type(16)));
-typedef double f64x4 __attribute__((ext_vector_type(4)));
 
 extern "C" __global__ void __launch_bounds__(256) k_counts(const float *in, float *out)
 {
@@ -30,9 +29,8 @@ extern "C" __global__ void k_unimpl(double *out, int use_mfma)
 {
   double x = out[threadIdx.x];
   if (use_mfma) {
-    f64x4 acc = { 0, 0, 0, 0 };
-    acc = __builtin_amdgcn_mfma_f64_16x16x4f64(x, x, acc, 0, 0, 0);
-    out[threadIdx.x] = acc[0];
+    double acc = __builtin_amdgcn_mfma_f64_4x4x4f64(x, x, 0.0, 0, 0, 0);
+    out[threadIdx.x] = acc;
   } else {
     out[threadIdx.x] = 2 * x;
   }

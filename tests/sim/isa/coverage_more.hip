@@ -19,8 +19,9 @@
 //    lane count; every lane gets the old value);
 //  * global_load_lds_{ubyte,sbyte,ushort,sshort}: zero/sign-extended into the
 //    lane's dword slot at M0 + 4 * lane (ASSUMPTION, see docs/tksim-exec.md);
-//  * v_msad_u8: S2 + byte SADs, bytes whose S0 (reference) byte is 0 skipped
-//    (Mesa's NIR msad_4x8, which ACO emits as v_msad_u8);
+//  * v_msad_u8: S2 + byte SADs, bytes whose S1 (reference) byte is 0 skipped
+//    (the ISA description's "second input (known as the reference input)";
+//    Mesa passes NIR msad_4x8's reference as llvm.amdgcn.msad.u8's S1);
 //  * ds_gws_sema_v / _br / _p / _release_all: wave 0 waits in _p until
 //    wave 1 releases (count++, count += data, or release of all waiters);
 //  * s_rfe_b64 / s_rfe_restore_b64: PC = S0;
@@ -71,8 +72,8 @@ __global__ void k_valu(const uint32_t *in, uint32_t *out)
   asm volatile("v_cubesc_f32 %0, %1, %2, %3" : "=v"(r) : "v"(p[7]), "v"(p[8]), "v"(p[9])); o[V_CSC] = r;
   asm volatile("v_cubetc_f32 %0, %1, %2, %3" : "=v"(r) : "v"(p[7]), "v"(p[8]), "v"(p[9])); o[V_CTC] = r;
   asm volatile("v_cubema_f32 %0, %1, %2, %3" : "=v"(r) : "v"(p[7]), "v"(p[8]), "v"(p[9])); o[V_CMA] = r;
-  /* reference bytes a & 0x00ff00ff.. with zeros, so the mask matters */
-  asm volatile("v_msad_u8 %0, %1, %2, %3" : "=v"(r) : "v"(a & 0xff00ffffu), "v"(b), "v"(c)); o[V_MSAD] = r;
+  /* reference (S1) bytes with a zero byte, so the mask matters */
+  asm volatile("v_msad_u8 %0, %1, %2, %3" : "=v"(r) : "v"(b), "v"(a & 0xff00ffffu), "v"(c)); o[V_MSAD] = r;
 }
 
 static h16 mad16(h16 x, h16 y, h16 z) { h16 pr = (h16)((float)x * (float)y); return (h16)((double)pr + (double)z); }
@@ -135,7 +136,7 @@ static void check_valu()
     vt_check_f32(v_name[V_CSC], i, vt_u2f(g[V_CSC]), sc);
     vt_check_f32(v_name[V_CTC], i, vt_u2f(g[V_CTC]), tc);
     vt_check_f32(v_name[V_CMA], i, vt_u2f(g[V_CMA]), 2.0f * ma);
-    /* masked SAD (Mesa NIR msad_4x8): bytes whose reference (S0) byte is 0 are skipped */
+    /* masked SAD: bytes whose reference (S1) byte is 0 are skipped */
     uint32_t ref = p[0] & 0xff00ffffu, sad = p[2];
     for (int k = 0; k < 4; k++) { uint32_t rb = (ref >> (8 * k)) & 0xff, sb = (p[1] >> (8 * k)) & 0xff; if (rb) sad += rb > sb ? rb - sb : sb - rb; }
     vt_check_u32(v_name[V_MSAD], i, g[V_MSAD], sad);
