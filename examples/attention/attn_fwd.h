@@ -294,7 +294,9 @@ typedef struct attn_fwd_args {
             _Pragma("unroll") for (int e = g * 4 * EPG; e < (g + 1) * 4 * EPG; ++e)               \
               mx = fmaxf(mx, SN.f[e / 16][e % 16]);                                               \
           if (g == NG / 4) mo = tk_xor_f32(mx, 32); /* the column's other 32 keys: lane ^ 32 */  \
-          if (g == NG - 1) mt = fmaxf(mx, mo);                                                    \
+          /* (opaque: the compiler otherwise uses mo, and waits for all LDS ops, right after the  \
+           * ds_bpermute) */                                                                      \
+          if (g == NG - 1) mt = fmaxf(mx, __builtin_bit_cast(float, tk_opaque(__builtin_bit_cast(uint32_t, mo)))); \
           /* K(j+2)'s stage put in LDS order (the register part of its commit), one chunk tile      \
            * per MFMA; only the ds_writes wait for the end barrier */                             \
           _Pragma("unroll") for (int c2_ = 0; c2_ < NC; ++c2_)                                     \
