@@ -25,8 +25,14 @@
  * barriers keep the order: a wave issues in order and an MFMA waits for the
  * busy pipe), then O^T += V^T(j) P^T(j) one MFMA at a time with S(j+1)'s
  * masks / column max and V(j+1)'s transposing commit between them; fragment
- * reads one 32-wide d-chunk ahead; K and V global loads one tile ahead (one
- * register stage set), issued between MFMAs.
+ * reads one 32-wide d-chunk ahead; global loads issued between MFMAs, V one
+ * tile ahead, K two (two register stage sets, so K(j+2)'s commit needs no
+ * wait).  The tile's one barrier sits inside the O phase, after V(j)'s last
+ * chunk is read and K(j+2) is written, and the next tile's first K chunk
+ * reads follow it, so they cross the LDS under O's last MFMAs; V(j)'s first
+ * chunk is read under S's last MFMAs, and O's last AF_ODEFER MFMAs are
+ * issued around the next tile's rescale decision (the MFMA pipe works while
+ * its scalar and vector work issues).
  * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
  * aligned like FlashAttention-2: key j is visible to query i when
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
@@ -169,11 +175,12 @@ typedef struct attn_fwd_args {
   } while (0)
 
 /* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J (parity
- * PAR) with the stage set KS/VS (holding K(J+2) / V(J+1) in flight); K(t) and V(t) share LDS
- * buffer t % 2, so K(J+1) is in buffer 1 - PAR and V(J) in buffer PAR; SC holds S(J), masked,
- * with its column max in mt; SN receives S(J+1).  Barriers: start (K(J+1), V(J) written),
- * mid (K(J+1) read: V(J+1) may go to its buffer, committed between O(J)'s MFMAs), end (V(J)
- * read: K(J+2) may go to its buffer) */
+ * PAR); K stage sets KS (K(J+2), loaded during tile J-1, committed here) and KI (K(J+3),
+ * issued here), V stage set VS (V(J+1) committed here, V(J+2) issued); K(t) and V(t) are in
+ * LDS buffers k[t % 2] and v[t % 2], so K(J+1) is in k[1 - PAR] and V(J) in v[PAR]; SC holds
+ * S(J), masked, with its column max in mt; SN receives S(J+1).  One barrier, in the O phase
+ * (BAR_): before it every wave has written V(J+1) and K(J+2) and read K(J+1) and V(J) (the
+ * buffers the next tile overwrites); after it the next tile's first K chunk is read */
 #define AF_TILE(NAME, J, PAR, KS, KI, VS, SC, SN)                                                 \
   do {                                                                                            \
       enum { KB_ = 1 - (PAR), VB_ = (PAR) };                                                      \
