@@ -229,7 +229,7 @@ typedef struct attn_fwd_args {
           if (g % 8 == 0) {                                                                       \
             AF_CHUNK(AF_KREAD_, AF_KWAIT_, c_, AF_RPC);                                               \
           }                                                                                       \
-          /* K(j+2)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \
+          /* K(j+3)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \
            * they read 0) */                                                                      \
           if (g % 8 == 2) tk_load_issue_mat(KI[c_], mvk, rk, kv0 + 3 * AF_BKV, 32 * c_, tid);       \
           /* V(j)'s first chunk reads AF_VEARLY MFMAs before the O phase (after the last K chunk's \
