@@ -25,8 +25,14 @@
  * barriers keep the order: a wave issues in order and an MFMA waits for the
  * busy pipe), then O^T += V^T(j) P^T(j) one MFMA at a time with S(j+1)'s
  * masks / column max and V(j+1)'s transposing commit between them; fragment
- * reads one 32-wide d-chunk ahead; K and V global loads one tile ahead (one
- * register stage set), issued between MFMAs.
+ * reads one 32-wide d-chunk ahead; global loads issued between MFMAs, V one
+ * tile ahead, K two (two register stage sets, so K(j+2)'s commit needs no
+ * wait).  The tile's one barrier sits inside the O phase, after V(j)'s last
+ * chunk is read and K(j+2) is written, and the next tile's first K chunk
+ * reads follow it, so they cross the LDS under O's last MFMAs; V(j)'s first
+ * chunk is read under S's last MFMAs, and O's last AF_ODEFER MFMAs are
+ * issued around the next tile's rescale decision (the MFMA pipe works while
+ * its scalar and vector work issues).
  * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
  * aligned like FlashAttention-2: key j is visible to query i when
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
@@ -75,6 +81,8 @@ typedef struct attn_fwd_args {
   float *ws_lse;
 } attn_fwd_args;
 
+#define AF_VEARLY 4 /* S-phase MFMAs left when V(j)'s first chunk reads issue (<= 8: after the last K wait) */
+#define AF_ODEFER 4 /* O MFMAs of a tile issued at the next tile's start (even, 0..8) */
 #define AF_RESCALE 8.0f /* lazy rescale: the running max moves when a tile's max exceeds it by this (log2 units) */
 
 /* S^T = K Q^T for the K tile in LDS, over 32-wide d-chunks (inside ATTN_FWD_KERNEL) */
@@ -117,6 +125,8 @@ typedef struct attn_fwd_args {
   do {                                                                                            \
     tk_prefetch_issue_rows(kp_[C], sm.kv.k[KB_][0], 0, 0, AF_BKV * (C));                          \
   } while (0)
+/* the next tile's first K chunk (buffer VB_: K(j+2) was committed there this tile) */
+#define AF_KREADN_(C) tk_prefetch_issue_rows(kp_[C], sm.kv.k[VB_][0], 0, 0, AF_BKV * (C))
 #define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.v[VB_], 0, 0, 32 * (C))
 
 /* fragment reads of chunk C of NC (AF_RPC ds_read_b64 each) for chunk C's MFMAs, chunk 0
@@ -165,37 +175,42 @@ typedef struct attn_fwd_args {
   } while (0)
 
 /* one key tile of the forward's software pipeline (inside ATTN_FWD_KERNEL): tile J (parity
- * PAR) with the stage set KS/VS (holding K(J+2) / V(J+1) in flight); K(t) and V(t) share LDS
- * buffer t % 2, so K(J+1) is in buffer 1 - PAR and V(J) in buffer PAR; SC holds S(J), masked,
- * with its column max in mt; SN receives S(J+1).  Barriers: start (K(J+1), V(J) written),
- * mid (K(J+1) read: V(J+1) may go to its buffer, committed between O(J)'s MFMAs), end (V(J)
- * read: K(J+2) may go to its buffer) */
-#define AF_TILE(NAME, J, PAR, KS, VS, SC, SN)                                                     \
+ * PAR); K stage sets KS (K(J+2), loaded during tile J-1, committed here) and KI (K(J+3),
+ * issued here), V stage set VS (V(J+1) committed here, V(J+2) issued); K(t) and V(t) are in
+ * LDS buffers k[t % 2] and v[t % 2], so K(J+1) is in k[1 - PAR] and V(J) in v[PAR]; SC holds
+ * S(J), masked, with its column max in mt; SN receives S(J+1).  One barrier, in the O phase
+ * (BAR_): before it every wave has written V(J+1) and K(J+2) and read K(J+1) and V(J) (the
+ * buffers the next tile overwrites); after it the next tile's first K chunk is read */
+#define AF_TILE(NAME, J, PAR, KS, KI, VS, SC, SN)                                                 \
   do {                                                                                            \
       enum { KB_ = 1 - (PAR), VB_ = (PAR) };                                                      \
       const int kv0 = kv_lo + (J) * AF_BKV;                                                       \
-      tk_lds_barrier(); /* K(j+1) and V(j) (committed last tile) visible */                       \
-      /* K(j+1)'s fragment reads start now (KLA chunks ahead), under the rescale decision */     \
-      NAME##_kpend kp_[NC];                                                                       \
-      NAME##_k_t kf_[NC];                                                                         \
-      AF_SHIFTED(AF_KREAD_, 0);                                                                   \
+      /* K(j+1)'s first chunk reads were issued after the last tile's barrier (AF_BAR) */        \
       /* online softmax with a lazy running max: m moves (and O, l are rescaled) only when a      \
        * column's tile max exceeds it by AF_RESCALE, so P <= 2^AF_RESCALE; exact, since O, l       \
        * and LSE all use the same m */                                                            \
+      /* half of O(j-1)'s last AF_ODEFER MFMAs (operands in registers) before the rescale decision, \
+       * half after it: the MFMA pipe works while the tile-start VALU/SALU work issues */          \
+      AF_O_DEFERRED(NAME, 8 - AF_ODEFER, 8 - AF_ODEFER / 2);                                       \
       const float ms = mt * a.scale_log2;                                                         \
       if (tk_wave_any(ms > m[0] + AF_RESCALE)) {                                                  \
         const float mn = fmaxf(m[0], ms);                                                         \
         float alpha[1] = {mn == -INFINITY ? 1.0f : tk_exp2f(m[0] - mn)};                          \
         l[0] *= alpha[0];                                                                         \
+        AF_O_DEFERRED(NAME, 8 - AF_ODEFER / 2, 8); /* O(j-1) complete before it is scaled */       \
+        tk_rt_zero(pkeep); /* the unconditional MFMAs below add 0 */                              \
         _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_col_bcast(o[c], o[c], alpha, *);     \
         m[0] = mn;                                                                                \
       }                                                                                           \
       float mu[1] = {m[0] == -INFINITY ? 0.0f : m[0]}; /* all masked so far: keep exp2 finite */  \
+      AF_O_DEFERRED(NAME, 8 - AF_ODEFER / 2, 8);                                                  \
       /* 4-wave interleave: S(j+1)'s MFMAs (on the last tile a discarded product of the stale K   \
        * tile) one at a time, each followed by its share of P(j)'s exp2, column sum and bf16      \
        * conversion; a wave issues in order and an MFMA waits for the busy pipe, so only this     \
        * order (held by scheduling barriers) lets the VALU work run while the MFMA pipe is busy */ \
       NAME##_p_t p;                                                                               \
+      NAME##_vpend vp_[NC];                                                                       \
+      NAME##_v_t vf_[NC];                                                                         \
       float xs[32];                                                                               \
       tk_f32x2 lsum2 = {0.0f, 0.0f}, t2 = {0.0f, 0.0f};                                           \
       const tk_f32x2 sc2 = {a.scale_log2, a.scale_log2}, mu2 = {mu[0], mu[0]};                    \
@@ -214,9 +229,12 @@ typedef struct attn_fwd_args {
           if (g % 8 == 0) {                                                                       \
             AF_CHUNK(AF_KREAD_, AF_KWAIT_, c_, AF_RPC);                                               \
           }                                                                                       \
-          /* K(j+2)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \
+          /* K(j+3)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \
            * they read 0) */                                                                      \
-          if (g % 8 == 2) tk_load_issue_mat(KS[c_], mvk, rk, kv0 + 2 * AF_BKV, 32 * c_, tid);       \
+          if (g % 8 == 2) tk_load_issue_mat(KI[c_], mvk, rk, kv0 + 3 * AF_BKV, 32 * c_, tid);       \
+          /* V(j)'s first chunk reads AF_VEARLY MFMAs before the O phase (after the last K chunk's \
+           * wait): they land under the last S MFMAs instead of stalling the first O MFMA */        \
+          if (g == NG - AF_VEARLY) AF_SHIFTED(AF_VREAD_, 0);                                       \
           TK_SCHED_BARRIER(0);                                                                    \
           NAME##_f1_t a1, b1;                                                                     \
           NAME##_c1_t s1;                                                                         \
@@ -238,12 +256,12 @@ typedef struct attn_fwd_args {
       /* O^T += V^T(j) P^T(j), one MFMA at a time, V chunk reads KLA ahead; between the MFMAs    \
        * S(j+1)'s masks and in-lane column max and V(j+1)'s transposing commit (unit by unit),     \
        * S(j+1)'s cross-lane max (ds_bpermute) after the last V read was waited for */            \
-      NAME##_vpend vp_[NC];                                                                       \
-      NAME##_v_t vf_[NC];                                                                         \
-      AF_SHIFTED(AF_VREAD_, 0);                                                                   \
-      TK_WAIT_VMCNT(NK); /* V(j+1) in registers; K(j+2) stays in flight */                        \
+      TK_WAIT_VMCNT(NK); /* V(j+1), K(j+2) in registers; K(j+3) stays in flight */                      \
       {                                                                                           \
-        enum { NU_ = TK_STAGE_T_UNITS(VS) };                                                      \
+        /* K(j+2)'s commit (loaded a tile ago) after V(j+2)'s loads are issued, then the tile's one \
+         * barrier once V(j)'s last chunk is read (AF_BAR) */                                      \
+        enum { NU_ = TK_STAGE_T_UNITS(VS), KC0_ = 8 * NU_ + 2,                                    \
+               BAR_ = 8 * (NC - 1) > KC0_ + NC - 1 ? 8 * (NC - 1) : KC0_ + NC - 1 };                 \
         /* d = 64 (256 registers): the V addresses are recomputed here, not kept across the loop */ \
         const uint32_t tv_ = AF_WPE == 1 ? (uint32_t)tid : tk_opaque((uint32_t)tid);              \
         const int kn = kv0 + AF_BKV;                                                              \
@@ -253,7 +271,7 @@ typedef struct attn_fwd_args {
         }                                                                                         \
         float mx = -INFINITY, mo = -INFINITY;                                                     \
         enum { NG = 8 * NC, EPG = 32 / NG };                                                      \
-        static_assert(8 * NU_ + 1 < NG, "attn_fwd: the O phase has too few MFMAs for the V commit"); \
+        static_assert(8 * NU_ + 1 < NG && BAR_ < NG, "attn_fwd: the O phase has too few MFMAs for the commits"); \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, k_ = g % 8;                                                       \
           if (k_ == 0) {                                                                          \
@@ -272,8 +290,10 @@ typedef struct attn_fwd_args {
           a1.f[0] = vf_[c_].f[k_];                                                                \
           b1.f[0] = p.f[k_];                                                                      \
           o1.f[0] = o[c_].f[0];                                                                   \
-          tk_mma_AB(o1, a1, b1, o1);                                                              \
-          o[c_].f[0] = o1.f[0];                                                                   \
+          if (g < NG - AF_ODEFER) {                                                               \
+            tk_mma_AB(o1, a1, b1, o1);                                                            \
+            o[c_].f[0] = o1.f[0];                                                                 \
+          }                                                                                       \
           TK_SCHED_BARRIER(0);                                                                    \
           /* S(j+1)'s in-lane column max in the first quarter, its cross-lane step (ds_bpermute)  \
            * right after; the result is used after the end barrier, its LDS latency long hidden */ \
@@ -281,11 +301,13 @@ typedef struct attn_fwd_args {
             _Pragma("unroll") for (int e = g * 4 * EPG; e < (g + 1) * 4 * EPG; ++e)               \
               mx = fmaxf(mx, SN.f[e / 16][e % 16]);                                               \
           if (g == NG / 4) mo = tk_xor_f32(mx, 32); /* the column's other 32 keys: lane ^ 32 */  \
-          if (g == NG - 1) mt = fmaxf(mx, mo);                                                    \
+          /* (opaque: the compiler otherwise uses mo, and waits for all LDS ops, right after the  \
+           * ds_bpermute) */                                                                      \
+          if (g == NG - 1) mt = fmaxf(mx, __builtin_bit_cast(float, tk_opaque(__builtin_bit_cast(uint32_t, mo)))); \
           /* K(j+2)'s stage put in LDS order (the register part of its commit), one chunk tile      \
            * per MFMA; only the ds_writes wait for the end barrier */                             \
           _Pragma("unroll") for (int c2_ = 0; c2_ < NC; ++c2_)                                     \
-            if (g == NG - 2 - NC + c2_) { tk_load_commit_prep(sm.kv.k[VB_][c2_], KS[c2_], tid, NV); tk_load_commit_prepped(sm.kv.k[VB_][c2_], KS[c2_], tid); } \
+            if (g == KC0_ + c2_) { tk_load_commit_prep(sm.kv.k[VB_][c2_], KS[c2_], tid, NK + NV); tk_load_commit_prepped(sm.kv.k[VB_][c2_], KS[c2_], tid); } \
           /* V(j+1)'s transposing commit one ds_write per MFMA (slots 1 .. 8 NU_), each unit's    \
            * V(j+2) loads right after that unit is written */                                    \
           /* (on the last tile too: V(nt) goes to the free buffer and is never read; the          \
@@ -295,9 +317,34 @@ typedef struct attn_fwd_args {
           _Pragma("unroll") for (int u_ = 0; u_ < NU_; ++u_)                                      \
             if (g == 8 * u_ + 9)                                                                  \
               tk_load_issue_t_mat_part(VS, mvv, rv, kv0 + 2 * AF_BKV, 0, tv_, u_, 1); /* V(j+2) */ \
+          /* AF_BAR: V(j+1) and K(j+2) written, V(j) and K(j+1) read by every wave; the next tile's \
+           * first K chunk crosses the LDS under this tile's last O MFMAs */                       \
+          if (g == BAR_) {                                                                        \
+            tk_lds_barrier();                                                                     \
+            AF_SHIFTED(AF_KREADN_, 0);                                                            \
+          }                                                                                       \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
       }                                                                                           \
+      vkeep = vf_[NC - 1];                                                                        \
+      pkeep = p;                                                                                  \
+  } while (0)
+
+/* O^T += fragments K0..K1-1 of the last V^T chunk times P^T's (vkeep, pkeep: the previous
+ * tile's AF_ODEFER deferred products; zero before the first tile) */
+#define AF_O_DEFERRED(NAME, K0, K1)                                                               \
+  do {                                                                                            \
+    _Pragma("unroll") for (int k_ = (K0); k_ < (K1); ++k_) {                                      \
+      NAME##_f1_t a1;                                                                             \
+      NAME##_b1_t b1;                                                                             \
+      NAME##_c1_t o1;                                                                             \
+      a1.f[0] = vkeep.f[k_];                                                                      \
+      b1.f[0] = pkeep.f[k_];                                                                      \
+      o1.f[0] = o[NC - 1].f[0];                                                                   \
+      tk_mma_AB(o1, a1, b1, o1);                                                                  \
+      o[NC - 1].f[0] = o1.f[0];                                                                   \
+      TK_SCHED_BARRIER(0);                                                                        \
+    }                                                                                             \
   } while (0)
 
 #define ATTN_FWD_KERNEL(NAME, D, WPE)                                                                \
@@ -381,7 +428,9 @@ typedef struct attn_fwd_args {
     float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */     \
     const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                        \
     const int nt = kv_hi > kv_lo ? (kv_hi - kv_lo + AF_BKV - 1) / AF_BKV : 0; /* key tiles (0 when causal hides all) */ \
-    NAME##_kstage ks0[NC]; /* one stage set: K(j+2), V(j+1) in flight during tile j */          \
+    NAME##_kstage ks0[NC], ks1[NC]; /* K(j+2) (loaded in tile j-1) and K(j+3) in flight during tile j */ \
+    NAME##_kpend kp_[NC]; /* K fragment reads; chunk 0's cross the tile boundary */             \
+    NAME##_k_t kf_[NC];                                                                           \
     NAME##_vstage vs0;                                                                            \
     enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
     NAME##_s_t s_a, s_b; /* S(j) and S(j+1), alternating */                                       \
@@ -392,12 +441,15 @@ typedef struct attn_fwd_args {
       AF_K_ISSUE(ks0, kv_lo);                                                                     \
       tk_load_issue_t_mat(vs0, mvv, rv, kv_lo, 0, tid);                                           \
       AF_K_COMMIT(ks0, 0, NV); /* K(0) -> buffer 0 */                                             \
-      AF_K_ISSUE(ks0, kv_lo + AF_BKV);                                                            \
+      AF_K_ISSUE(ks1, kv_lo + AF_BKV);                                                            \
       tk_lds_barrier();                                                                           \
       AF_S_PHASE(NAME, s_a);                                                                      \
       tk_load_commit_t(sm.kv.v[0], vs0, tid, NK); /* V(0) -> buffer 0; K(1) in flight */          \
       tk_load_issue_t_mat(vs0, mvv, rv, kv_lo + AF_BKV, 0, tid);                                  \
-      AF_K_COMMIT(ks0, 1, NV); /* K(1) -> buffer 1; V(1) in flight */                             \
+      AF_K_COMMIT(ks1, 1, NV); /* K(1) -> buffer 1; V(1) in flight */                             \
+      AF_K_ISSUE(ks0, kv_lo + 2 * AF_BKV); /* K(2): committed by tile 0 */                        \
+      tk_lds_barrier();                                                                           \
+      { enum { VB_ = 1 }; AF_SHIFTED(AF_KREADN_, 0); } /* tile 0's first K(1) chunk */          \
       if (kv_lo + AF_BKV > kv_hi) tk_rt_mask_rows(s_a, s_a, kv_hi - kv_lo, -INFINITY);            \
       if (a.causal && qw + off < AF_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);     \
       float mv[1];                                                                                \
@@ -408,10 +460,15 @@ typedef struct attn_fwd_args {
      * softmax of S(j) (interleaved: the MFMAs run while the VALU works), then O += V(j) P(j).    \
      * LDS holds K(j+1) and V(j) (two barriers per tile); global loads run 2 tiles ahead in two    \
      * alternating register stage sets, so the loop is unrolled by 2. */                          \
+    NAME##_v_t vkeep; /* O(j)'s deferred operands (AF_O_DEFERRED), zero before tile 0 */         \
+    NAME##_p_t pkeep;                                                                             \
+    tk_rt_zero(vkeep);                                                                            \
+    tk_rt_zero(pkeep);                                                                            \
     for (int j = 0; j < nt; j += 2) {                                                             \
-      AF_TILE(NAME, j, 0, ks0, vs0, s_a, s_b);                                                    \
-      if (j + 1 < nt) AF_TILE(NAME, j + 1, 1, ks0, vs0, s_b, s_a);                                \
+      AF_TILE(NAME, j, 0, ks0, ks1, vs0, s_a, s_b);                                               \
+      if (j + 1 < nt) AF_TILE(NAME, j + 1, 1, ks1, ks0, vs0, s_b, s_a);                           \
     }                                                                                             \
+    if (nt > 0) AF_O_DEFERRED(NAME, 8 - AF_ODEFER, 8);                                             \
     /* epilogue: O = (O^T / l)^T, LSE = (m + log2 l) ln 2 */                                       \
     l[0] += tk_xor_f32(l[0], 32); /* the column's other 32 keys were summed in lane ^ 32 */        \
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
