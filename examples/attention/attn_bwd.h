@@ -137,8 +137,10 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const int h_ = (H), q_ = (Q0);                                                                \
     const int i_ = q_ + li_ < a.sq ? q_ + li_ : a.sq - 1; /* clamped: the load stays inside */    \
     lsv = lsp[((int64_t)b * a.hq + h_) * a.sq + i_];                                              \
-    /* matrix-bounded: rows past sq read 0 in hardware; the head's descriptors are scalar work */ \
-    const tk_rsrc rqm_ = tk_gl_rsrc_mat(&glq, b, h_), rgm_ = tk_gl_rsrc_mat(&glg, b, h_);         \
+    /* matrix-bounded: rows past sq read 0 in hardware; the head's descriptors (rqm, rgm) are     \
+     * remade only when the head changes (AB_KV_NEXT) */                                          \
+    const tk_rsrc rqm_ = rqm, rgm_ = rgm;                                                         \
+    (void)h_;                                                                                     \
     tk_load_issue_mat(s1, mvq, rqm_, q_, 0, tid);                                                 \
     tk_load_issue_t_mat(t1, mvq, rqm_, q_, 0, tid);                                               \
     tk_load_issue_mat(s2, mvg, rgm_, q_, 0, tid);                                                 \
@@ -161,7 +163,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     if (ni + 1 < nt) {                                                                            \
       ++ni;                                                                                       \
       iq += BQ_;                                                                                  \
-      if (iq >= a.sq) { iq = qs; ++ih; } /* ntq tiles per head end at sq */                       \
+      if (iq >= a.sq) { /* ntq tiles per head end at sq; the next head's descriptors */          \
+        iq = qs;                                                                                  \
+        ++ih;                                                                                     \
+        rqm = tk_gl_rsrc_mat(&glq, b, ih);                                                        \
+        rgm = tk_gl_rsrc_mat(&glg, b, ih);                                                        \
+      }                                                                                           \
     }                                                                                             \
   } while (0)
 
@@ -521,6 +528,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const float *lsp = tid < AB_BQ ? a.lse : a.delta;                                             \
     /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
     int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
+    tk_rsrc rqm = tk_gl_rsrc_mat(&glq, b, ih), rgm = tk_gl_rsrc_mat(&glg, b, ih);                 \
     /* dkdvq: the previous tile's dQ block and its head and first row; its atomics go out in the   \
      * next tile once S's MFMAs are issued (no wait for the dQ MFMAs before the barrier) */        \
     NAME##_oc_t dqc;                                                                              \
