@@ -1,7 +1,19 @@
 /* attn_bwd.h: the flash-attention backward kernels (FlashAttention-2
- * algorithm), built from tk primitives only; deterministic (no atomics).
+ * algorithm), built from tk primitives only.  Two modes, three launches each:
+ *  default (a.dqa set): attn_bwd_pre (delta, and the f32 dQ sums zeroed),
+ *    attn_bwd_d*_dkdvq (dK, dV as below, plus each wave's 32 x 32 block of
+ *    dQ = dS K over the workgroup's 128 keys, added to the sums with f32
+ *    buffer atomics: 5 matmuls, not 7), attn_bwd_dq_cvt (dQ = scale * sums,
+ *    bf16); dQ's summation order varies run to run, dK and dV do not;
+ *  deterministic (TK_ATTN_BWD_DETERMINISTIC, a.dqa NULL): attn_bwd_pre,
+ *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (no atomics: every element summed in a
+ *    fixed order; the dq kernel recomputes S, P, dP, dS).
+ * dkdvq: dS (bf16, the B operand's values) goes to an LDS tile of the 4
+ * waves' keys (AB_DS_STORE) before dV/dK's MFMAs; after the end-of-tile
+ * barrier wave w reads its 32 query rows x 128 keys of it and runs dQ's MFMAs
+ * against K^T's 32 rows of its d-block (loaded once, kept in AGPRs), under
+ * the next tile's commit; the atomics go out in the next tile after S's MFMAs.
  *
- * Three launches:
  *  1. attn_bwd_pre: delta_i = sum_e dO_ie O_ie per query row (f32, into the
  *     workspace); a row's d/8 16-byte chunks over as many lanes (coalesced),
  *     reduced across them with tk_xor_f32.
