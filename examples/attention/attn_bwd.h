@@ -189,6 +189,23 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * fragment e / 16 is B fragment 4 (e / 16) + e % 16 / 4) */
 #define AB_P_CVT(e) (pb.f[((e) / 16) * 4 + ((e) % 16) / 4][(e) % 4] = (int16_t)tk_f32_to_bf16_finite(s.f[(e) / 16][(e) % 16]))
 
+/* dkdv kernels: an f32 accumulator tile Y (AB_BQ x 32) as the bf16 B operand X, elements in
+ * AB_P_CVT's places; with v_cvt_pk_bf16_f32 (gfx950: TK_HAS_CVT_PK_BF16) two per instruction
+ * (tk_pack_bf16x2_rn, round to nearest even like the finite conversion it replaces) */
+#if TK_HAS_CVT_PK_BF16
+#define AB_CVT_B(X, Y)                                                                            \
+  do {                                                                                            \
+    typedef TK_TYPEOF(Y) YT_;                                                                     \
+    _Pragma("unroll") for (int e = 0; e < TK_RT_ROWV(YT_); e += 2) {                              \
+      const uint32_t u_ = tk_pack_bf16x2_rn((Y).f[e / 16][e % 16], (Y).f[e / 16][e % 16 + 1]);     \
+      (X).f[(e / 16) * 4 + (e % 16) / 4][e % 4] = (int16_t)(u_ & 0xffffu);                         \
+      (X).f[(e / 16) * 4 + (e % 16) / 4][e % 4 + 1] = (int16_t)(u_ >> 16);                         \
+    }                                                                                             \
+  } while (0)
+#else
+#define AB_CVT_B(X, Y) tk_rt_cvt_c_to_b_bf16_finite(X, Y)
+#endif
+
 /* chunk reads of a transposed tile R0 + RS rows down (RS = 0, 32, 64, 96 after unrolling): the
  * shift as a constant (tk_prefetch_issue_rows puts it in the reads' offset field, so every
  * chunk shares one set of address registers) */
@@ -627,10 +644,10 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);     \
         tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
       }                                                                                           \
-      if (!AB_DP_INTERLEAVE) tk_rt_cvt_c_to_b_bf16_finite(pb, s);                                 \
+      if (!AB_DP_INTERLEAVE) AB_CVT_B(pb, s);                                                     \
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
-      tk_rt_cvt_c_to_b_bf16_finite(sb, dp);                                                       \
+      AB_CVT_B(sb, dp);                                                                           \
       if (FQ) AB_DS_STORE(sm.it.ds, sb, dsb_); /* dS for dQ (published by the end-of-tile barrier) */ \
       /* dV^T += dO^T P, then dK^T += Q^T dS, by 32 d-rows, reads one chunk ahead */              \
       _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
