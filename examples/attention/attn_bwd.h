@@ -97,15 +97,12 @@ typedef struct attn_bwd_args {
 /* delta = rowsum(dO * O): each row's d / 8 16-byte chunks over as many lanes
  * (coalesced: a wave reads whole rows), the chunk sums reduced across those
  * lanes with tk_xor_f32 in a fixed order (deterministic). */
-#define AB_PRE_ITER 4 /* row groups per workgroup (fewer, longer workgroups; see docs/attention.md) */
-#define AB_PRE_ROWS(d) (AB_PRE_ITER * 256 / ((d) / 8)) /* rows per 256-thread workgroup */
+#define AB_PRE_ROWS(d) (256 / ((d) / 8)) /* rows per 256-thread workgroup */
 __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 {
   const int cpr = (int)a.o.dims[3] / 8; /* 16-byte chunks per row: 8 or 16 */
   const int tid = (int)threadIdx.x, c = tid % cpr;
-  const int h = (int)blockIdx.y, b = (int)blockIdx.z;
-  _Pragma("unroll") for (int it = 0; it < AB_PRE_ITER; ++it) {
-  const int i = ((int)blockIdx.x * AB_PRE_ITER + it) * (256 / cpr) + tid / cpr;
+  const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
   const tk_rsrc ro = tk_gl_rsrc(&a.o), rg = tk_gl_rsrc(&a.dout);
   const bool in = i < a.sq;
   const uint32_t oo = in ? (uint32_t)(tk_gl_offset(&a.o, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
@@ -123,7 +120,6 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     z[0] = tk_u32x4{0u, 0u, 0u, 0u};
     z[1] = tk_u32x4{0u, 0u, 0u, 0u};
   }
-  }
 }
 
 /* fused dQ, last step: dQ = scale * sums (f32 workspace -> bf16 tensor), 8 elements per thread
@@ -132,10 +128,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
 {
   const int cpr = (int)a.q.dims[3] / 8;
   const int tid = (int)threadIdx.x, c = tid % cpr;
-  const int h = (int)blockIdx.y, b = (int)blockIdx.z;
-  _Pragma("unroll") for (int it = 0; it < AB_PRE_ITER; ++it) {
-  const int i = ((int)blockIdx.x * AB_PRE_ITER + it) * (256 / cpr) + tid / cpr;
-  if (i >= a.sq) break;
+  const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
+  if (i >= a.sq) return;
   const tk_u32x4 *x = (const tk_u32x4 *)(a.dqa + (((int64_t)b * a.hq + h) * a.sq + i) * (8 * cpr) + 8 * c);
   const tk_u32x4 x0 = x[0], x1 = x[1];
   tk_u32x4 y;
@@ -145,7 +139,6 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
            ((uint32_t)tk_f32_to_bf16(a.scale * tk_bits_f32(hi)) << 16);
   }
   tk_buffer_store_b128(tk_gl_rsrc(&a.dq), (uint32_t)(tk_gl_offset(&a.dq, b, h, i, 8 * c) * 2), y);
-  }
 }
 
 /* dkdv kernel (inside it): issue the query tile of query head H, rows Q0.., and commit the
