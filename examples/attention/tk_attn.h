@@ -77,14 +77,28 @@ size_t tk_attn_fwd_workspace_bytes(const tk_attn_problem *p);
 int tk_attn_fwd_ws(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, uint16_t *o,
                    float *lse, void *workspace, size_t workspace_bytes, hipStream_t stream);
 
-/* Backward workspace: f32 bytes for the dO.O row sums (tk_attn_bwd). */
+/* Backward flags: TK_ATTN_BWD_DETERMINISTIC sums every gradient element in a
+ * fixed order (no atomics: bitwise-identical results run to run; a second
+ * kernel recomputes S, P, dP and dS for dQ).  Default (0): dQ is summed with
+ * f32 atomics inside the dK/dV kernel (faster; dQ's last bits may differ run
+ * to run; dK and dV are still summed in a fixed order). */
+enum { TK_ATTN_BWD_DETERMINISTIC = 1 };
+/* Backward workspace bytes for `flags`: the dO.O row sums, plus the f32 dQ
+ * sums (b*hq*sq*d*4 bytes) for the default mode.  tk_attn_bwd_workspace_bytes
+ * is the default mode's (enough for both). */
 size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p);
+size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flags);
 /* Backward: dq, dk, dv from q, k, v, o, lse (the forward's) and dout;
- * workspace: device memory of tk_attn_bwd_workspace_bytes(p).  Deterministic:
- * no atomics, every gradient element is summed in a fixed order. */
+ * workspace: device memory, 16-byte aligned, of
+ * tk_attn_bwd_workspace_bytes_flags(p, flags); tk_attn_bwd is flags 0.
+ * Unknown flags: TK_ATTN_ERR_ARG.  (When the dQ sums would pass 4 GiB the
+ * default mode runs the deterministic kernels.) */
 int tk_attn_bwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, const uint16_t *o,
                 const uint16_t *dout, const float *lse, uint16_t *dq, uint16_t *dk, uint16_t *dv, void *workspace,
                 hipStream_t stream);
+int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v,
+                      const uint16_t *o, const uint16_t *dout, const float *lse, uint16_t *dq, uint16_t *dk,
+                      uint16_t *dv, void *workspace, unsigned flags, hipStream_t stream);
 
 const char *tk_attn_strerror(int err);
 

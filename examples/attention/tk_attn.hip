@@ -188,16 +188,38 @@ int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
   return tk_attn_fwd_ws(p, q, k, v, o, lse, NULL, 0, stream);
 }
 
-size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p)
+/* the fused dQ's f32 sums ([b][hq][sq][d]) after the deltas; 0 when it does not apply (they
+ * would pass one buffer descriptor's 4 GiB: the deterministic kernels then run) */
+static size_t bwd_dqa_bytes(const tk_attn_problem *p, unsigned flags)
 {
-  return tk_attn_problem_error(p) ? 0 : (size_t)tk_attn_lse_elems(p) * sizeof(float);
+  if (flags & TK_ATTN_BWD_DETERMINISTIC) return 0;
+  const int64_t n = tk_attn_lse_elems(p) * p->d * 4;
+  return n <= TK_GL_MAX_BYTES ? (size_t)n : 0;
 }
+static size_t bwd_delta_bytes(const tk_attn_problem *p) /* rounded to 16 (the sums' b128 accesses) */
+{
+  return ((size_t)tk_attn_lse_elems(p) * sizeof(float) + 15) & ~(size_t)15;
+}
+
+size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flags)
+{
+  return tk_attn_problem_error(p) ? 0 : bwd_delta_bytes(p) + bwd_dqa_bytes(p, flags);
+}
+size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p) { return tk_attn_bwd_workspace_bytes_flags(p, 0); }
 
 int tk_attn_bwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, const uint16_t *o,
                 const uint16_t *dout, const float *lse, uint16_t *dq, uint16_t *dk, uint16_t *dv, void *workspace,
                 hipStream_t stream)
 {
+  return tk_attn_bwd_flags(p, q, k, v, o, dout, lse, dq, dk, dv, workspace, 0, stream);
+}
+
+int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v,
+                      const uint16_t *o, const uint16_t *dout, const float *lse, uint16_t *dq, uint16_t *dk,
+                      uint16_t *dv, void *workspace, unsigned flags, hipStream_t stream)
+{
   if (tk_attn_problem_error(p)) return TK_ATTN_ERR_PROBLEM;
+  if (flags & ~(unsigned)TK_ATTN_BWD_DETERMINISTIC) return TK_ATTN_ERR_ARG;
   if (!pointers_ok(q, k, v, o) || !pointers_ok(dout, dq, dk, dv) || !lse || !workspace) return TK_ATTN_ERR_ARG;
   attn_bwd_args a;
   a.q = tensor_gl(p, TK_ATTN_Q, q), a.k = tensor_gl(p, TK_ATTN_K, k), a.v = tensor_gl(p, TK_ATTN_V, v);
@@ -205,6 +227,10 @@ int tk_attn_bwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
   a.dq = tensor_gl(p, TK_ATTN_Q, dq), a.dk = tensor_gl(p, TK_ATTN_K, dk), a.dv = tensor_gl(p, TK_ATTN_V, dv);
   a.lse = lse;
   a.delta = (float *)workspace;
+  const size_t nq = bwd_dqa_bytes(p, flags);
+  a.dqa = nq ? (float *)((char *)workspace + bwd_delta_bytes(p)) : NULL;
+  a.dqa_bytes = (uint32_t)nq;
+  if (nq && (uintptr_t)workspace % 16) return TK_ATTN_ERR_ARG;
   a.sq = (int32_t)p->sq, a.skv = (int32_t)p->skv, a.hq = (int32_t)p->hq, a.group = (int32_t)(p->hq / p->hkv);
   a.causal = p->causal;
   a.scale = p->scale;

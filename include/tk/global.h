@@ -197,6 +197,15 @@ TK_DI void tk_buffer_store_b32(tk_rsrc r, uint32_t byte_off, uint32_t v) {
 TK_DI void tk_buffer_store_b128(tk_rsrc r, uint32_t byte_off, tk_u32x4 v) {
   tk_llvm_raw_buffer_store_i32x4(__builtin_bit_cast(tk_i32x4, v), r, (int32_t)byte_off, 0, 0);
 }
+/* f32 atomic add without return (buffer_atomic_add_f32, gfx90a and later: CDNA3 ISA guide
+ * "MUBUF Instructions" BUFFER_ATOMIC_ADD_F32; LLVM selects the no-return form when the result is
+ * unused): mem[byte_off] += v in the L2, an access past num_records is dropped like a store.
+ * Sums of several waves land in any order: not bitwise reproducible. */
+TK_DEV float tk_llvm_raw_buffer_atomic_fadd_f32(float v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
+    __asm("llvm.amdgcn.raw.buffer.atomic.fadd.f32");
+TK_DI void tk_buffer_atomic_add_f32(tk_rsrc r, uint32_t byte_off, float v) {
+  (void)tk_llvm_raw_buffer_atomic_fadd_f32(v, r, (int32_t)byte_off, 0, 0);
+}
 /* 16-bit accesses (bf16 elements at the edges of a tile, bf16 vectors) */
 TK_DEV void tk_llvm_raw_buffer_store_i16(int16_t v, tk_rsrc rsrc, int32_t voffset, int32_t soffset, int32_t aux)
     __asm("llvm.amdgcn.raw.buffer.store.i16");

@@ -205,11 +205,13 @@ def attention(q, k, v, causal=False, scale=None):
         _free(ops)
 
 
-def attention_backward(do, q, k, v, o, lse, causal=False, scale=None):
+def attention_backward(do, q, k, v, o, lse, causal=False, scale=None, deterministic=False):
     """Flash attention backward (FlashAttention-2): the gradients of
     sum(O * dO) for the forward's q, k, v, o and lse (tk.attention's).
     do and o: like q; lse float32 (B, Hq, Sq).  Returns (dq, dk, dv), dq like
-    q, dk and dv like k.  Deterministic (no atomics)."""
+    q, dk and dv like k.  Default: dq summed with f32 atomics (its last bits
+    may vary run to run); deterministic=True: no atomics, bitwise repeatable
+    (TK_ATTN_BWD_DETERMINISTIC, slower)."""
     Q, K, V = bf16_operand(q, "q"), bf16_operand(k, "k"), bf16_operand(v, "v")
     O, dO = bf16_operand(o, "o"), bf16_operand(do, "do")
     L = f32_operand(lse, "lse")
@@ -226,10 +228,12 @@ def attention_backward(do, q, k, v, o, lse, causal=False, scale=None):
         dq = Output(first, Q.shape, "bf16")
         dk = Output(first, K.shape, "bf16")
         dv = Output(first, V.shape, "bf16")
-        ws = _lib.DeviceBuffer(lib.tk_attn_bwd_workspace_bytes(p))
+        flags = _lib.ATTN_BWD_DETERMINISTIC if deterministic else 0
+        ws = _lib.DeviceBuffer(lib.tk_attn_bwd_workspace_bytes_flags(p, flags))
         try:
-            rc = lib.tk_attn_bwd(p, Q.device_ptr(), K.device_ptr(), V.device_ptr(), O.device_ptr(), dO.device_ptr(),
-                                 L.device_ptr(), dq.ptr, dk.ptr, dv.ptr, ws.ptr.value, None)
+            rc = lib.tk_attn_bwd_flags(p, Q.device_ptr(), K.device_ptr(), V.device_ptr(), O.device_ptr(),
+                                       dO.device_ptr(), L.device_ptr(), dq.ptr, dk.ptr, dv.ptr, ws.ptr.value, flags,
+                                       None)
             if rc != _lib.ATTN_OK:
                 raise RuntimeError("tk.attention_backward: %s%s"
                                    % (_msg(lib.tk_attn_strerror(rc)), _lib._no_device_hint()))

@@ -75,6 +75,7 @@ GEMM_BIAS_F32, GEMM_BIAS_BF16 = 0, 1
 GEMM_AUTO = 0
 GEMM_OK = 0
 ATTN_OK = 0
+ATTN_BWD_DETERMINISTIC = 1  # tk_attn.h TK_ATTN_BWD_DETERMINISTIC
 ATTN_Q, ATTN_K, ATTN_V, ATTN_O = 0, 1, 2, 3
 
 _P = ctypes.c_void_p
@@ -143,6 +144,11 @@ class _Libs:
             lib.tk_attn_bwd_workspace_bytes.restype = ctypes.c_size_t
             lib.tk_attn_bwd.argtypes = [ctypes.POINTER(AttnProblem)] + [_P] * 11  # q k v o do lse dq dk dv ws stream
             lib.tk_attn_bwd.restype = ctypes.c_int
+            lib.tk_attn_bwd_workspace_bytes_flags.argtypes = [ctypes.POINTER(AttnProblem), ctypes.c_uint]
+            lib.tk_attn_bwd_workspace_bytes_flags.restype = ctypes.c_size_t
+            # q k v o do lse dq dk dv ws flags stream
+            lib.tk_attn_bwd_flags.argtypes = [ctypes.POINTER(AttnProblem)] + [_P] * 10 + [ctypes.c_uint, _P]
+            lib.tk_attn_bwd_flags.restype = ctypes.c_int
             lib.tk_attn_strerror.argtypes = [ctypes.c_int]
             lib.tk_attn_strerror.restype = _S
             self._attn = lib

@@ -66,6 +66,12 @@ class AttentionNumpy(unittest.TestCase):
         check_grad(self, dq, Q.grad, "dq")
         check_grad(self, dk, K.grad, "dk")
         check_grad(self, dv, V.grad, "dv")
+        # deterministic=True (no atomics): the same bounds, and bit for bit the same on a second call
+        g1 = tk.attention_backward(do, q, k, v, o, lse, causal=True, deterministic=True)
+        g2 = tk.attention_backward(do, q, k, v, o, lse, causal=True, deterministic=True)
+        for x, y, r, nm in zip(g1, g2, (Q.grad, K.grad, V.grad), ("dq", "dk", "dv")):
+            check_grad(self, x, r, "deterministic " + nm)
+            self.assertTrue(np.array_equal(x, y), "deterministic %s differs between two calls" % nm)
 
     def test_uint16_d128_scale(self):
         rng = np.random.default_rng(5)
