@@ -35,7 +35,7 @@ static const tks_model_params g_mi300x = {
   .max_groups_per_cu = 16,    /* ASSUMPTION: gfx9 limit of 16 workgroups per CU */
   .issue_cycles = 4,          /* GCN/CDNA: each SIMD gets an issue slot every 4 clocks (GCN white paper) */
   .valu_cycles = 4,           /* 16-lane SIMD, wave64: 81.7 TFLOP/s FP32 vector = 128 FLOP/clk/CU */
-  .valu_slow_cycles = 16,     /* ASSUMPTION: f64/transcendental quarter rate */
+  .valu_slow_cycles = 16,     /* transcendentals quarter rate (LLVM SISchedule.td WriteTrans32); f64 ASSUMPTION */
   /* VALU dual issue: a SIMD can issue two VALU instructions (from two waves)
    * in one quad-cycle. AMD documents it for gfx940-gfx950: rocprofiler-compute
    * FAQ ("the GPU can co-issue two VALU instructions in the same clock cycle",
