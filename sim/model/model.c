@@ -38,6 +38,7 @@
 #define MW 16          /* waves per group */
 #define MREGS 512      /* v0..v255 then a0..a255 */
 #define MXCD 8         /* XCDs (L2 domains) the tables hold */
+#define MVALU 2        /* VALU issue ports per SIMD the tables hold (valu_per_issue) */
 
 typedef struct mq { double t[MQ]; int head, n; double floor; } mq;
 
@@ -51,6 +52,7 @@ typedef struct mwave {
   int cur_q;            /* 1 vm, 2 lgkm: the entry the current instruction pushed */
   int prio;             /* s_setprio level 0..3 */
   int mfma_regs;        /* any MFMA result pending */
+  double valu_end;      /* its last VALU op's end: its next one starts no earlier (dual issue pairs two waves, not one) */
   double reg_ready[MREGS];
 } mwave;
 
@@ -89,7 +91,7 @@ typedef struct cal { uint16_t *used; uint64_t lo, hi, full; double end; } cal;
 typedef struct pcal { cal lv[NPRIO]; double debt[NPRIO]; int top; } pcal;
 
 typedef struct mcu {
-  pcal valu[4], salu[4], mfma[4];
+  pcal valu[4][MVALU], salu[4], mfma[4]; /* valu: one calendar per dual-issue port */
   cal lds, vmem;
 } mcu;
 
@@ -510,7 +512,10 @@ static void layout(uint32_t nslots)
   }
   for (uint32_t i = 0; i < ncus; i++) {
     mcu *c = &g_m.cus[i];
-    for (int j = 0; j < 4; j++) { pcal_reset(&c->valu[j]); pcal_reset(&c->salu[j]); pcal_reset(&c->mfma[j]); }
+    for (int j = 0; j < 4; j++) {
+      for (int v = 0; v < MVALU; v++) pcal_reset(&c->valu[j][v]);
+      pcal_reset(&c->salu[j]); pcal_reset(&c->mfma[j]);
+    }
     cal_reset(&c->lds); cal_reset(&c->vmem);
   }
   for (uint32_t i = 0; i < nslots; i++) {
@@ -655,7 +660,23 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           if (w->reg_ready[g] > 0) ready = dmax(ready, w->reg_ready[g] + p->mfma_dep_tail_cycles);
         }
     double c = r->slow ? p->valu_slow_cycles : p->valu_cycles;
-    double st = pcal_book(&cu->valu[simd], w->prio, ready, c);
+    /* dual issue: the SIMD issues up to valu_per_issue VALU ops of different
+     * waves per issue cycle, modeled as that many ports, each a calendar. A
+     * wave takes the port whose last booking ends first (ties: its home port,
+     * from its place among the SIMD's waves, so two waves in step pair up);
+     * with s_setprio in play it keeps to its home port. A wave's own ops
+     * still run one after another (a quarter-rate op keeps its next VALU op
+     * 16 clocks away), so one wave alone runs as without dual issue. */
+    ready = dmax(ready, w->valu_end);
+    uint32_t nport = p->valu_per_issue >= MVALU ? MVALU : 1;
+    uint32_t port = nport > 1 ? ((s->kidx * g_m.waves_per_group + wi) / 4) % nport : 0;
+    pcal *vp = cu->valu[simd];
+    if (nport > 1 && w->prio == 0 && vp[0].top == 0 && vp[1].top == 0) {
+      uint32_t other = port ^ 1;
+      if (dmax(ready, vp[other].lv[0].end) < dmax(ready, vp[port].lv[0].end)) port = other;
+    }
+    double st = pcal_book(&vp[port], w->prio, ready, c);
+    w->valu_end = st + c;
     if (st > t) tl(s, tid, "dependency", "wait", t, st);
     w->next = st + p->issue_cycles;
     tl(s, tid, r->mnem, "VALU", st, st + c);

@@ -35,7 +35,17 @@ static const tks_model_params g_mi300x = {
   .max_groups_per_cu = 16,    /* ASSUMPTION: gfx9 limit of 16 workgroups per CU */
   .issue_cycles = 4,          /* GCN/CDNA: each SIMD gets an issue slot every 4 clocks (GCN white paper) */
   .valu_cycles = 4,           /* 16-lane SIMD, wave64: 81.7 TFLOP/s FP32 vector = 128 FLOP/clk/CU */
-  .valu_slow_cycles = 16,     /* ASSUMPTION: f64/transcendental quarter rate */
+  .valu_slow_cycles = 16,     /* transcendentals quarter rate (LLVM SISchedule.td WriteTrans32); f64 ASSUMPTION */
+  /* VALU dual issue: a SIMD can issue two VALU instructions (from two waves)
+   * in one quad-cycle. AMD documents it for gfx940-gfx950: rocprofiler-compute
+   * FAQ ("the GPU can co-issue two VALU instructions in the same clock cycle",
+   * VALU utilization up to 200% of the single-issue peak); the MI350 counter
+   * SQ_ACTIVE_INST_VALU2 ("number of quad-cycles when two VALU instructions
+   * are issued", per SIMD; ROCm MI350 performance-counter list); and the
+   * gfx940/941/942/950 VALU peak doubled for it (ROCm/rocm-systems PR 1765).
+   * ASSUMPTION: AMD says "in specific circumstances" without listing them;
+   * the model pairs any two VALU ops of different waves. */
+  .valu_per_issue = 2,
   .salu_cycles = 4,           /* one SALU issue per SIMD slot */
   .nop_wait_state_cycles = 4, /* ASSUMPTION: one wait state = one issue slot */
   /* f16/bf16, f32, xf32, f64, i8, fp8: from the peak rates above */
@@ -96,6 +106,7 @@ static const tks_model_params g_mi355x_base = {
   .issue_cycles = 4,          /* as CDNA3 (GCN issue model; no CDNA4 change documented) */
   .valu_cycles = 4,
   .valu_slow_cycles = 16,     /* ASSUMPTION, as CDNA3 */
+  .valu_per_issue = 2,        /* VALU dual issue, as CDNA3 (sources at g_mi300x; SQ_ACTIVE_INST_VALU2 is an MI350 counter) */
   .salu_cycles = 4,
   .nop_wait_state_cycles = 4, /* ASSUMPTION, as CDNA3 */
   /* f16/bf16, f32, xf32 (gfx950 has no xf32 MFMA: f32's rate, unused), f64,

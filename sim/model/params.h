@@ -31,6 +31,10 @@ typedef struct tks_model_params {
   double issue_cycles;       /* a wave issues at most once per this many clocks */
   double valu_cycles;        /* wave64 VALU op on a 16-lane SIMD */
   double valu_slow_cycles;   /* f64 / transcendental VALU */
+  /* VALU instructions a SIMD issues per issue cycle (issue_cycles clocks),
+   * each from a different wave: 2 on CDNA3/CDNA4 (VALU dual issue, params.c).
+   * A wave still issues at most one instruction per issue cycle. */
+  double valu_per_issue;
   double salu_cycles;
   double nop_wait_state_cycles;
   double mfma_flops_per_simd_clk[7]; /* by input type, see enum below */
