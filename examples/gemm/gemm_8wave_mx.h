@@ -132,11 +132,18 @@ W8M_DECL(gemm_8wave_mxfp4)
     const uint32_t _wd = W8_MX_SW == 2 ? (cur) : 0; /* fp4: the half-step's word */    \
     /* all words read first, then shifted and pinned: a pin after each read    \
      * made each read wait for the one before (6 LDS round trips in series) */ \
+    /* (asm reads: plain ones made LLVM wait for the newest direct scale load,  \
+     * a global latency per K step; the buffer read here was filled a step ago) \
+     */                                                                                  \
     _Pragma("unroll") for (int _i = 0; _i < W8_GM / 32; _i++)                            \
-      mx_sc[_i] = mx_lds[_bi][grp][(32 * _i + _l) * W8_MX_SW + _wd];                     \
+      tk_lds_read_u32_issue(mx_sc[_i], &mx_lds[_bi][grp][(32 * _i + _l) * W8_MX_SW + _wd]); \
     _Pragma("unroll") for (int _j = 0; _j < W8_WN / 32; _j++)                            \
-      mx_sc[W8_GM / 32 + _j] = mx_lds[_bi][gw / 2][(W8_GM + (gw % 2) * wn + 32 * _j + _l) * W8_MX_SW + _wd]; \
-    _Pragma("unroll") for (int _i = 0; _i < W8_MX_NF; _i++) mx_sc[_i] = tk_opaque(mx_sc[_i] >> _sh); \
+      tk_lds_read_u32_issue(mx_sc[W8_GM / 32 + _j],                                      \
+                            &mx_lds[_bi][gw / 2][(W8_GM + (gw % 2) * wn + 32 * _j + _l) * W8_MX_SW + _wd]); \
+    _Pragma("unroll") for (int _i = 0; _i < W8_MX_NF; _i++) {                            \
+      tk_lds_read_u32_wait(mx_sc[_i]);                                                   \
+      mx_sc[_i] = tk_opaque(mx_sc[_i] >> _sh);                                           \
+    }                                                                                    \
     if ((cur) == 0) W8_MX_LOAD(((uint32_t)ks + 2) % 3, (kload) + W8_KH);                 \
   } while (0)
 

@@ -3,7 +3,8 @@
 //  1. tk_load_lds_dword (tk/loads.h): lane l's dword at byte offset off[l] of
 //     a buffer lands at LDS lds + 4*l (lds wave-uniform, a different base per
 //     wave), offsets at or past the buffer's end and TK_OOB_OFFSET read 0,
-//     LDS outside the waves' areas untouched (CPU gather);
+//     LDS outside the waves' areas untouched (CPU gather); the words read
+//     back with tk_lds_read_u32_issue / _wait (two in flight) equal them;
 //  2. tk_prefetch_issue_b128_k4 + tk_prefetch_wait_b128 (tk/loads.h): every
 //     byte of an fp8 32x32x16 A tile (64 x 128, two row fragments of 8 K
 //     fragments) read from swizzled (TK_LDS_SWZ16, the kernel's) and linear
@@ -35,7 +36,7 @@
 
 /* ---- 1. tk_load_lds_dword ---- */
 #define NW 2 /* waves */
-__global__ void k_lds_dword(const uint8_t *src, uint32_t nbytes, const uint32_t *offs, uint32_t *out) {
+__global__ void k_lds_dword(const uint8_t *src, uint32_t nbytes, const uint32_t *offs, uint32_t *out, uint32_t *back) {
   __shared__ uint32_t lds[(NW + 2) * 64];
   const uint32_t t = threadIdx.x, w = t / 64;
   for (uint32_t i = t; i < (NW + 2) * 64; i += NW * 64) lds[i] = 0xdeadbeefu;
@@ -45,6 +46,13 @@ __global__ void k_lds_dword(const uint8_t *src, uint32_t nbytes, const uint32_t 
   TK_WAIT_VMCNT(0);
   __syncthreads();
   for (uint32_t i = t; i < (NW + 2) * 64; i += NW * 64) out[i] = lds[i];
+  uint32_t v0, v1; /* words 64 + t and the one after (wrapping in the loaded area) */
+  tk_lds_read_u32_issue(v0, &lds[64 + t]);
+  tk_lds_read_u32_issue(v1, &lds[64 + (t + 1) % (NW * 64)]);
+  tk_lds_read_u32_wait(v0);
+  tk_lds_read_u32_wait(v1);
+  back[2 * t] = v0;
+  back[2 * t + 1] = v1;
 }
 
 static void test_lds_dword(void) {
@@ -60,7 +68,8 @@ static void test_lds_dword(void) {
   offs[72] = 0;
   uint8_t *ds = tt_dev(src);
   uint32_t *doff = tt_dev(offs), *dout = tt_dev(std::vector<uint32_t>((NW + 2) * 64, 0));
-  hipLaunchKernelGGL(k_lds_dword, dim3(1), dim3(NW * 64), 0, 0, ds, nbytes, doff, dout);
+  uint32_t *dback = tt_dev(std::vector<uint32_t>(2 * NW * 64, 0));
+  hipLaunchKernelGGL(k_lds_dword, dim3(1), dim3(NW * 64), 0, 0, ds, nbytes, doff, dout, dback);
   HIPCHECK(hipGetLastError());
   HIPCHECK(hipDeviceSynchronize());
   std::vector<uint32_t> got = tt_host(dout, (NW + 2) * 64);
@@ -76,6 +85,13 @@ static void test_lds_dword(void) {
     if (got[i] != want && bad++ < 5) printf("  lds_dword: LDS word %u = %08x, want %08x\n", i, got[i], want);
   }
   TT_CHECK(bad == 0, "tk_load_lds_dword: %d of %d LDS words wrong", bad, (NW + 2) * 64);
+  std::vector<uint32_t> back = tt_host(dback, 2 * NW * 64);
+  int bad2 = 0;
+  for (uint32_t t = 0; t < NW * 64; t++)
+    for (uint32_t j = 0; j < 2; j++)
+      if (back[2 * t + j] != got[64 + (t + j) % (NW * 64)] && bad2++ < 5)
+        printf("  lds_read_u32: thread %u word %u = %08x, want %08x\n", t, j, back[2 * t + j], got[64 + (t + j) % (NW * 64)]);
+  TT_CHECK(bad2 == 0, "tk_lds_read_u32_issue/_wait: %d of %d words wrong", bad2, 2 * NW * 64);
 }
 
 /* ---- 2. tk_prefetch_issue_b128_k4 ---- */
