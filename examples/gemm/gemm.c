@@ -367,7 +367,7 @@ static int run_one(const options *o)
          p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? ", grid order row-major" : "",
          cfg.kernel == TK_GEMM_8WAVE ? ", config " : "", cfg.kernel == TK_GEMM_8WAVE ? config_name(&cfg, cname, sizeof cname) : "");
   if (o->kernel == TK_GEMM_AUTO) printf("heuristic: %s table\n", tk_gemm_heuristic_target());
-  if (cfg.kernel == TK_GEMM_8WAVE || cfg.kernel == TK_GEMM_MX) { /* mx: 256x128 (8wave body) or 128x128 */
+  if (cfg.kernel == TK_GEMM_8WAVE || cfg.kernel == TK_GEMM_MX) { /* mx: 256x256 (8wave body) or 128x128 */
     char skn[32] = "off";
     if (cfg.stream_k > TK_GEMM_SK_ON) snprintf(skn, sizeof skn, "%d workgroups", cfg.stream_k);
     printf("config: tile %dx%d, K step %d, split-k %d, stream-k %s\n", cfg.tile_m, cfg.tile_n, cfg.k_step,

@@ -2,7 +2,7 @@
  * (MXFP8 E4M3, MXFP8 E5M2, MXFP4 E2M1; one E8M0 scale per 32 elements along
  * K): the fp8 8wave kernel's body (gemm_8wave_body.h: 8 waves
  * in two groups, LDS half-steps of 64 bytes per row, ds_read_b128 fragment
- * reads, loads two half-steps ahead; here with a 256x128 C tile) with three
+ * reads, loads two half-steps ahead; the same 256x256 C tile) with three
  * MX hooks:
  *  - products: tk_mma_ABt_mx (tk/mma.h), v_mfma_scale_f32_32x32x64_f8f6f4,
  *    one per 4 fp8 K fragments or per 2 fp4 ones (a half-step of 64 bytes per
@@ -38,8 +38,12 @@
 #include "gemm_tile.h"
 #include "tk_gemm.h"
 
-#define W8M_TM 256 /* C tile: 256x128 (a 256x256 tile spilled ~100 VGPRs with the scale state) */
-#define W8M_TN 128
+/* C tile 256x256, fp8's: 240 VGPRs (mxfp4 241), no spills, once tk_mma_ABt_mx
+ * pins its products in the compute clusters (tk/mma.h; before, clang sank
+ * them to the loop's end and the 256x256 tile spilled 145-199 VGPRs, which
+ * is why this kernel was 256x128 with half the MFMAs per LDS byte) */
+#define W8M_TM 256
+#define W8M_TN 256
 #define W8M_KH 64 /* bytes per row and half-step */
 
 /* Why the 8wave mx kernel cannot take p (NULL: it can); the device check is
@@ -52,12 +56,12 @@ static inline const char *gemm_8wave_mx_unsupported(const tk_gemm_problem *p)
   const int64_t step = fp4 ? 4 * W8M_KH : 2 * W8M_KH, lda = fp4 ? p->lda / 2 : p->lda, ldb = fp4 ? p->ldb / 2 : p->ldb;
   const int64_t kb = p->k / (fp4 ? 2 : 1), lim = TK_GL_MAX_BYTES, esz = tk_gemm_c_elem_bytes(p);
   if (p->k % step)
-    return fp4 ? "the 256x128 mx kernel needs K to be a multiple of 256 for mxfp4 (whole K steps)"
-               : "the 256x128 mx kernel needs K to be a multiple of 128 for mxfp8 (whole K steps)";
-  if (lda % 16 || ldb % 16) return "the 256x128 mx kernel needs lda and ldb of whole 16-byte rows";
+    return fp4 ? "the 256x256 mx kernel needs K to be a multiple of 256 for mxfp4 (whole K steps)"
+               : "the 256x256 mx kernel needs K to be a multiple of 128 for mxfp8 (whole K steps)";
+  if (lda % 16 || ldb % 16) return "the 256x256 mx kernel needs lda and ldb of whole 16-byte rows";
   if ((p->m - 1) * lda + kb > lim || (p->n - 1) * ldb + kb > lim || ((p->m - 1) * p->ldc + p->n) * esz > lim ||
       (p->m > p->n ? p->m : p->n) * (p->k / 32) > lim)
-    return "the 256x128 mx kernel needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
+    return "the 256x256 mx kernel needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;
 }
 
@@ -80,7 +84,9 @@ W8M_DECL(gemm_8wave_mxfp4)
  * step's stay untouched), complete at the next step's second cluster's
  * commits (issued before them) and seen after its barrier.  Each memory
  * cluster reads the half-step's words of its fragments (6 ds_read_b32) and
- * shifts lane group h's block into byte 0 (byte 2: the next MFMA's).  Held
+ * shifts lane group h's block into byte 0 (byte 2: the next MFMA's), the
+ * result pinned there (tk_opaque: the reads, waits and shifts stay in the
+ * memory cluster, off the MFMAs' path).  Held
  * in registers only from the memory cluster to its compute cluster: a copy
  * of the words held across the loop made the kernel spill (146 VGPRs). */
 #define W8_MX
@@ -124,11 +130,20 @@ W8M_DECL(gemm_8wave_mxfp4)
   do {                                                                                   \
     const uint32_t _bi = (uint32_t)ks % 3, _l = tk_lane_id() % 32, _sh = 8 * (tk_lane_id() / 32); \
     const uint32_t _wd = W8_MX_SW == 2 ? (cur) : 0; /* fp4: the half-step's word */    \
+    /* all words read first, then shifted and pinned: a pin after each read    \
+     * made each read wait for the one before (6 LDS round trips in series) */ \
+    /* (asm reads: plain ones made LLVM wait for the newest direct scale load,  \
+     * a global latency per K step; the buffer read here was filled a step ago) \
+     */                                                                                  \
     _Pragma("unroll") for (int _i = 0; _i < W8_GM / 32; _i++)                            \
-      mx_sc[_i] = mx_lds[_bi][grp][(32 * _i + _l) * W8_MX_SW + _wd] >> _sh;              \
+      tk_lds_read_u32_issue(mx_sc[_i], &mx_lds[_bi][grp][(32 * _i + _l) * W8_MX_SW + _wd]); \
     _Pragma("unroll") for (int _j = 0; _j < W8_WN / 32; _j++)                            \
-      mx_sc[W8_GM / 32 + _j] =                                                           \
-          mx_lds[_bi][gw / 2][(W8_GM + (gw % 2) * wn + 32 * _j + _l) * W8_MX_SW + _wd] >> _sh; \
+      tk_lds_read_u32_issue(mx_sc[W8_GM / 32 + _j],                                      \
+                            &mx_lds[_bi][gw / 2][(W8_GM + (gw % 2) * wn + 32 * _j + _l) * W8_MX_SW + _wd]); \
+    _Pragma("unroll") for (int _i = 0; _i < W8_MX_NF; _i++) {                            \
+      tk_lds_read_u32_wait(mx_sc[_i]);                                                   \
+      mx_sc[_i] = tk_opaque(mx_sc[_i] >> _sh);                                           \
+    }                                                                                    \
     if ((cur) == 0) W8_MX_LOAD(((uint32_t)ks + 2) % 3, (kload) + W8_KH);                 \
   } while (0)
 

@@ -28,7 +28,7 @@
 #define MX_TILE 128
 #define MX_KS 64
 #define W8M_TM 256
-#define W8M_TN 128
+#define W8M_TN 256
 #define W8M_KH 64
 
 static inline const char *gemm_4wave_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }

@@ -362,7 +362,7 @@ const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_c
     const int big = cfg->tile_m == W8M_TM && cfg->tile_n == W8M_TN && cfg->k_step == gemm_mx_big_kstep(p);
     const int small = cfg->tile_m == MX_TILE && cfg->tile_n == MX_TILE && cfg->k_step == MX_KS;
     if (!(big || small) || cfg->split_k != 1 || cfg->stream_k > TK_GEMM_SK_ON)
-      return "the mx kernel has two tiles, 256x128 (K step 128, mxfp4 256: the 8wave body) and 128x128 (K step 64), "
+      return "the mx kernel has two tiles, 256x256 (K step 128, mxfp4 256: the 8wave body) and 128x128 (K step 64), "
              "no split-K or stream-K";
     const char *why = big ? gemm_8wave_mx_unsupported(p) : gemm_mx_unsupported(p);
     return why ? why : mx_device_unsupported();
@@ -556,7 +556,8 @@ static int reference_gpu(const tk_gemm_problem *p, const void *a_dev, const void
   return rc;
 }
 
-/* the activations in double (the independent reference of tk/epilogue.h) */
+/* the activations in double (the independent reference of tk/epilogue.h;
+ * ReLU of a NaN is 0, as there) */
 static double act_ref(int act, double x)
 {
   switch (act) {
@@ -631,6 +632,10 @@ int tk_gemm_check(const tk_gemm_problem *p, const void *ha, const void *hb, cons
           const double got = c_elem(p, hc, z * tk_gemm_c_stride(p) + m * p->ldc + n);
           if (isnan(rv)) { /* a NaN MX scale (0xff) makes its dot products NaN (OCP MX spec 6.1) */
             tk_cmp_add(&cmp, isnan(got) ? 0.0 : got, isnan(got) ? 0.0 : INFINITY, 1.0);
+            continue;
+          }
+          if (isnan(pre)) { /* ... which ReLU maps to 0 (x > 0 ? x : 0, tk/epilogue.h, every kernel): exactly 0 */
+            tk_cmp_add(&cmp, got, rv, ldexp(1.0, -126));
             continue;
           }
           const double bound = slope * ((2.0 * (double)p->k + 4.0) * eps * mg + eps * fabs(pre)) +

@@ -21,7 +21,9 @@
  *    global address of each lane is permuted so any LDS layout works).  For
  *    comparison with 1 (four times the instructions).  On gfx950,
  *    tk_load_lds_direct_x4 moves 16 bytes per lane (buffer_load_dwordx4 ... lds).
- *    tk_load_lds_dword: one dword per lane from any offset (gathers).
+ *    tk_load_lds_dword: one dword per lane from any offset (gathers);
+ *    tk_lds_read_u32_issue / _wait read such words back without the
+ *    compiler's vmcnt waits for unrelated direct loads.
  * 3. ds_read_b64 prefetch of MFMA operand fragments (8 bytes per lane for every
  *    A/B kind of register.h):
  *      TK_PENDING(pend_t, reg_tile_t);
@@ -404,6 +406,23 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
  * caller waits and barriers before reading. */
 #define tk_load_lds_dword(lds, rsrc, off)                                          \
   tk_llvm_raw_buffer_load_lds((rsrc), (__attribute__((address_space(3))) void *)(lds), 4, (int32_t)(off), 0, 0, 0)
+
+/* Reading words that direct-to-LDS loads wrote: LLVM's wait insertion
+ * cannot tell which LDS a buffer_load ... lds writes, so before any plain
+ * LDS read it waits (vmcnt) for the newest such load, even one issued a
+ * moment ago for another buffer (the 8wave MX kernel: a global-memory
+ * latency per K step).  These reads are inline asm, invisible to it:
+ * tk_lds_read_u32_issue(v, p) issues ds_read_b32 of the dword at LDS
+ * pointer p into v; tk_lds_read_u32_wait(v) (after every issue of the
+ * batch) waits lgkmcnt(0) and makes v usable.  The caller orders the reads
+ * after the loads that filled the words (vmcnt wait + barrier) itself. */
+#define tk_lds_read_u32_issue(v, p)                                                \
+  asm volatile("ds_read_b32 %0, %1" : "=v"(v) : "v"(tk_lds_addr(p)) : "memory")
+#define tk_lds_read_u32_wait(v)                                                    \
+  do {                                                                             \
+    asm volatile("s_waitcnt lgkmcnt(0)" ::: "memory");                             \
+    asm volatile("" : "+v"(v));                                                    \
+  } while (0)
 
 /* Load LDS tile sm from the tensor window with buffer_load_dword ... lds.
  * Each wave writes 256 contiguous LDS bytes per instruction (lane l: dword l);

@@ -343,7 +343,15 @@ typedef long long tk_i64x4_ __attribute__((ext_vector_type(4)));
  * MX block.  SA[i], SB[j]: per-lane E8M0 scale dwords of A's row fragment i
  * and Bt's row fragment j; MFMA q (q-th group of K fragments, at most 2)
  * takes byte SEL + 2q of both (SEL, FMT constants).  An E8M0 byte of 0xff
- * makes the block's products NaN (OCP MX spec v1.0 §6.1; the hardware's). */
+ * makes the block's products NaN (OCP MX spec v1.0 §6.1; the hardware's).
+ * Each fragment's result passes an empty asm volatile right after its
+ * MFMAs, so the products stay where the caller wrote them (between its
+ * scheduling fences and s_setprio): the MFMAs are pure, and without the pin
+ * clang-22 sank both half-steps' MFMAs of the 8wave MX kernel out of their
+ * compute clusters to the loop's end (no ping-pong, both half-steps'
+ * fragments live at once: 97-199 VGPRs spilled at 256x256).  The pin takes
+ * the accumulators in VGPRs ("+v"), where gfx950 kernels of <= 256
+ * registers keep them anyway. */
 #if TK_HAS_MFMA_F8F6F4 && TK_DEVICE_PASS
 typedef long long tk_i64x2_ __attribute__((ext_vector_type(2)));
 #define TK_CAT2_I64_(x0, x1) __builtin_bit_cast(tk_i32x4, ((tk_i64x2_){TK_RI_(long long, x0), TK_RI_(long long, x1)}))
@@ -376,6 +384,7 @@ typedef long long tk_i64x2_ __attribute__((ext_vector_type(2)));
            tk_f32x16 _acc = TK_RI_(tk_f32x16, (C).f[_m * (int)_TB::tk_frag_count_r + _n]); \
            TK_MX_MFMA_((FMT), A, Bt, _m * _nk, _n * _nk, _acc, 0, (SEL), (SA)[_m], (SB)[_n]); \
            if (_nq > 1) TK_MX_MFMA_((FMT), A, Bt, _m * _nk, _n * _nk, _acc, 1, (SEL), (SA)[_m], (SB)[_n]); \
+           asm volatile("" : "+v"(_acc)); /* pinned here: see above */          \
            TK_RI_(tk_f32x16, (D).f[_m * (int)_TB::tk_frag_count_r + _n]) = _acc;   \
          } } while (0)
 #else
