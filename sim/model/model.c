@@ -567,7 +567,7 @@ static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
   g_m.tl_dispatch_base_us = g_tl_next_us;
   g_m.tl_end = 0;
   if (g_m.timeline) {
-    char nm[320];
+    char nm[TKS_NAME_MAX + 64]; /* kernel names run to TKS_NAME_MAX (rocPRIM's mangled ones ~475 B) */
     snprintf(nm, sizeof nm, "%s (%s)", d->k->name, g_m.p->name);
     tks_timeline_dispatch(nm, g_tl_next_us);
   }
