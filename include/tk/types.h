@@ -110,11 +110,15 @@ TK_HDI uint32_t tk_pack_bf16x2_rna(float lo, float hi) {
  * from zero).  Only exact ties differ between the two; both are within half an ulp. */
 #if TK_DEVICE_PASS && TK_HAS_CVT_PK_BF16
 typedef __bf16 tk__bf16x2_t __attribute__((ext_vector_type(2)));
+/* gfx950's one v_cvt_pk_bf16_f32 (RNE in the default round mode, NaN quieted) */
+TK_HDI uint32_t tk__cvt_pk_bf16(float lo, float hi) {
+  const tk_f32x2 v = {lo, hi};
+  return __builtin_bit_cast(uint32_t, __builtin_convertvector(v, tk__bf16x2_t));
+}
 #endif
 TK_HDI uint32_t tk_pack_bf16x2_rn(float lo, float hi) {
 #if TK_DEVICE_PASS && TK_HAS_CVT_PK_BF16
-  const tk_f32x2 v = {lo, hi};
-  return __builtin_bit_cast(uint32_t, __builtin_convertvector(v, tk__bf16x2_t));
+  return tk__cvt_pk_bf16(lo, hi);
 #else
   return tk_pack_bf16x2_rna(lo, hi);
 #endif
@@ -133,8 +137,7 @@ TK_HDI uint32_t tk_pack_bf16x2(float lo, float hi) {
  * RNE in the default round mode, NaN quieted); elsewhere tk_pack_bf16x2 */
 TK_HDI uint32_t tk_pack_bf16x2_rne(float lo, float hi) {
 #if TK_DEVICE_PASS && TK_HAS_CVT_PK_BF16
-  const tk_f32x2 v = {lo, hi};
-  return __builtin_bit_cast(uint32_t, __builtin_convertvector(v, tk__bf16x2_t));
+  return tk__cvt_pk_bf16(lo, hi);
 #else
   return tk_pack_bf16x2(lo, hi);
 #endif

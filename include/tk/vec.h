@@ -309,23 +309,6 @@ TK_DI void tk__rv_ld8_16(float *o, tk_rsrc r, uint32_t row, uint32_t c0, uint32_
     }
   }
 }
-/* two f32 -> two bf16 (lo in bits 15..0), RNE with NaN kept: gfx950's
- * v_cvt_pk_bf16_f32 (CDNA4 ISA guide; what LLVM selects for an fptrunc to
- * bf16 there), tk_pack_bf16x2 elsewhere */
-#if TK_DEVICE_PASS && defined(__gfx950__)
-#define TK__HW_BF16 1
-typedef __bf16 tk__bf16x2 __attribute__((ext_vector_type(2)));
-#else
-#define TK__HW_BF16 0
-#endif
-TK_DI uint32_t tk__cvt_pk_bf16(float lo, float hi) {
-#if TK__HW_BF16
-  const tk_f32x2 v = {lo, hi};
-  return __builtin_bit_cast(uint32_t, __builtin_convertvector(v, tk__bf16x2));
-#else
-  return tk_pack_bf16x2(lo, hi);
-#endif
-}
 /* the high halves of two f32 as two bf16 (one v_perm_b32): exact for values
  * that are bf16 already */
 TK_DI uint32_t tk__pack_hi(float lo, float hi) {
@@ -336,16 +319,16 @@ TK_DI void tk__rv_st8_16(tk_rsrc r, uint32_t row, uint32_t c0, uint32_t n, const
     tk_u32x4 w;
     _Pragma("unroll") for (int j = 0; j < 4; j++)
       w[j] = is_f16 == 1 ? ((uint32_t)tk_f32_to_f16(x[2 * j]) | ((uint32_t)tk_f32_to_f16(x[2 * j + 1]) << 16))
-           : is_f16 == 2 && !TK__HW_BF16 ? tk_pack_bf16x2_rna(x[2 * j], x[2 * j + 1])
+           : is_f16 == 2 ? tk_pack_bf16x2_rn(x[2 * j], x[2 * j + 1])
            : is_f16 == 3 ? tk__pack_hi(x[2 * j], x[2 * j + 1])
-                         : tk__cvt_pk_bf16(x[2 * j], x[2 * j + 1]);
+                         : tk_pack_bf16x2_rne(x[2 * j], x[2 * j + 1]);
     tk_buffer_store_b128(r, row + (uint32_t)c0 * 2u, w);
   } else {
     _Pragma("unroll") for (int i = 0; i < 8; i++)
       if (c0 + i < n)
         tk_buffer_store_b16(r, row + (uint32_t)(c0 + i) * 2u,
                             is_f16 == 1 ? tk_f32_to_f16(x[i])
-                            : is_f16 == 2 && !TK__HW_BF16 ? (uint16_t)(tk_pack_bf16x2_rna(x[i], 0.0f) & 0xffffu)
+                            : is_f16 == 2 ? (uint16_t)(tk_pack_bf16x2_rn(x[i], 0.0f) & 0xffffu)
                             : is_f16 == 3 ? (uint16_t)(tk_f32_bits(x[i]) >> 16) : tk_f32_to_bf16(x[i]));
   }
 }
