@@ -81,10 +81,10 @@ typedef struct options {
   tk_gemm_problem p;
   tk_gemm_kernel kernel;
   int32_t tile_m, tile_n, split_k, k_step, stream_k; /* --tile, --split-k, --k-step, --stream-k (0: the plan's) */
-  int64_t iters, warmup;
-  int iters_set, warmup_set, check, sweep, inject, vs, fp8_edges, mx_edges;
+  tk_cli cli; /* --check --inject-error --iters --warmup --sweep --csv --svg */
+  int vs, fp8_edges, mx_edges;
   uint64_t seed;
-  const char *csv, *svg, *shapes;
+  const char *shapes;
   tk_gemm_kernel kernels[MAX_KERNELS]; /* --sweep-kernels, else {kernel} */
   int nkernels;
 } options;
@@ -270,8 +270,7 @@ static void inject_error(const tk_gemm_problem *p, gemm_data *d)
   if (p->out == TK_GEMM_OUT_BF16) {
     uint16_t h;
     CHECK_HIP(hipMemcpy(&h, d->c, 2, hipMemcpyDeviceToHost));
-    float v = tk_ex_bf16_to_f32(h);
-    h = tk_ex_f32_to_bf16(v + 0.25f * fmaxf(1.0f, fabsf(v)));
+    h = tk_ex_bf16_perturb(h);
     CHECK_HIP(hipMemcpy(d->c, &h, 2, hipMemcpyHostToDevice));
   } else {
     float v;
@@ -318,7 +317,7 @@ static int compare_hipblaslt(tk_gemm_kernel kernel, gemm_data *d, const tk_gemm_
          max_diff, max_ref);
   double ms;
   tk_timing kind;
-  if (tk_time_launches(gemm_lt_launch, lt, o->iters, o->warmup, &ms, &kind) != 0 || ms <= 0) goto out;
+  if (tk_time_launches(gemm_lt_launch, lt, o->cli.iters, o->cli.warmup, &ms, &kind) != 0 || ms <= 0) goto out;
   const double flops = 2.0 * p->m * p->n * p->k * p->batch;
   printf("hipblaslt: %.4f ms per iteration, %.2f TFLOP/s; tk %s: %.2f TFLOP/s; tk / hipblaslt = %.3f [%s]\n", ms,
          flops / (ms * 1e-3) / 1e12, tk_gemm_kernel_name(kernel), flops / (tk_ms * 1e-3) / 1e12, ms / tk_ms,
@@ -388,10 +387,10 @@ static int run_one(const options *o)
   launch_ctx l = {cfg, &d, NULL, tk_gemm_workspace_bytes(p, &cfg)};
   if (l.ws_bytes) { CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes)); CHECK_HIP(hipMemset(l.ws, 0, l.ws_bytes)); }
   int rc = 0;
-  if (o->check) {
+  if (o->cli.check) {
     if (launch(&l) != 0) return 4;
     CHECK_HIP(hipDeviceSynchronize());
-    if (o->inject) inject_error(p, &d);
+    if (o->cli.inject) inject_error(p, &d);
     tk_gemm_check_result r;
     const int e = tk_gemm_check(&d.p, d.ha, d.hb, d.hc0, d.a, d.b, d.c, &r);
     if (e != TK_GEMM_OK) {
@@ -410,16 +409,13 @@ static int run_one(const options *o)
       printf("check: PASSED\n");
     CHECK_HIP(hipMemcpy(d.c, d.hc0, d.c_bytes, hipMemcpyHostToDevice));
   }
-  if (o->iters > 0) {
+  if (o->cli.iters > 0) {
     double ms;
-    tk_timing kind;
-    if (tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind) != 0) {
-      fprintf(stderr, "gemm: launch failed\n");
+    const tk_work w = {2.0 * p->m * p->n * p->k * p->batch, 0, NULL};
+    if (tk_time_report("gemm", launch, &l, o->cli.iters, o->cli.warmup, &w, &ms)) {
       teardown(&d);
       return 4;
     }
-    const double flops = 2.0 * p->m * p->n * p->k * p->batch;
-    tk_timing_print(ms, o->iters, o->warmup, kind, flops, NULL);
 #ifdef TK_GEMM_HIPBLASLT
     if (o->vs && compare_hipblaslt(kernel, &d, p, o, ms) != 0) rc = rc ? rc : 4;
 #endif
@@ -476,7 +472,7 @@ static int run_sweep(const options *o)
       if (l.ws_bytes) { CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes)); CHECK_HIP(hipMemset(l.ws, 0, l.ws_bytes)); }
       double ms;
       tk_timing kind;
-      const int e = tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind);
+      const int e = tk_time_launches(launch, &l, o->cli.iters, o->cli.warmup, &ms, &kind);
       if (l.ws) CHECK_HIP(hipFree(l.ws));
       teardown(&d);
       if (e != 0) {
@@ -495,7 +491,7 @@ static int run_sweep(const options *o)
     }
   }
   /* outputs of what ran, also after a failure */
-  const int wrc = tk_sweep_write_outputs(&sw, "gemm", o->csv, o->svg);
+  const int wrc = tk_sweep_write_outputs(&sw, "gemm", o->cli.csv, o->cli.svg);
   rc = rc ? rc : wrc;
   tk_sweep_free(&sw);
   return rc;
@@ -506,25 +502,17 @@ static int run_sweep(const options *o)
 static int parse_args(int argc, char **argv, options *o)
 {
   for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    }
-    if (!strcmp(a, "--check")) { o->check = 1; continue; }
-    if (!strcmp(a, "--sweep")) { o->sweep = 1; continue; }
-    if (!strcmp(a, "--inject-error")) { o->inject = 1; continue; }
+    const char *a = argv[i], *v;
     if (!strcmp(a, "--fp8-edges")) { o->fp8_edges = 1; continue; }
     if (!strcmp(a, "--mx-scale-edges")) { o->mx_edges = 1; continue; }
-    if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);
     if (!strcmp(a, "--png"))
       return bad("--png was replaced by --svg (an SVG bar chart with axes and legend)", NULL);
-    if (i + 1 >= argc) return bad("missing value for", a);
-    const char *v = argv[++i];
+    const int k = tk_cli_arg(&o->cli, argc, argv, &i, &v);
+    if (k == TK_CLI_NEXT) continue;
+    if (k != TK_CLI_VALUE) return k;
     int64_t x;
     if (!strcmp(a, "--m") || !strcmp(a, "--n") || !strcmp(a, "--k") || !strcmp(a, "--batch") || !strcmp(a, "--lda") ||
-        !strcmp(a, "--ldb") || !strcmp(a, "--ldc") || !strcmp(a, "--iters") || !strcmp(a, "--warmup") ||
-        !strcmp(a, "--seed")) {
+        !strcmp(a, "--ldb") || !strcmp(a, "--ldc") || !strcmp(a, "--seed")) {
       if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
       if (!strcmp(a, "--m")) o->p.m = x;
       else if (!strcmp(a, "--n")) o->p.n = x;
@@ -533,10 +521,6 @@ static int parse_args(int argc, char **argv, options *o)
       else if (!strcmp(a, "--lda") || !strcmp(a, "--ldb") || !strcmp(a, "--ldc")) {
         if (x < 1) return bad("leading dimension must be >= 1", v);
         *(a[4] == 'a' ? &o->p.lda : a[4] == 'b' ? &o->p.ldb : &o->p.ldc) = x;
-      } else if (!strcmp(a, "--iters") || !strcmp(a, "--warmup")) {
-        const char *ce = a[2] == 'i' ? tk_cli_count(a, x, &o->iters, &o->iters_set)
-                                     : tk_cli_count(a, x, &o->warmup, &o->warmup_set);
-        if (ce) return bad(ce, v);
       } else
         o->seed = (uint64_t)x;
     } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
@@ -602,7 +586,7 @@ static int parse_args(int argc, char **argv, options *o)
     } else if (!strcmp(a, "--sweep-kernels")) {
       const char *q = v, *item;
       size_t len;
-      o->sweep = 1;
+      o->cli.sweep = 1;
       o->nkernels = 0;
       while (tk_cli_list_next(&q, &item, &len)) {
         if (o->nkernels == MAX_KERNELS) return bad("too many kernels in --sweep-kernels", v);
@@ -610,9 +594,7 @@ static int parse_args(int argc, char **argv, options *o)
           return bad("unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
       }
       if (!o->nkernels) return bad("unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
-    } else if (!strcmp(a, "--csv")) o->csv = v;
-    else if (!strcmp(a, "--svg")) o->svg = v;
-    else if (!strcmp(a, "--sweep-shapes")) o->shapes = v, o->sweep = 1;
+    } else if (!strcmp(a, "--sweep-shapes")) o->shapes = v, o->cli.sweep = 1;
     else if (!strcmp(a, "--vs")) {
       if (strcmp(v, "hipblaslt") != 0) return bad("unknown --vs library (hipblaslt)", v);
 #ifdef TK_GEMM_HIPBLASLT
@@ -640,10 +622,8 @@ static int parse_args(int argc, char **argv, options *o)
   if (o->fp8_edges && o->p.in != TK_GEMM_IN_FP8) return bad("--fp8-edges needs --in fp8", NULL);
   if (o->vs && (o->p.in != TK_GEMM_IN_BF16 || o->p.bias != TK_GEMM_BIAS_NONE || o->p.act != TK_GEMM_ACT_NONE))
     return bad("--vs hipblaslt compares bf16 inputs without bias or activation only", NULL);
-  const char *e = tk_gemm_problem_error(&o->p);
-  if (e) return bad(e, NULL);
-  const char *ce = tk_cli_common_error(o->check, o->sweep, o->inject, o->iters, o->csv, o->svg);
-  if (ce) return bad(ce, NULL);
+  const int drc = tk_cli_done(&o->cli, tk_gemm_problem_error(&o->p));
+  if (drc >= 0) return drc;
   if (mx && strcmp(tk_gemm_heuristic_target(), "gfx950") != 0) { /* the one device query before the run */
     fprintf(stderr, "gemm: MX inputs (--in %s) need a gfx950 (CDNA4) device: the block-scaled MFMAs "
                     "(v_mfma_scale_f32_*_f8f6f4) do not exist on this one\n", tk_gemm_in_name((tk_gemm_in)o->p.in));
@@ -660,13 +640,12 @@ int main(int argc, char **argv)
   o.p.lda = o.p.ldb = o.p.ldc = -1; /* default: the row length, known after parsing */
   o.p.bias_len = -1;                 /* default: M or N, known after parsing */
   o.kernel = TK_GEMM_AUTO;
-  o.iters = 10;
-  o.warmup = 2;
+  tk_cli_init(&o.cli, "gemm", usage, 1);
   o.seed = 1;
   const int rc = parse_args(argc, argv, &o);
   if (rc >= 0) return rc;
 
-  if (tk_timing_start("gemm", &o.iters, o.iters_set, &o.warmup, o.warmup_set)) return 4;
+  if (tk_timing_start("gemm", &o.cli.iters, o.cli.iters_set, &o.cli.warmup, o.cli.warmup_set)) return 4;
   if (!o.nkernels) o.kernels[o.nkernels++] = o.kernel;
-  return o.sweep ? run_sweep(&o) : run_one(&o);
+  return o.cli.sweep ? run_sweep(&o) : run_one(&o);
 }
