@@ -75,8 +75,6 @@ static void usage(FILE *f)
           "  --help                 this text\n");
 }
 
-static int bad(const char *msg, const char *arg) { return tk_cli_bad("gemm", usage, msg, arg); }
-
 typedef struct options {
   tk_gemm_problem p;
   tk_gemm_kernel kernel;
@@ -445,9 +443,9 @@ static int run_sweep(const options *o)
       if (p->in == TK_GEMM_IN_MXFP4) p->lda = p->ldb = p->k + (p->k & 1);
       p->mx_scale_a_len = tk_gemm_mx_scale_need(p, 0), p->mx_scale_b_len = tk_gemm_mx_scale_need(p, 1);
     }
-    if (tk_gemm_problem_error(p)) return bad("bad --sweep-shapes list", o->shapes);
+    if (tk_gemm_problem_error(p)) return tk_cli_fail(&o->cli, "bad --sweep-shapes list", o->shapes);
   }
-  if (nshapes < 0) return bad("bad --sweep-shapes list (MxNxK[,MxNxK...], at most 256)", o->shapes);
+  if (nshapes < 0) return tk_cli_fail(&o->cli, "bad --sweep-shapes list (MxNxK[,MxNxK...], at most 256)", o->shapes);
   tk_sweep sw;
   char title[32];
   snprintf(title, sizeof title, "gemm %s", tk_gemm_in_name((tk_gemm_in)o->p.in));
@@ -501,87 +499,90 @@ static int run_sweep(const options *o)
 
 static int parse_args(int argc, char **argv, options *o)
 {
+  tk_cli *c = &o->cli;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v;
     if (!strcmp(a, "--fp8-edges")) { o->fp8_edges = 1; continue; }
     if (!strcmp(a, "--mx-scale-edges")) { o->mx_edges = 1; continue; }
     if (!strcmp(a, "--png"))
-      return bad("--png was replaced by --svg (an SVG bar chart with axes and legend)", NULL);
-    const int k = tk_cli_arg(&o->cli, argc, argv, &i, &v);
+      return tk_cli_fail(c, "--png was replaced by --svg (an SVG bar chart with axes and legend)", NULL);
+    const int k = tk_cli_arg(c, argc, argv, &i, &v);
     if (k == TK_CLI_NEXT) continue;
     if (k != TK_CLI_VALUE) return k;
     int64_t x;
     if (!strcmp(a, "--m") || !strcmp(a, "--n") || !strcmp(a, "--k") || !strcmp(a, "--batch") || !strcmp(a, "--lda") ||
         !strcmp(a, "--ldb") || !strcmp(a, "--ldc") || !strcmp(a, "--seed")) {
-      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
+      if (!tk_cli_i64(v, &x)) return tk_cli_fail(c, "not an integer", v);
       if (!strcmp(a, "--m")) o->p.m = x;
       else if (!strcmp(a, "--n")) o->p.n = x;
       else if (!strcmp(a, "--k")) o->p.k = x;
       else if (!strcmp(a, "--batch")) o->p.batch = x;
       else if (!strcmp(a, "--lda") || !strcmp(a, "--ldb") || !strcmp(a, "--ldc")) {
-        if (x < 1) return bad("leading dimension must be >= 1", v);
+        if (x < 1) return tk_cli_fail(c, "leading dimension must be >= 1", v);
         *(a[4] == 'a' ? &o->p.lda : a[4] == 'b' ? &o->p.ldb : &o->p.ldc) = x;
       } else
         o->seed = (uint64_t)x;
     } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
-      if (!tk_cli_f32(v, a[2] == 'a' ? &o->p.alpha : &o->p.beta)) return bad("not a finite number", v);
+      if (!tk_cli_f32(v, a[2] == 'a' ? &o->p.alpha : &o->p.beta)) return tk_cli_fail(c, "not a finite number", v);
     } else if (!strcmp(a, "--scale-a") || !strcmp(a, "--scale-b")) {
-      if (!tk_cli_f32(v, a[8] == 'a' ? &o->p.scale_a : &o->p.scale_b)) return bad("not a finite number", v);
+      if (!tk_cli_f32(v, a[8] == 'a' ? &o->p.scale_a : &o->p.scale_b)) return tk_cli_fail(c, "not a finite number", v);
     } else if (!strcmp(a, "--in")) {
       tk_gemm_in in;
-      if (!tk_gemm_in_parse(v, &in)) return bad("unknown input type (bf16|fp8|mxfp8|mxfp8-e5m2|mxfp4)", v);
+      if (!tk_gemm_in_parse(v, &in)) return tk_cli_fail(c, "unknown input type (bf16|fp8|mxfp8|mxfp8-e5m2|mxfp4)", v);
       o->p.in = in;
     } else if (!strcmp(a, "--bias")) {
       if (!strcmp(v, "row")) o->p.bias = TK_GEMM_BIAS_ROW;
       else if (!strcmp(v, "col")) o->p.bias = TK_GEMM_BIAS_COL;
-      else return bad("unknown bias mode (row|col)", v);
+      else return tk_cli_fail(c, "unknown bias mode (row|col)", v);
     } else if (!strcmp(a, "--bias-type")) {
       if (!strcmp(v, "f32")) o->p.bias_type = TK_GEMM_BIAS_F32;
       else if (!strcmp(v, "bf16")) o->p.bias_type = TK_GEMM_BIAS_BF16;
-      else return bad("unknown bias type (f32|bf16)", v);
+      else return tk_cli_fail(c, "unknown bias type (f32|bf16)", v);
     } else if (!strcmp(a, "--mx-scale-a-len") || !strcmp(a, "--mx-scale-b-len")) {
-      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
-      if (x < 1) return bad("MX scale tensor lengths must be >= 1", v);
+      if (!tk_cli_i64(v, &x)) return tk_cli_fail(c, "not an integer", v);
+      if (x < 1) return tk_cli_fail(c, "MX scale tensor lengths must be >= 1", v);
       *(a[11] == 'a' ? &o->p.mx_scale_a_len : &o->p.mx_scale_b_len) = x;
     } else if (!strcmp(a, "--bias-len")) {
-      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
-      if (x < 1) return bad("--bias-len must be >= 1", v);
+      if (!tk_cli_i64(v, &x)) return tk_cli_fail(c, "not an integer", v);
+      if (x < 1) return tk_cli_fail(c, "--bias-len must be >= 1", v);
       o->p.bias_len = x;
     } else if (!strcmp(a, "--act")) {
       tk_gemm_act act;
       if (!tk_gemm_act_parse(v, &act) || act == TK_GEMM_ACT_NONE)
-        return bad("unknown activation (relu|gelu|gelu-erf|silu)", v);
+        return tk_cli_fail(c, "unknown activation (relu|gelu|gelu-erf|silu)", v);
       o->p.act = act;
     } else if (!strcmp(a, "--grid-order")) {
       if (!strcmp(v, "l2")) o->p.grid_order = TK_GEMM_GRID_L2;
       else if (!strcmp(v, "row-major")) o->p.grid_order = TK_GEMM_GRID_ROW_MAJOR;
-      else return bad("unknown grid order (l2|row-major)", v);
+      else return tk_cli_fail(c, "unknown grid order (l2|row-major)", v);
     } else if (!strcmp(a, "--layout")) {
       if (!strcmp(v, "nt")) o->p.layout = TK_GEMM_NT;
       else if (!strcmp(v, "nn")) o->p.layout = TK_GEMM_NN;
-      else return bad("unknown layout (nt|nn)", v);
+      else return tk_cli_fail(c, "unknown layout (nt|nn)", v);
     } else if (!strcmp(a, "--out")) {
       if (!strcmp(v, "bf16")) o->p.out = TK_GEMM_OUT_BF16;
       else if (!strcmp(v, "f32")) o->p.out = TK_GEMM_OUT_F32;
-      else return bad("unknown output type (bf16|f32)", v);
+      else return tk_cli_fail(c, "unknown output type (bf16|f32)", v);
     } else if (!strcmp(a, "--kernel")) {
-      if (!tk_gemm_kernel_parse(v, strlen(v), &o->kernel)) return bad("unknown kernel (8wave|4wave|simple|mx|auto)", v);
+      if (!tk_gemm_kernel_parse(v, strlen(v), &o->kernel))
+        return tk_cli_fail(c, "unknown kernel (8wave|4wave|simple|mx|auto)", v);
     } else if (!strcmp(a, "--tile")) {
       int64_t t[2];
       if (tk_cli_shapes(v, 2, t, 1) != 1 || (t[0] != 128 && t[0] != 256 && !(t[0] == 224 && t[1] == 256)) ||
           (t[1] != 128 && t[1] != 256))
-        return bad("unknown --tile (8wave: 256x256, 224x256, 256x128, 128x256, 128x128)", v);
+        return tk_cli_fail(c, "unknown --tile (8wave: 256x256, 224x256, 256x128, 128x256, 128x128)", v);
       o->tile_m = (int32_t)t[0], o->tile_n = (int32_t)t[1];
     } else if (!strcmp(a, "--split-k")) {
-      if (!tk_cli_i64(v, &x) || x < 1 || x > 65535) return bad("--split-k must be 1..65535", v);
+      if (!tk_cli_i64(v, &x) || x < 1 || x > 65535) return tk_cli_fail(c, "--split-k must be 1..65535", v);
       o->split_k = (int32_t)x;
     } else if (!strcmp(a, "--stream-k")) {
       if (!strcmp(v, "on")) o->stream_k = TK_GEMM_SK_ON;
       else if (!strcmp(v, "off")) o->stream_k = TK_GEMM_SK_OFF;
       else if (tk_cli_i64(v, &x) && x > TK_GEMM_SK_ON && x <= 65535) o->stream_k = (int32_t)x;
-      else return bad("--stream-k must be on, off or a workgroup count 3..65535", v);
+      else return tk_cli_fail(c, "--stream-k must be on, off or a workgroup count 3..65535", v);
     } else if (!strcmp(a, "--k-step")) {
-      if (!tk_cli_i64(v, &x) || (x != 64 && x != 128)) return bad("--k-step must be 64 or 128 (128: 8wave 128x128 only)", v);
+      if (!tk_cli_i64(v, &x) || (x != 64 && x != 128))
+        return tk_cli_fail(c, "--k-step must be 64 or 128 (128: 8wave 128x128 only)", v);
       o->k_step = (int32_t)x;
     } else if (!strcmp(a, "--sweep-kernels")) {
       const char *q = v, *item;
@@ -589,14 +590,14 @@ static int parse_args(int argc, char **argv, options *o)
       o->cli.sweep = 1;
       o->nkernels = 0;
       while (tk_cli_list_next(&q, &item, &len)) {
-        if (o->nkernels == MAX_KERNELS) return bad("too many kernels in --sweep-kernels", v);
+        if (o->nkernels == MAX_KERNELS) return tk_cli_fail(c, "too many kernels in --sweep-kernels", v);
         if (!tk_gemm_kernel_parse(item, len, &o->kernels[o->nkernels++]))
-          return bad("unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
+          return tk_cli_fail(c, "unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
       }
-      if (!o->nkernels) return bad("unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
+      if (!o->nkernels) return tk_cli_fail(c, "unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
     } else if (!strcmp(a, "--sweep-shapes")) o->shapes = v, o->cli.sweep = 1;
     else if (!strcmp(a, "--vs")) {
-      if (strcmp(v, "hipblaslt") != 0) return bad("unknown --vs library (hipblaslt)", v);
+      if (strcmp(v, "hipblaslt") != 0) return tk_cli_fail(c, "unknown --vs library (hipblaslt)", v);
 #ifdef TK_GEMM_HIPBLASLT
       o->vs = 1;
 #else
@@ -604,25 +605,28 @@ static int parse_args(int argc, char **argv, options *o)
       return 2;
 #endif
     } else
-      return bad("unknown option", a);
+      return tk_cli_fail(c, "unknown option", a);
   }
   /* mxfp4 rows start on whole bytes: an odd K gets one padding element */
   const int64_t krow = o->p.in == TK_GEMM_IN_MXFP4 ? o->p.k + (o->p.k & 1) : o->p.k;
   if (o->p.lda < 0) o->p.lda = krow;
   if (o->p.ldb < 0) o->p.ldb = o->p.layout == TK_GEMM_NT ? krow : o->p.n;
   const int mx = tk_gemm_in_is_mx(o->p.in);
-  if (!mx && (o->p.mx_scale_a_len || o->p.mx_scale_b_len)) return bad("--mx-scale-a-len/--mx-scale-b-len need MX inputs (--in mxfp8|mxfp4)", NULL);
-  if (!mx && o->mx_edges) return bad("--mx-scale-edges needs MX inputs (--in mxfp8|mxfp8-e5m2|mxfp4)", NULL);
+  if (!mx && (o->p.mx_scale_a_len || o->p.mx_scale_b_len))
+    return tk_cli_fail(c, "--mx-scale-a-len/--mx-scale-b-len need MX inputs (--in mxfp8|mxfp4)", NULL);
+  if (!mx && o->mx_edges) return tk_cli_fail(c, "--mx-scale-edges needs MX inputs (--in mxfp8|mxfp8-e5m2|mxfp4)", NULL);
   if (mx && !o->p.mx_scale_a_len) o->p.mx_scale_a_len = tk_gemm_mx_scale_need(&o->p, 0);
   if (mx && !o->p.mx_scale_b_len) o->p.mx_scale_b_len = tk_gemm_mx_scale_need(&o->p, 1);
   if (o->p.ldc < 0) o->p.ldc = o->p.n;
   if (o->p.bias_len < 0) o->p.bias_len = tk_gemm_bias_need(&o->p);
-  if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_len > 0) return bad("--bias-len needs --bias row|col", NULL);
-  if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_type != TK_GEMM_BIAS_F32) return bad("--bias-type needs --bias row|col", NULL);
-  if (o->fp8_edges && o->p.in != TK_GEMM_IN_FP8) return bad("--fp8-edges needs --in fp8", NULL);
+  if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_len > 0)
+    return tk_cli_fail(c, "--bias-len needs --bias row|col", NULL);
+  if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_type != TK_GEMM_BIAS_F32)
+    return tk_cli_fail(c, "--bias-type needs --bias row|col", NULL);
+  if (o->fp8_edges && o->p.in != TK_GEMM_IN_FP8) return tk_cli_fail(c, "--fp8-edges needs --in fp8", NULL);
   if (o->vs && (o->p.in != TK_GEMM_IN_BF16 || o->p.bias != TK_GEMM_BIAS_NONE || o->p.act != TK_GEMM_ACT_NONE))
-    return bad("--vs hipblaslt compares bf16 inputs without bias or activation only", NULL);
-  const int drc = tk_cli_done(&o->cli, tk_gemm_problem_error(&o->p));
+    return tk_cli_fail(c, "--vs hipblaslt compares bf16 inputs without bias or activation only", NULL);
+  const int drc = tk_cli_done(c, tk_gemm_problem_error(&o->p));
   if (drc >= 0) return drc;
   if (mx && strcmp(tk_gemm_heuristic_target(), "gfx950") != 0) { /* the one device query before the run */
     fprintf(stderr, "gemm: MX inputs (--in %s) need a gfx950 (CDNA4) device: the block-scaled MFMAs "
