@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "cli.h"
 #include "hip_check.h"
 #include "inputs.h"
@@ -54,14 +55,12 @@ static void usage(FILE *f)
           "  --help                 this text\n");
 }
 
-static int bad(const char *msg, const char *arg) { return tk_cli_bad("attn", usage, msg, arg); }
-
 typedef struct options {
   tk_attn_problem p;
-  int bwd, nosplit, det, check, sweep, inject, iters_set, warmup_set, hkv_set, skv_set, scale_set, str_set[4];
-  int64_t iters, warmup;
+  tk_cli cli;
+  int bwd, nosplit, det, hkv_set, skv_set, scale_set, str_set[4];
   uint64_t seed;
-  const char *csv, *svg, *shapes;
+  const char *shapes;
 } options;
 
 /* ---- data ----------------------------------------------------------------- */
@@ -76,13 +75,7 @@ typedef struct attn_data {
   size_t n[4];
 } attn_data;
 
-static void *dev_alloc(size_t bytes)
-{
-  void *p = NULL;
-  CHECK_HIP(hipMalloc(&p, bytes ? bytes : 16));
-  CHECK_HIP(hipMemset(p, 0, bytes ? bytes : 16));
-  return p;
-}
+static void *dev_alloc(size_t bytes) { return tk_ex_dev_alloc("attn", bytes, 0); }
 
 /* Q, K, V (and dO for bwd) from the seed, in that order */
 static void setup(attn_data *d, const tk_attn_problem *p, uint64_t seed, int bwd)
@@ -169,21 +162,11 @@ static void inject_error(uint16_t *dev)
 {
   uint16_t h;
   CHECK_HIP(hipMemcpy(&h, dev, 2, hipMemcpyDeviceToHost));
-  const float v = tk_ex_bf16_to_f32(h);
-  h = tk_ex_f32_to_bf16(v + 0.25f * fmaxf(1.0f, fabsf(v)));
+  h = tk_ex_bf16_perturb(h);
   CHECK_HIP(hipMemcpy(dev, &h, 2, hipMemcpyHostToDevice));
 }
 
-static uint16_t *to_host(const uint16_t *dev, size_t n)
-{
-  uint16_t *h = malloc(n * 2);
-  if (!h) {
-    fprintf(stderr, "attn: out of host memory\n");
-    exit(4);
-  }
-  CHECK_HIP(hipMemcpy(h, dev, n * 2, hipMemcpyDeviceToHost));
-  return h;
-}
+static uint16_t *to_host(const uint16_t *dev, size_t n) { return tk_ex_host_copy("attn", dev, n * 2); }
 
 static int report(const char *what, const tk_attn_cmp *c)
 {
@@ -322,36 +305,33 @@ static int run_one(const options *o)
     printf("forward: tail split %s (workspace %zu bytes)\n", !o->nosplit && d.ws_bytes ? "on" : "off", d.ws_bytes);
   launch_ctx fwd = {p, &d, 0, o->nosplit, 0}, l = {p, &d, o->bwd, o->nosplit, o->det};
   int rc = 0;
-  if (o->check || o->bwd) { /* the backward needs the forward's O and LSE */
+  if (o->cli.check || o->bwd) { /* the backward needs the forward's O and LSE */
     if (launch(&fwd) != 0) return 4;
     CHECK_HIP(hipDeviceSynchronize());
   }
-  if (o->check) {
+  if (o->cli.check) {
     int f;
     if (o->bwd) {
       if (launch(&l) != 0) return 4;
       CHECK_HIP(hipDeviceSynchronize());
       uint16_t *first[3] = {to_host(d.dq, d.n[0]), to_host(d.dk, d.n[1]), to_host(d.dv, d.n[2])};
-      f = check_bwd(p, &d, o->inject);
+      f = check_bwd(p, &d, o->cli.inject);
       if (f != 4) f |= check_bwd_repeat(p, &d, &l, first);
       free(first[0]), free(first[1]), free(first[2]);
     } else
-      f = check_fwd(p, &d, o->inject);
+      f = check_fwd(p, &d, o->cli.inject);
     if (f == 4) return 4;
     printf("check: %s\n", f ? "FAILED" : "PASSED");
     rc = f;
   }
-  if (o->iters > 0) {
-    double ms;
-    tk_timing kind;
-    if (tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind) != 0) {
-      fprintf(stderr, "attn: launch failed\n");
+  if (o->cli.iters > 0) {
+    char note[64];
+    snprintf(note, sizeof note, "%s flops = %.4g", o->bwd ? "10*pairs*d*b*hq" : "4*pairs*d*b*hq", flops(p, o->bwd));
+    const tk_work w = {flops(p, o->bwd), 0, note};
+    if (tk_time_report("attn", launch, &l, o->cli.iters, o->cli.warmup, &w, NULL)) {
       teardown(&d);
       return 4;
     }
-    char note[64];
-    snprintf(note, sizeof note, "%s flops = %.4g", o->bwd ? "10*pairs*d*b*hq" : "4*pairs*d*b*hq", flops(p, o->bwd));
-    tk_timing_print(ms, o->iters, o->warmup, kind, flops(p, o->bwd), note);
   }
   teardown(&d);
   return rc;
@@ -362,13 +342,13 @@ static int run_sweep(const options *o)
   static const char *def = "16x16x8192x128,16x16x8192x64";
   int64_t dims[MAX_SHAPES * 4];
   const int ns = tk_cli_shapes(o->shapes ? o->shapes : def, 4, dims, MAX_SHAPES);
-  if (ns < 0) return bad("bad --sweep-shapes list (BxHxSxD[,BxHxSxD...], at most 64)", o->shapes);
+  if (ns < 0) return tk_cli_fail(&o->cli, "bad --sweep-shapes list (BxHxSxD[,BxHxSxD...], at most 64)", o->shapes);
   tk_attn_problem shapes[MAX_SHAPES];
   for (int i = 0; i < ns; ++i) {
     tk_attn_problem_init(&shapes[i], dims[4 * i], dims[4 * i + 1], dims[4 * i + 1], dims[4 * i + 2], dims[4 * i + 2],
                          dims[4 * i + 3], 0);
     const char *e = tk_attn_problem_error(&shapes[i]);
-    if (e) return bad(e, o->shapes);
+    if (e) return tk_cli_fail(&o->cli, e, o->shapes);
   }
   tk_sweep sw;
   tk_sweep_init(&sw, o->bwd ? "flash attention bwd bf16" : "flash attention fwd bf16", "b,hq,hkv,sq,skv,d,causal,dir");
@@ -383,7 +363,7 @@ static int run_sweep(const options *o)
       if (o->bwd && launch(&fwd) != 0) rc = 4;
       double ms = 0;
       tk_timing kind = TK_TIMING_EMULATED;
-      if (!rc && tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind) != 0) rc = 4;
+      if (!rc && tk_time_launches(launch, &l, o->cli.iters, o->cli.warmup, &ms, &kind) != 0) rc = 4;
       teardown(&d);
       if (rc) {
         fprintf(stderr, "attn: launch failed\n");
@@ -396,79 +376,51 @@ static int run_sweep(const options *o)
                (long long)p.d);
       if (tk_sweep_add(&sw, key, shape, causal ? "causal" : "non-causal", ms, flops(&p, o->bwd), kind)) rc = 4;
     }
-  const int wrc = tk_sweep_write_outputs(&sw, "attn", o->csv, o->svg);
+  const int wrc = tk_sweep_write_outputs(&sw, "attn", o->cli.csv, o->cli.svg);
   rc = rc ? rc : wrc;
   tk_sweep_free(&sw);
   return rc;
 }
 
-/* "B,S,H" -> three integers */
-static int parse_strides(const char *v, int64_t out[3])
-{
-  const char *s = v, *item;
-  size_t len;
-  int n = 0;
-  while (tk_cli_list_next(&s, &item, &len)) {
-    char buf[32];
-    if (n == 3 || len == 0 || len >= sizeof buf) return 0;
-    memcpy(buf, item, len);
-    buf[len] = 0;
-    if (!tk_cli_i64(buf, &out[n++])) return 0;
-  }
-  return n == 3;
-}
-
 static int parse_args(int argc, char **argv, options *o)
 {
   int64_t strides[4][3];
+  tk_cli *c = &o->cli;
   for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    }
-    if (!strcmp(a, "--check")) { o->check = 1; continue; }
+    const char *a = argv[i], *v;
     if (!strcmp(a, "--causal")) { o->p.causal = 1; continue; }
     if (!strcmp(a, "--no-split")) { o->nosplit = 1; continue; }
     if (!strcmp(a, "--deterministic")) { o->det = 1; continue; }
-    if (!strcmp(a, "--sweep")) { o->sweep = 1; continue; }
-    if (!strcmp(a, "--inject-error")) { o->inject = 1; continue; }
-    if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);
-    if (i + 1 >= argc) return bad("missing value for", a);
-    const char *v = argv[++i];
+    const int k = tk_cli_arg(c, argc, argv, &i, &v);
+    if (k == TK_CLI_NEXT) continue;
+    if (k != TK_CLI_VALUE) return k;
     int64_t x;
     if (!strcmp(a, "--b") || !strcmp(a, "--hq") || !strcmp(a, "--hkv") || !strcmp(a, "--sq") || !strcmp(a, "--skv") ||
-        !strcmp(a, "--d") || !strcmp(a, "--iters") || !strcmp(a, "--warmup") || !strcmp(a, "--seed")) {
-      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
+        !strcmp(a, "--d") || !strcmp(a, "--seed")) {
+      if (!tk_cli_i64(v, &x)) return tk_cli_fail(c, "not an integer", v);
       if (!strcmp(a, "--b")) o->p.b = x;
       else if (!strcmp(a, "--hq")) o->p.hq = x;
       else if (!strcmp(a, "--hkv")) o->p.hkv = x, o->hkv_set = 1;
       else if (!strcmp(a, "--sq")) o->p.sq = x;
       else if (!strcmp(a, "--skv")) o->p.skv = x, o->skv_set = 1;
       else if (!strcmp(a, "--d")) o->p.d = x;
-      else if (!strcmp(a, "--iters") || !strcmp(a, "--warmup")) {
-        const char *ce = a[2] == 'i' ? tk_cli_count(a, x, &o->iters, &o->iters_set)
-                                     : tk_cli_count(a, x, &o->warmup, &o->warmup_set);
-        if (ce) return bad(ce, v);
-      } else
+      else
         o->seed = (uint64_t)x;
     } else if (!strcmp(a, "--scale")) {
-      if (!tk_cli_f32(v, &o->p.scale)) return bad("not a finite number", v);
+      if (!tk_cli_f32(v, &o->p.scale)) return tk_cli_fail(c, "not a finite number", v);
       o->scale_set = 1;
     } else if (!strcmp(a, "--dir")) {
       if (!strcmp(v, "fwd")) o->bwd = 0;
       else if (!strcmp(v, "bwd")) o->bwd = 1;
-      else return bad("unknown direction (fwd|bwd)", v);
+      else return tk_cli_fail(c, "unknown direction (fwd|bwd)", v);
     } else if (!strcmp(a, "--q-strides") || !strcmp(a, "--k-strides") || !strcmp(a, "--v-strides") ||
                !strcmp(a, "--o-strides")) {
       const int t = a[2] == 'q' ? 0 : a[2] == 'k' ? 1 : a[2] == 'v' ? 2 : 3;
-      if (!parse_strides(v, strides[t])) return bad("strides must be three integers B,S,H", v);
+      if (!tk_cli_ints(v, strides[t], 3)) return tk_cli_fail(c, "strides must be three integers B,S,H", v);
       o->str_set[t] = 1;
-    } else if (!strcmp(a, "--csv")) o->csv = v;
-    else if (!strcmp(a, "--svg")) o->svg = v;
-    else if (!strcmp(a, "--sweep-shapes")) o->shapes = v, o->sweep = 1;
+    } else if (!strcmp(a, "--sweep-shapes")) o->shapes = v, c->sweep = 1;
     else
-      return bad("unknown option", a);
+      return tk_cli_fail(c, "unknown option", a);
   }
   /* defaults that depend on other options, then explicit strides */
   const float scale = o->p.scale;
@@ -477,11 +429,7 @@ static int parse_args(int argc, char **argv, options *o)
   if (o->scale_set) o->p.scale = scale;
   for (int t = 0; t < 4; ++t)
     if (o->str_set[t]) memcpy(o->p.str[t], strides[t], sizeof strides[t]);
-  const char *e = tk_attn_problem_error(&o->p);
-  if (e) return bad(e, NULL);
-  const char *ce = tk_cli_common_error(o->check, o->sweep, o->inject, o->iters, o->csv, o->svg);
-  if (ce) return bad(ce, NULL);
-  return -1;
+  return tk_cli_done(c, tk_attn_problem_error(&o->p));
 }
 
 int main(int argc, char **argv)
@@ -489,9 +437,10 @@ int main(int argc, char **argv)
   options o;
   memset(&o, 0, sizeof o);
   o.p.b = 1, o.p.hq = 1, o.p.sq = 256, o.p.d = 128;
-  o.iters = 10, o.warmup = 2, o.seed = 1;
+  o.seed = 1;
+  tk_cli_init(&o.cli, "attn", usage, 1);
   const int rc = parse_args(argc, argv, &o);
   if (rc >= 0) return rc;
-  if (tk_timing_start("attn", &o.iters, o.iters_set, &o.warmup, o.warmup_set)) return 4;
-  return o.sweep ? run_sweep(&o) : run_one(&o);
+  if (tk_timing_start("attn", &o.cli.iters, o.cli.iters_set, &o.cli.warmup, o.cli.warmup_set)) return 4;
+  return o.cli.sweep ? run_sweep(&o) : run_one(&o);
 }

@@ -75,16 +75,14 @@ static void usage(FILE *f)
           "  --help                 this text\n");
 }
 
-static int bad(const char *msg, const char *arg) { return tk_cli_bad("gemm", usage, msg, arg); }
-
 typedef struct options {
   tk_gemm_problem p;
   tk_gemm_kernel kernel;
   int32_t tile_m, tile_n, split_k, k_step, stream_k; /* --tile, --split-k, --k-step, --stream-k (0: the plan's) */
-  int64_t iters, warmup;
-  int iters_set, warmup_set, check, sweep, inject, vs, fp8_edges, mx_edges;
+  tk_cli cli; /* --check --inject-error --iters --warmup --sweep --csv --svg */
+  int vs, fp8_edges, mx_edges;
   uint64_t seed;
-  const char *csv, *svg, *shapes;
+  const char *shapes;
   tk_gemm_kernel kernels[MAX_KERNELS]; /* --sweep-kernels, else {kernel} */
   int nkernels;
 } options;
@@ -270,8 +268,7 @@ static void inject_error(const tk_gemm_problem *p, gemm_data *d)
   if (p->out == TK_GEMM_OUT_BF16) {
     uint16_t h;
     CHECK_HIP(hipMemcpy(&h, d->c, 2, hipMemcpyDeviceToHost));
-    float v = tk_ex_bf16_to_f32(h);
-    h = tk_ex_f32_to_bf16(v + 0.25f * fmaxf(1.0f, fabsf(v)));
+    h = tk_ex_bf16_perturb(h);
     CHECK_HIP(hipMemcpy(d->c, &h, 2, hipMemcpyHostToDevice));
   } else {
     float v;
@@ -318,7 +315,7 @@ static int compare_hipblaslt(tk_gemm_kernel kernel, gemm_data *d, const tk_gemm_
          max_diff, max_ref);
   double ms;
   tk_timing kind;
-  if (tk_time_launches(gemm_lt_launch, lt, o->iters, o->warmup, &ms, &kind) != 0 || ms <= 0) goto out;
+  if (tk_time_launches(gemm_lt_launch, lt, o->cli.iters, o->cli.warmup, &ms, &kind) != 0 || ms <= 0) goto out;
   const double flops = 2.0 * p->m * p->n * p->k * p->batch;
   printf("hipblaslt: %.4f ms per iteration, %.2f TFLOP/s; tk %s: %.2f TFLOP/s; tk / hipblaslt = %.3f [%s]\n", ms,
          flops / (ms * 1e-3) / 1e12, tk_gemm_kernel_name(kernel), flops / (tk_ms * 1e-3) / 1e12, ms / tk_ms,
@@ -388,10 +385,10 @@ static int run_one(const options *o)
   launch_ctx l = {cfg, &d, NULL, tk_gemm_workspace_bytes(p, &cfg)};
   if (l.ws_bytes) { CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes)); CHECK_HIP(hipMemset(l.ws, 0, l.ws_bytes)); }
   int rc = 0;
-  if (o->check) {
+  if (o->cli.check) {
     if (launch(&l) != 0) return 4;
     CHECK_HIP(hipDeviceSynchronize());
-    if (o->inject) inject_error(p, &d);
+    if (o->cli.inject) inject_error(p, &d);
     tk_gemm_check_result r;
     const int e = tk_gemm_check(&d.p, d.ha, d.hb, d.hc0, d.a, d.b, d.c, &r);
     if (e != TK_GEMM_OK) {
@@ -410,16 +407,13 @@ static int run_one(const options *o)
       printf("check: PASSED\n");
     CHECK_HIP(hipMemcpy(d.c, d.hc0, d.c_bytes, hipMemcpyHostToDevice));
   }
-  if (o->iters > 0) {
+  if (o->cli.iters > 0) {
     double ms;
-    tk_timing kind;
-    if (tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind) != 0) {
-      fprintf(stderr, "gemm: launch failed\n");
+    const tk_work w = {2.0 * p->m * p->n * p->k * p->batch, 0, NULL};
+    if (tk_time_report("gemm", launch, &l, o->cli.iters, o->cli.warmup, &w, &ms)) {
       teardown(&d);
       return 4;
     }
-    const double flops = 2.0 * p->m * p->n * p->k * p->batch;
-    tk_timing_print(ms, o->iters, o->warmup, kind, flops, NULL);
 #ifdef TK_GEMM_HIPBLASLT
     if (o->vs && compare_hipblaslt(kernel, &d, p, o, ms) != 0) rc = rc ? rc : 4;
 #endif
@@ -449,9 +443,9 @@ static int run_sweep(const options *o)
       if (p->in == TK_GEMM_IN_MXFP4) p->lda = p->ldb = p->k + (p->k & 1);
       p->mx_scale_a_len = tk_gemm_mx_scale_need(p, 0), p->mx_scale_b_len = tk_gemm_mx_scale_need(p, 1);
     }
-    if (tk_gemm_problem_error(p)) return bad("bad --sweep-shapes list", o->shapes);
+    if (tk_gemm_problem_error(p)) return tk_cli_fail(&o->cli, "bad --sweep-shapes list", o->shapes);
   }
-  if (nshapes < 0) return bad("bad --sweep-shapes list (MxNxK[,MxNxK...], at most 256)", o->shapes);
+  if (nshapes < 0) return tk_cli_fail(&o->cli, "bad --sweep-shapes list (MxNxK[,MxNxK...], at most 256)", o->shapes);
   tk_sweep sw;
   char title[32];
   snprintf(title, sizeof title, "gemm %s", tk_gemm_in_name((tk_gemm_in)o->p.in));
@@ -476,7 +470,7 @@ static int run_sweep(const options *o)
       if (l.ws_bytes) { CHECK_HIP(hipMalloc(&l.ws, l.ws_bytes)); CHECK_HIP(hipMemset(l.ws, 0, l.ws_bytes)); }
       double ms;
       tk_timing kind;
-      const int e = tk_time_launches(launch, &l, o->iters, o->warmup, &ms, &kind);
+      const int e = tk_time_launches(launch, &l, o->cli.iters, o->cli.warmup, &ms, &kind);
       if (l.ws) CHECK_HIP(hipFree(l.ws));
       teardown(&d);
       if (e != 0) {
@@ -495,7 +489,7 @@ static int run_sweep(const options *o)
     }
   }
   /* outputs of what ran, also after a failure */
-  const int wrc = tk_sweep_write_outputs(&sw, "gemm", o->csv, o->svg);
+  const int wrc = tk_sweep_write_outputs(&sw, "gemm", o->cli.csv, o->cli.svg);
   rc = rc ? rc : wrc;
   tk_sweep_free(&sw);
   return rc;
@@ -505,116 +499,105 @@ static int run_sweep(const options *o)
 
 static int parse_args(int argc, char **argv, options *o)
 {
+  tk_cli *c = &o->cli;
   for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    }
-    if (!strcmp(a, "--check")) { o->check = 1; continue; }
-    if (!strcmp(a, "--sweep")) { o->sweep = 1; continue; }
-    if (!strcmp(a, "--inject-error")) { o->inject = 1; continue; }
+    const char *a = argv[i], *v;
     if (!strcmp(a, "--fp8-edges")) { o->fp8_edges = 1; continue; }
     if (!strcmp(a, "--mx-scale-edges")) { o->mx_edges = 1; continue; }
-    if (strncmp(a, "--", 2) != 0) return bad("unexpected argument", a);
     if (!strcmp(a, "--png"))
-      return bad("--png was replaced by --svg (an SVG bar chart with axes and legend)", NULL);
-    if (i + 1 >= argc) return bad("missing value for", a);
-    const char *v = argv[++i];
+      return tk_cli_fail(c, "--png was replaced by --svg (an SVG bar chart with axes and legend)", NULL);
+    const int k = tk_cli_arg(c, argc, argv, &i, &v);
+    if (k == TK_CLI_NEXT) continue;
+    if (k != TK_CLI_VALUE) return k;
     int64_t x;
     if (!strcmp(a, "--m") || !strcmp(a, "--n") || !strcmp(a, "--k") || !strcmp(a, "--batch") || !strcmp(a, "--lda") ||
-        !strcmp(a, "--ldb") || !strcmp(a, "--ldc") || !strcmp(a, "--iters") || !strcmp(a, "--warmup") ||
-        !strcmp(a, "--seed")) {
-      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
+        !strcmp(a, "--ldb") || !strcmp(a, "--ldc") || !strcmp(a, "--seed")) {
+      if (!tk_cli_i64(v, &x)) return tk_cli_fail(c, "not an integer", v);
       if (!strcmp(a, "--m")) o->p.m = x;
       else if (!strcmp(a, "--n")) o->p.n = x;
       else if (!strcmp(a, "--k")) o->p.k = x;
       else if (!strcmp(a, "--batch")) o->p.batch = x;
       else if (!strcmp(a, "--lda") || !strcmp(a, "--ldb") || !strcmp(a, "--ldc")) {
-        if (x < 1) return bad("leading dimension must be >= 1", v);
+        if (x < 1) return tk_cli_fail(c, "leading dimension must be >= 1", v);
         *(a[4] == 'a' ? &o->p.lda : a[4] == 'b' ? &o->p.ldb : &o->p.ldc) = x;
-      } else if (!strcmp(a, "--iters") || !strcmp(a, "--warmup")) {
-        const char *ce = a[2] == 'i' ? tk_cli_count(a, x, &o->iters, &o->iters_set)
-                                     : tk_cli_count(a, x, &o->warmup, &o->warmup_set);
-        if (ce) return bad(ce, v);
       } else
         o->seed = (uint64_t)x;
     } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
-      if (!tk_cli_f32(v, a[2] == 'a' ? &o->p.alpha : &o->p.beta)) return bad("not a finite number", v);
+      if (!tk_cli_f32(v, a[2] == 'a' ? &o->p.alpha : &o->p.beta)) return tk_cli_fail(c, "not a finite number", v);
     } else if (!strcmp(a, "--scale-a") || !strcmp(a, "--scale-b")) {
-      if (!tk_cli_f32(v, a[8] == 'a' ? &o->p.scale_a : &o->p.scale_b)) return bad("not a finite number", v);
+      if (!tk_cli_f32(v, a[8] == 'a' ? &o->p.scale_a : &o->p.scale_b)) return tk_cli_fail(c, "not a finite number", v);
     } else if (!strcmp(a, "--in")) {
       tk_gemm_in in;
-      if (!tk_gemm_in_parse(v, &in)) return bad("unknown input type (bf16|fp8|mxfp8|mxfp8-e5m2|mxfp4)", v);
+      if (!tk_gemm_in_parse(v, &in)) return tk_cli_fail(c, "unknown input type (bf16|fp8|mxfp8|mxfp8-e5m2|mxfp4)", v);
       o->p.in = in;
     } else if (!strcmp(a, "--bias")) {
       if (!strcmp(v, "row")) o->p.bias = TK_GEMM_BIAS_ROW;
       else if (!strcmp(v, "col")) o->p.bias = TK_GEMM_BIAS_COL;
-      else return bad("unknown bias mode (row|col)", v);
+      else return tk_cli_fail(c, "unknown bias mode (row|col)", v);
     } else if (!strcmp(a, "--bias-type")) {
       if (!strcmp(v, "f32")) o->p.bias_type = TK_GEMM_BIAS_F32;
       else if (!strcmp(v, "bf16")) o->p.bias_type = TK_GEMM_BIAS_BF16;
-      else return bad("unknown bias type (f32|bf16)", v);
+      else return tk_cli_fail(c, "unknown bias type (f32|bf16)", v);
     } else if (!strcmp(a, "--mx-scale-a-len") || !strcmp(a, "--mx-scale-b-len")) {
-      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
-      if (x < 1) return bad("MX scale tensor lengths must be >= 1", v);
+      if (!tk_cli_i64(v, &x)) return tk_cli_fail(c, "not an integer", v);
+      if (x < 1) return tk_cli_fail(c, "MX scale tensor lengths must be >= 1", v);
       *(a[11] == 'a' ? &o->p.mx_scale_a_len : &o->p.mx_scale_b_len) = x;
     } else if (!strcmp(a, "--bias-len")) {
-      if (!tk_cli_i64(v, &x)) return bad("not an integer", v);
-      if (x < 1) return bad("--bias-len must be >= 1", v);
+      if (!tk_cli_i64(v, &x)) return tk_cli_fail(c, "not an integer", v);
+      if (x < 1) return tk_cli_fail(c, "--bias-len must be >= 1", v);
       o->p.bias_len = x;
     } else if (!strcmp(a, "--act")) {
       tk_gemm_act act;
       if (!tk_gemm_act_parse(v, &act) || act == TK_GEMM_ACT_NONE)
-        return bad("unknown activation (relu|gelu|gelu-erf|silu)", v);
+        return tk_cli_fail(c, "unknown activation (relu|gelu|gelu-erf|silu)", v);
       o->p.act = act;
     } else if (!strcmp(a, "--grid-order")) {
       if (!strcmp(v, "l2")) o->p.grid_order = TK_GEMM_GRID_L2;
       else if (!strcmp(v, "row-major")) o->p.grid_order = TK_GEMM_GRID_ROW_MAJOR;
-      else return bad("unknown grid order (l2|row-major)", v);
+      else return tk_cli_fail(c, "unknown grid order (l2|row-major)", v);
     } else if (!strcmp(a, "--layout")) {
       if (!strcmp(v, "nt")) o->p.layout = TK_GEMM_NT;
       else if (!strcmp(v, "nn")) o->p.layout = TK_GEMM_NN;
-      else return bad("unknown layout (nt|nn)", v);
+      else return tk_cli_fail(c, "unknown layout (nt|nn)", v);
     } else if (!strcmp(a, "--out")) {
       if (!strcmp(v, "bf16")) o->p.out = TK_GEMM_OUT_BF16;
       else if (!strcmp(v, "f32")) o->p.out = TK_GEMM_OUT_F32;
-      else return bad("unknown output type (bf16|f32)", v);
+      else return tk_cli_fail(c, "unknown output type (bf16|f32)", v);
     } else if (!strcmp(a, "--kernel")) {
-      if (!tk_gemm_kernel_parse(v, strlen(v), &o->kernel)) return bad("unknown kernel (8wave|4wave|simple|mx|auto)", v);
+      if (!tk_gemm_kernel_parse(v, strlen(v), &o->kernel))
+        return tk_cli_fail(c, "unknown kernel (8wave|4wave|simple|mx|auto)", v);
     } else if (!strcmp(a, "--tile")) {
       int64_t t[2];
       if (tk_cli_shapes(v, 2, t, 1) != 1 || (t[0] != 128 && t[0] != 256 && !(t[0] == 224 && t[1] == 256)) ||
           (t[1] != 128 && t[1] != 256))
-        return bad("unknown --tile (8wave: 256x256, 224x256, 256x128, 128x256, 128x128)", v);
+        return tk_cli_fail(c, "unknown --tile (8wave: 256x256, 224x256, 256x128, 128x256, 128x128)", v);
       o->tile_m = (int32_t)t[0], o->tile_n = (int32_t)t[1];
     } else if (!strcmp(a, "--split-k")) {
-      if (!tk_cli_i64(v, &x) || x < 1 || x > 65535) return bad("--split-k must be 1..65535", v);
+      if (!tk_cli_i64(v, &x) || x < 1 || x > 65535) return tk_cli_fail(c, "--split-k must be 1..65535", v);
       o->split_k = (int32_t)x;
     } else if (!strcmp(a, "--stream-k")) {
       if (!strcmp(v, "on")) o->stream_k = TK_GEMM_SK_ON;
       else if (!strcmp(v, "off")) o->stream_k = TK_GEMM_SK_OFF;
       else if (tk_cli_i64(v, &x) && x > TK_GEMM_SK_ON && x <= 65535) o->stream_k = (int32_t)x;
-      else return bad("--stream-k must be on, off or a workgroup count 3..65535", v);
+      else return tk_cli_fail(c, "--stream-k must be on, off or a workgroup count 3..65535", v);
     } else if (!strcmp(a, "--k-step")) {
-      if (!tk_cli_i64(v, &x) || (x != 64 && x != 128)) return bad("--k-step must be 64 or 128 (128: 8wave 128x128 only)", v);
+      if (!tk_cli_i64(v, &x) || (x != 64 && x != 128))
+        return tk_cli_fail(c, "--k-step must be 64 or 128 (128: 8wave 128x128 only)", v);
       o->k_step = (int32_t)x;
     } else if (!strcmp(a, "--sweep-kernels")) {
       const char *q = v, *item;
       size_t len;
-      o->sweep = 1;
+      o->cli.sweep = 1;
       o->nkernels = 0;
       while (tk_cli_list_next(&q, &item, &len)) {
-        if (o->nkernels == MAX_KERNELS) return bad("too many kernels in --sweep-kernels", v);
+        if (o->nkernels == MAX_KERNELS) return tk_cli_fail(c, "too many kernels in --sweep-kernels", v);
         if (!tk_gemm_kernel_parse(item, len, &o->kernels[o->nkernels++]))
-          return bad("unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
+          return tk_cli_fail(c, "unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
       }
-      if (!o->nkernels) return bad("unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
-    } else if (!strcmp(a, "--csv")) o->csv = v;
-    else if (!strcmp(a, "--svg")) o->svg = v;
-    else if (!strcmp(a, "--sweep-shapes")) o->shapes = v, o->sweep = 1;
+      if (!o->nkernels) return tk_cli_fail(c, "unknown kernel in --sweep-kernels (8wave|4wave|simple|auto)", v);
+    } else if (!strcmp(a, "--sweep-shapes")) o->shapes = v, o->cli.sweep = 1;
     else if (!strcmp(a, "--vs")) {
-      if (strcmp(v, "hipblaslt") != 0) return bad("unknown --vs library (hipblaslt)", v);
+      if (strcmp(v, "hipblaslt") != 0) return tk_cli_fail(c, "unknown --vs library (hipblaslt)", v);
 #ifdef TK_GEMM_HIPBLASLT
       o->vs = 1;
 #else
@@ -622,28 +605,29 @@ static int parse_args(int argc, char **argv, options *o)
       return 2;
 #endif
     } else
-      return bad("unknown option", a);
+      return tk_cli_fail(c, "unknown option", a);
   }
   /* mxfp4 rows start on whole bytes: an odd K gets one padding element */
   const int64_t krow = o->p.in == TK_GEMM_IN_MXFP4 ? o->p.k + (o->p.k & 1) : o->p.k;
   if (o->p.lda < 0) o->p.lda = krow;
   if (o->p.ldb < 0) o->p.ldb = o->p.layout == TK_GEMM_NT ? krow : o->p.n;
   const int mx = tk_gemm_in_is_mx(o->p.in);
-  if (!mx && (o->p.mx_scale_a_len || o->p.mx_scale_b_len)) return bad("--mx-scale-a-len/--mx-scale-b-len need MX inputs (--in mxfp8|mxfp4)", NULL);
-  if (!mx && o->mx_edges) return bad("--mx-scale-edges needs MX inputs (--in mxfp8|mxfp8-e5m2|mxfp4)", NULL);
+  if (!mx && (o->p.mx_scale_a_len || o->p.mx_scale_b_len))
+    return tk_cli_fail(c, "--mx-scale-a-len/--mx-scale-b-len need MX inputs (--in mxfp8|mxfp4)", NULL);
+  if (!mx && o->mx_edges) return tk_cli_fail(c, "--mx-scale-edges needs MX inputs (--in mxfp8|mxfp8-e5m2|mxfp4)", NULL);
   if (mx && !o->p.mx_scale_a_len) o->p.mx_scale_a_len = tk_gemm_mx_scale_need(&o->p, 0);
   if (mx && !o->p.mx_scale_b_len) o->p.mx_scale_b_len = tk_gemm_mx_scale_need(&o->p, 1);
   if (o->p.ldc < 0) o->p.ldc = o->p.n;
   if (o->p.bias_len < 0) o->p.bias_len = tk_gemm_bias_need(&o->p);
-  if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_len > 0) return bad("--bias-len needs --bias row|col", NULL);
-  if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_type != TK_GEMM_BIAS_F32) return bad("--bias-type needs --bias row|col", NULL);
-  if (o->fp8_edges && o->p.in != TK_GEMM_IN_FP8) return bad("--fp8-edges needs --in fp8", NULL);
+  if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_len > 0)
+    return tk_cli_fail(c, "--bias-len needs --bias row|col", NULL);
+  if (o->p.bias == TK_GEMM_BIAS_NONE && o->p.bias_type != TK_GEMM_BIAS_F32)
+    return tk_cli_fail(c, "--bias-type needs --bias row|col", NULL);
+  if (o->fp8_edges && o->p.in != TK_GEMM_IN_FP8) return tk_cli_fail(c, "--fp8-edges needs --in fp8", NULL);
   if (o->vs && (o->p.in != TK_GEMM_IN_BF16 || o->p.bias != TK_GEMM_BIAS_NONE || o->p.act != TK_GEMM_ACT_NONE))
-    return bad("--vs hipblaslt compares bf16 inputs without bias or activation only", NULL);
-  const char *e = tk_gemm_problem_error(&o->p);
-  if (e) return bad(e, NULL);
-  const char *ce = tk_cli_common_error(o->check, o->sweep, o->inject, o->iters, o->csv, o->svg);
-  if (ce) return bad(ce, NULL);
+    return tk_cli_fail(c, "--vs hipblaslt compares bf16 inputs without bias or activation only", NULL);
+  const int drc = tk_cli_done(c, tk_gemm_problem_error(&o->p));
+  if (drc >= 0) return drc;
   if (mx && strcmp(tk_gemm_heuristic_target(), "gfx950") != 0) { /* the one device query before the run */
     fprintf(stderr, "gemm: MX inputs (--in %s) need a gfx950 (CDNA4) device: the block-scaled MFMAs "
                     "(v_mfma_scale_f32_*_f8f6f4) do not exist on this one\n", tk_gemm_in_name((tk_gemm_in)o->p.in));
@@ -660,13 +644,12 @@ int main(int argc, char **argv)
   o.p.lda = o.p.ldb = o.p.ldc = -1; /* default: the row length, known after parsing */
   o.p.bias_len = -1;                 /* default: M or N, known after parsing */
   o.kernel = TK_GEMM_AUTO;
-  o.iters = 10;
-  o.warmup = 2;
+  tk_cli_init(&o.cli, "gemm", usage, 1);
   o.seed = 1;
   const int rc = parse_args(argc, argv, &o);
   if (rc >= 0) return rc;
 
-  if (tk_timing_start("gemm", &o.iters, o.iters_set, &o.warmup, o.warmup_set)) return 4;
+  if (tk_timing_start("gemm", &o.cli.iters, o.cli.iters_set, &o.cli.warmup, o.cli.warmup_set)) return 4;
   if (!o.nkernels) o.kernels[o.nkernels++] = o.kernel;
-  return o.sweep ? run_sweep(&o) : run_one(&o);
+  return o.cli.sweep ? run_sweep(&o) : run_one(&o);
 }
