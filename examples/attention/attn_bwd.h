@@ -79,6 +79,12 @@
  * 32x32x16 and, paired, the exp2 between the shorter MFMAs outlasts them (proxy 150.4 -> 157.8,
  * paired 152.8 us) */
 #define AB_DP_INTERLEAVE (!TK_HAS_MFMA_F16_X2)
+/* dkdv kernels: dP interleaved with P's exp2 on both targets; on gfx950 each slot is one
+ * double-rate 32x32x16 MFMA (two K fragments, AB_DP_FG) with its share of the exp2 after it */
+#ifndef AB_KV_INTERLEAVE
+#define AB_KV_INTERLEAVE 1
+#endif
+#define AB_DP_FG (TK_HAS_MFMA_F16_X2 ? 2 : 1) /* K fragments per dP MFMA slot */
 /* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
  * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
  * pressure: at 64 the d = 128 dkdv kernel needs more than 512 registers) */
@@ -189,6 +195,32 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * fragment e / 16 is B fragment 4 (e / 16) + e % 16 / 4) */
 #define AB_P_CVT(e) (pb.f[((e) / 16) * 4 + ((e) % 16) / 4][(e) % 4] = (int16_t)tk_f32_to_bf16_finite(s.f[(e) / 16][(e) % 16]))
 
+/* dkdv kernels, AB_DP_SLOTS' hooks: the LSE of P's element e (its row's, in lr), and the
+ * conversion of slot g-1's EPG_ elements of P to the B operand pb (pairs by v_cvt_pk_bf16_f32
+ * where there is one) */
+#define AB_LSE_ROW(e) lr[e]
+#if TK_HAS_CVT_PK_BF16
+#define AB_P_CVT_PREV(g)                                                                          \
+  do {                                                                                            \
+    if ((g) > 0) {                                                                                \
+      if (EPG_ % 2 == 0) {                                                                        \
+        _Pragma("unroll") for (int e = ((g) - 1) * EPG_; e < (g) * EPG_; e += 2) {                \
+          const uint32_t u_ = tk_pack_bf16x2_rn(s.f[e / 16][e % 16], s.f[e / 16][e % 16 + 1]);     \
+          pb.f[(e / 16) * 4 + (e % 16) / 4][e % 4] = (int16_t)(u_ & 0xffffu);                     \
+          pb.f[(e / 16) * 4 + (e % 16) / 4][e % 4 + 1] = (int16_t)(u_ >> 16);                     \
+        }                                                                                         \
+      } else {                                                                                    \
+        _Pragma("unroll") for (int e = ((g) - 1) * EPG_; e < (g) * EPG_; ++e) AB_P_CVT(e);       \
+      }                                                                                           \
+    }                                                                                             \
+  } while (0)
+#else
+#define AB_P_CVT_PREV(g)                                                                          \
+  do {                                                                                            \
+    if ((g) > 0) _Pragma("unroll") for (int e = ((g) - 1) * EPG_; e < (g) * EPG_; ++e) AB_P_CVT(e); \
+  } while (0)
+#endif
+
 /* dkdv kernels: an f32 accumulator tile Y (AB_BQ x 32) as the bf16 B operand X, elements in
  * AB_P_CVT's places; with v_cvt_pk_bf16_f32 (gfx950: TK_HAS_CVT_PK_BF16) two per instruction
  * (tk_pack_bf16x2_rn, round to nearest even like the finite conversion it replaces) */
@@ -242,6 +274,43 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     tk_load_commit(sm.it.k, s1, tc_, NT_ + NS_);                                                  \
     tk_load_commit_t(sm.it.kt, t1, tc_, NS_);                                                     \
     tk_load_commit(sm.it.v, s2, tc_, 0);                                                          \
+  } while (0)
+
+/* dP one MFMA at a time, each followed by its share of P = exp2(S * SC - LSE(e)) (a wave issues
+ * in order and an MFMA waits for the busy pipe: only this order, held by scheduling barriers,
+ * runs the exp2 under the MFMAs).  Chunk CC (0 .. NCH-1, a constant) of 32 d-columns:
+ * DP (BQ x 32 f32 accumulator) += X (BQ x 32 A kind, BQ/32 row fragments x 4 K fragments)
+ * times Y^T (32 x 32 A kind, 4 K fragments); FT is a 32-row A tile of 1 or 2 K fragments (two:
+ * one double-rate MFMA on gfx950, tk_mma pairs them), CT one 32x32 accumulator fragment; S's
+ * elements are split evenly over the NCH * BQ/32 * 4/FG slots; AFTER(g) runs after slot g's
+ * exp2 (a macro name: e.g. the previous slot's conversion; AB_DP_NONE for nothing).  Used by
+ * the dkdv kernels (P = exp2(S s - LSE_row)) and fit for the dq kernel's P^T (LSE(e) its column
+ * value). */
+#define AB_DP_NONE(g) ((void)0)
+#define AB_DP_SLOTS(DP, X, Y, S, SC, LSE, FT, CT, BQ, NCH, CC, AFTER)                             \
+  do {                                                                                            \
+    typedef TK_TYPEOF(S) ST_;                                                                     \
+    enum { FG_ = (int)FT::tk_frag_count_c, SPC_ = ((BQ) / 32) * (4 / FG_),                        \
+           EPG_ = TK_RT_ROWV(ST_) / ((NCH) * SPC_) }; /* P elements per lane per MFMA */         \
+    static_assert(EPG_ * (NCH) * SPC_ == TK_RT_ROWV(ST_), "AB_DP_SLOTS: S's elements split unevenly"); \
+    TK_SCHED_BARRIER(0);                                                                          \
+    _Pragma("unroll") for (int r_ = 0; r_ < (BQ) / 32; ++r_)                                      \
+    _Pragma("unroll") for (int k_ = 0; k_ < 4 / FG_; ++k_) {                                      \
+      const int g = ((CC) * ((BQ) / 32) + r_) * (4 / FG_) + k_;                                   \
+      FT a1_, b1_;                                                                                \
+      CT o1_;                                                                                     \
+      _Pragma("unroll") for (int j_ = 0; j_ < FG_; ++j_) {                                        \
+        a1_.f[j_] = (X).f[r_ * 4 + k_ * FG_ + j_];                                                \
+        b1_.f[j_] = (Y).f[k_ * FG_ + j_];                                                         \
+      }                                                                                           \
+      o1_.f[0] = (DP).f[r_];                                                                      \
+      tk_mma_ABt(o1_, a1_, b1_, o1_);                                                             \
+      (DP).f[r_] = o1_.f[0];                                                                      \
+      _Pragma("unroll") for (int e = g * EPG_; e < (g + 1) * EPG_; ++e)                           \
+        (S).f[e / 16][e % 16] = tk_exp2f((S).f[e / 16][e % 16] * (SC) - LSE(e));                  \
+      AFTER(g);                                                                                   \
+      TK_SCHED_BARRIER(0);                                                                        \
+    }                                                                                             \
   } while (0)
 
 /* dkdvq kernel (inside it): a wave's 32 x 32 dQ block (rows R0.., columns C0.. of query head H,
@@ -315,6 +384,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   TK_RT(NAME##_oc_t, TK_K_C_F32_32x32, 32, 32);       /* dq: 32 d-rows of dQ^T */               \
   TK_RT(NAME##_f1_t, TK_K_A_BF16_32x32x8, 32, 8);     /* dkdv: one A fragment */                \
   TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* dkdv: one accumulator fragment */      \
+  TK_RT(NAME##_fg_t, TK_K_A_BF16_32x32x8, 32, 8 * AB_DP_FG); /* dkdv: one dP MFMA's A (or B^T) */ \
   TK_RT(NAME##_da_t, TK_K_A_BF16_32x32x8, 32, AB_BK); /* dkdvq: 32 rows of dS or of K^T, 128 keys */ \
   TK_PENDING(NAME##_dapend, NAME##_da_t);                                                         \
   TK_PENDING(NAME##_kcpend, NAME##_kc_t);                                                         \
@@ -574,7 +644,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
        * waits then cover these too); delta after them (not needed before dS: fewer reads before  \
        * the first MFMA) */                                                                       \
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
-      if (AB_DP_INTERLEAVE) AB_LSE_READ(lr, 0);                                                   \
+      if (AB_KV_INTERLEAVE) AB_LSE_READ(lr, 0);                                                   \
       NAME##_s_t s, dp;                                                                           \
       NAME##_p_t pb, sb; /* P, dS as bf16 B operands */                                           \
       tk_rt_zero(s);                                                                              \
@@ -590,7 +660,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
           if (c == NC - 1) { /* delta (and LSE, gfx950) early: their latency had split the dS block */ \
             AB_LSE_READ(dr, BQ_);                                                                 \
-            if (!AB_DP_INTERLEAVE && !FQ) AB_LSE_READ(lr, 0); /* (dkdvq: 16 more live registers spill one) */ \
+            if (!AB_KV_INTERLEAVE && !FQ) AB_LSE_READ(lr, 0); /* (dkdvq: 16 more live registers spill one) */ \
           }                                                                                       \
           if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
           else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
@@ -600,7 +670,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
           if (FQ && c == NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);         \
-          if (c == NC && AB_DP_INTERLEAVE) { /* S complete: its masks before P */                 \
+          if (c == NC && AB_KV_INTERLEAVE) { /* S complete: its masks before P */                 \
             if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
             if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY); \
@@ -609,43 +679,30 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           else tk_prefetch_wait(xc[c], xp[c], 0);                                                 \
           if (c < NC) {                                                                           \
             tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
-          } else if (!AB_DP_INTERLEAVE) {                                                         \
+          } else if (!AB_KV_INTERLEAVE) {                                                         \
             tk_mma_ABt(dp, xc[c], vf[c - NC], dp);           /* dP = dO V_w^T */                  \
-          } else {                                                                                \
-            TK_SCHED_BARRIER(0);                                                                  \
-            enum { EPG = 4 / NC }; /* P elements per lane per MFMA */                             \
-            _Pragma("unroll") for (int r = 0; r < AB_BQ / 32; ++r)                                \
-            _Pragma("unroll") for (int k = 0; k < 4; ++k) {                                       \
-              const int g = ((c - NC) * (AB_BQ / 32) + r) * 4 + k;                                \
-              NAME##_f1_t a1, b1;                                                                 \
-              NAME##_c1_t o1;                                                                     \
-              a1.f[0] = xc[c].f[r * 4 + k];                                                       \
-              b1.f[0] = vf[c - NC].f[k];                                                          \
-              o1.f[0] = dp.f[r];                                                                  \
-              tk_mma_ABt(o1, a1, b1, o1);                    /* dP = dO V_w^T */                  \
-              dp.f[r] = o1.f[0];                                                                  \
-              _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                     \
-                s.f[e / 16][e % 16] = tk_exp2f(s.f[e / 16][e % 16] * a.scale_log2 - lr[e]); /* P */ \
-              /* the previous slot's P to bf16 (one slot behind: no wait for the v_exp_f32) */    \
-              if (g > 0) _Pragma("unroll") for (int e = (g - 1) * EPG; e < g * EPG; ++e) AB_P_CVT(e); \
-              TK_SCHED_BARRIER(0);                                                                \
-            }                                                                                     \
+          } else { /* dP = dO V_w^T by single MFMAs, P's exp2 between them; each slot converts \
+                    * the previous slot's P (one behind: no wait for the v_exp_f32) */           \
+            AB_DP_SLOTS(dp, xc[c], vf[c - NC], s, a.scale_log2, AB_LSE_ROW, NAME##_fg_t, NAME##_c1_t, \
+                        AB_BQ, NC, c - NC, AB_P_CVT_PREV);                                        \
           }                                                                                       \
         }                                                                                         \
       }                                                                                           \
-      if (AB_DP_INTERLEAVE) /* the last slot's P */                                               \
-        _Pragma("unroll") for (int e = TK_RT_ROWV(NAME##_s_t) - 4 / NC; e < TK_RT_ROWV(NAME##_s_t); ++e) AB_P_CVT(e); \
+      if (AB_KV_INTERLEAVE) { /* the last slot's P */                                             \
+        enum { EPG_ = TK_RT_ROWV(NAME##_s_t) / (NC * (AB_BQ / 32) * (4 / AB_DP_FG)) };            \
+        AB_P_CVT_PREV(NC * (AB_BQ / 32) * (4 / AB_DP_FG));                                        \
+      }                                                                                           \
       NAME##_tcpend tp[2 * NC];                                                                   \
       NAME##_tc_t tc[2 * NC];                                                                     \
       tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */   \
-      if (!AB_DP_INTERLEAVE) {                                                                    \
+      if (!AB_KV_INTERLEAVE) {                                                                    \
         if (FQ) AB_LSE_READ(lr, 0);                                                               \
         if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                       \
         if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                        \
         if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);     \
         tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
       }                                                                                           \
-      if (!AB_DP_INTERLEAVE) AB_CVT_B(pb, s);                                                     \
+      if (!AB_KV_INTERLEAVE) AB_CVT_B(pb, s);                                                     \
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
       AB_CVT_B(sb, dp);                                                                           \
