@@ -348,6 +348,35 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     }                                                                                             \
   } while (0)
 
+/* dkdvq kernels: where dS goes for dQ.  gfx950 (ds_read_b64_tr_b16): transposed, keys x queries
+ * (row pitch AB_DST_RB: 2 AB_BQ bytes + 8 or 16 of padding, so that the 16 lanes of a
+ * transposing read (4 rows x 32 bytes) and of a row of 8-byte stores hit distinct banks); each
+ * lane's B fragment of dS (4 consecutive queries of one key) is one 8-byte store, and dQ's A
+ * operand comes back by transposing reads (tk_rt_load_tr; single-rate fragments, which tk_mma
+ * pairs into 32x32x16 MFMAs).  gfx942: queries x keys (swizzled), one 2-byte store per element
+ * (AB_DS_STORE), plain fragment reads. */
+#define AB_DST_RB(BQ) (2 * (BQ) + ((BQ) == 32 ? 8 : 16))
+#if TK_HAS_DS_READ_TR
+#define AB_DS_MEMBER(NAME) NAME##_dstt ds
+#define AB_DS_PUT(SM, X)                                                                          \
+  do {                                                                                            \
+    enum { RB_ = AB_DST_RB(BQ_) };                                                                \
+    char *p_ = (char *)(SM).b + (32u * wave + lane % 32u) * RB_ + 8u * (lane / 32u);              \
+    _Pragma("unroll") for (int j_ = 0; j_ < BQ_ / 8; ++j_)                                        \
+      *(tk_i16x4 *)(void *)(p_ + 16 * j_) = (X).f[j_]; /* queries 8 j + 4 (lane / 32) .. +3 */  \
+  } while (0)
+#define AB_DS_GET(X, SM, R0, PT) tk_rt_load_tr(X, (const char *)(SM).b + 2 * (R0), AB_DST_RB(BQ_))
+#else
+#define AB_DS_MEMBER(NAME) NAME##_dsst ds
+#define AB_DS_PUT(SM, X) AB_DS_STORE(SM, X, dsb_)
+#define AB_DS_GET(X, SM, R0, PT) /* PT: X's pending-read type */                                  \
+  do {                                                                                            \
+    PT dpn_;                                                                                      \
+    tk_prefetch_issue(dpn_, SM, R0, 0);                                                           \
+    tk_prefetch_wait(X, dpn_, 0);                                                                 \
+  } while (0)
+#endif
+
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
   TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
   TK_ST(NAME##_tst, tk_bf16, D, AB_BQ, TK_LDS_SWZ);   /* d x AB_BQ (transposed) */                  \
@@ -355,8 +384,9 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's 32 output rows */             \
   TK_ST(NAME##_dsst, tk_bf16, AB_BQ, AB_BK, TK_LDS_SWZ); /* dkdvq: dS of the 4 waves (queries x keys) */ \
   TK_ST(NAME##_ktst, tk_bf16, D, AB_BK, TK_LDS_SWZ);  /* dkdvq: K^T of the block (start-up) */     \
+  typedef struct { uint64_t b[AB_BK * AB_DST_RB(AB_BQ) / 8]; } NAME##_dstt; /* dkdvq, gfx950: dS^T */ \
   typedef union {                                                                                 \
-    struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; float ld[2 * AB_BQ]; NAME##_dsst ds; } it; \
+    struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; float ld[2 * AB_BQ]; AB_DS_MEMBER(NAME); } it; \
     struct { NAME##_bst k; NAME##_bst v; } init;                                                  \
     NAME##_ktst ikt;                                                                              \
     struct { NAME##_ost k, v; } ep[4];                                                            \
@@ -706,7 +736,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
       AB_CVT_B(sb, dp);                                                                           \
-      if (FQ) AB_DS_STORE(sm.it.ds, sb, dsb_); /* dS for dQ (published by the end-of-tile barrier) */ \
+      if (FQ) AB_DS_PUT(sm.it.ds, sb); /* dS for dQ (published by the end-of-tile barrier) */     \
       /* dV^T += dO^T P, then dK^T += Q^T dS, by 32 d-rows, reads one chunk ahead */              \
       _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
         /* (not AB_READ_ROWS here: fewer instructions, slower: dkdv proxy 191.9 -> 197.9 us,       \
@@ -723,10 +753,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
        * a phi, and the compiler's copies wait for the loads right after they are issued */      \
       tk_barrier();                                                                               \
       if (FQ) { /* this wave's dQ block of tile t, its MFMAs under the commit */                  \
-        NAME##_dapend dpn;                                                                        \
         NAME##_da_t dsa;                                                                          \
-        tk_prefetch_issue(dpn, sm.it.ds, 32 * rb_, 0);                                            \
-        tk_prefetch_wait(dsa, dpn, 0);                                                            \
+        AB_DS_GET(dsa, sm.it.ds, 32 * rb_, NAME##_dapend);                                                       \
         tk_rt_zero(dqc);                                                                          \
         tk_mma_ABt(dqc, dsa, ktf, dqc); /* dQ block = dS K over the 128 keys */                   \
         pq0 = q0, ph0 = h0;                                                                       \
