@@ -699,7 +699,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             AB_KV_NEXT();                                                                         \
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
-          if (FQ && c == NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);         \
+          if (FQ && c == 0 && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);         \
           if (c == NC && AB_KV_INTERLEAVE) { /* S complete: its masks before P */                 \
             if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
