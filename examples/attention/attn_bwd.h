@@ -600,11 +600,17 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const tk_rsrc rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);                                   \
     /* K_w and V_w in registers as 32-column chunks */                                            \
     NAME##_qc_t kf[NC], vf[NC];                                                                   \
+    /* K, V (and for dkdvq K^T) loads all in flight at once: one global latency, not three */     \
+    NAME##_ktstage kst;                                                                           \
+    enum { NKT_ = FQ ? TK_STAGE_NLOADS(kst) : 0 };                                                \
     {                                                                                             \
-      NAME##_bstage st;                                                                           \
+      NAME##_bstage st, st2;                                                                      \
       NAME##_qcpend pn;                                                                           \
-      tk_load(sm.init.k, st, &a.k, rk, b, hk, kv0, 0, tid);                                       \
-      tk_load(sm.init.v, st, &a.v, rv, b, hk, kv0, 0, tid);                                       \
+      tk_load_issue(st, &a.k, rk, b, hk, kv0, 0, tid);                                            \
+      tk_load_issue(st2, &a.v, rv, b, hk, kv0, 0, tid);                                           \
+      if (FQ) tk_load_issue_t(kst, &a.k, rk, b, hk, kv0, 0, tid);                                 \
+      tk_load_commit(sm.init.k, st, tid, TK_STAGE_NLOADS(st2) + NKT_);                            \
+      tk_load_commit(sm.init.v, st2, tid, NKT_);                                                  \
       tk_lds_barrier();                                                                           \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
         tk_prefetch_issue(pn, sm.init.k, 32 * wave, 32 * c);                                      \
@@ -621,10 +627,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const int rb_ = (AB_BQ) == 32 ? 0 : (int)wave / ((D) / 32), cb_ = (int)wave % ((D) / 32);    \
     NAME##_da_t ktf;                                                                              \
     if (FQ) {                                                                                     \
-      NAME##_ktstage st;                                                                          \
       NAME##_dapend pn;                                                                           \
-      tk_load_issue_t(st, &a.k, rk, b, hk, kv0, 0, tid);                                          \
-      tk_load_commit_t(sm.ikt, st, tid, 0);                                                       \
+      tk_load_commit_t(sm.ikt, kst, tid, 0);                                                      \
       tk_lds_barrier();                                                                           \
       tk_prefetch_issue(pn, sm.ikt, 32 * cb_, 0);                                                 \
       tk_prefetch_wait(ktf, pn, 0);                                                               \
