@@ -598,6 +598,31 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
     const int off = a.skv - a.sq;                                                                 \
     const tk_rsrc rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);                                   \
+    int qs = 0; /* causal: queries below kv0 - off see none of these keys */                      \
+    if (a.causal && kv0 - off > 0) qs = ((kv0 - off) / AB_BQ) * AB_BQ;                            \
+    /* tiles t = 0 .. nt-1 walk the group's query heads, each over its query tiles from qs */     \
+    const int ntq = qs < a.sq ? (a.sq - qs + AB_BQ - 1) / AB_BQ : 0, nt = ntq * a.group;         \
+    /* tile t+1 in flight during tile t: Q, Q^T, dO, dO^T stages and one LSE or delta value per   \
+     * thread (threads 0..AB_BQ-1: LSE of row tid, AB_BQ..2 AB_BQ-1: delta; issued first, so the  \
+     * stage commits' counts do not include it; the compiler waits for it itself) */              \
+    NAME##_rstage s1, s2;                                                                         \
+    NAME##_tstage t1, t2;                                                                         \
+    const tk_mview mvq = tk_gl_mview(&a.q), mvg = tk_gl_mview(&a.dout);                           \
+    const tk_gl glq = a.q, glg = a.dout; /* local copies: the address of a kernel argument taken   \
+                                          * in the loop put the argument in scratch */            \
+    float lsv = 0.0f;                                                                             \
+    enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
+    const int li_ = tid % AB_BQ;                                                                  \
+    const float *lsp = tid < AB_BQ ? a.lse : a.delta;                                             \
+    /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
+    int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
+    tk_rsrc rqm = tk_gl_rsrc_mat(&glq, b, ih), rgm = tk_gl_rsrc_mat(&glg, b, ih);                 \
+    /* dkdvq: the previous tile's dQ block and its head and first row; its atomics go out in the   \
+     * next tile once S's MFMAs are issued (no wait for the dQ MFMAs before the barrier) */        \
+    NAME##_oc_t dqc;                                                                              \
+    int pq0 = 0, ph0 = 0;                                                                         \
+    if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
+                                      * together (committed after the K/V start-up tiles are read) */ \
     /* K_w and V_w in registers as 32-column chunks */                                            \
     NAME##_qc_t kf[NC], vf[NC];                                                                   \
     /* K, V (and for dkdvq K^T) loads all in flight at once: one global latency, not three */     \
@@ -643,33 +668,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_rt_zero(dk[c]);                                                                          \
       tk_rt_zero(dv[c]);                                                                          \
     }                                                                                             \
-    int qs = 0; /* causal: queries below kv0 - off see none of these keys */                      \
-    if (a.causal && kv0 - off > 0) qs = ((kv0 - off) / AB_BQ) * AB_BQ;                            \
-    /* tiles t = 0 .. nt-1 walk the group's query heads, each over its query tiles from qs */     \
-    const int ntq = qs < a.sq ? (a.sq - qs + AB_BQ - 1) / AB_BQ : 0, nt = ntq * a.group;         \
-    /* tile t+1 in flight during tile t: Q, Q^T, dO, dO^T stages and one LSE or delta value per   \
-     * thread (threads 0..AB_BQ-1: LSE of row tid, AB_BQ..2 AB_BQ-1: delta; issued first, so the  \
-     * stage commits' counts do not include it; the compiler waits for it itself) */              \
-    NAME##_rstage s1, s2;                                                                         \
-    NAME##_tstage t1, t2;                                                                         \
-    const tk_mview mvq = tk_gl_mview(&a.q), mvg = tk_gl_mview(&a.dout);                           \
-    const tk_gl glq = a.q, glg = a.dout; /* local copies: the address of a kernel argument taken   \
-                                          * in the loop put the argument in scratch */            \
-    float lsv = 0.0f;                                                                             \
-    enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
-    const int li_ = tid % AB_BQ;                                                                  \
-    const float *lsp = tid < AB_BQ ? a.lse : a.delta;                                             \
-    /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
-    int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
-    tk_rsrc rqm = tk_gl_rsrc_mat(&glq, b, ih), rgm = tk_gl_rsrc_mat(&glg, b, ih);                 \
-    /* dkdvq: the previous tile's dQ block and its head and first row; its atomics go out in the   \
-     * next tile once S's MFMAs are issued (no wait for the dQ MFMAs before the barrier) */        \
-    NAME##_oc_t dqc;                                                                              \
-    int pq0 = 0, ph0 = 0;                                                                         \
-    if (nt > 0) {                                                                                 \
-      AB_KV_ISSUE(ih, iq);                                                                        \
-      AB_KV_COMMIT(iq);                                                                           \
-    }                                                                                             \
+    if (nt > 0) AB_KV_COMMIT(iq);                                                                 \
     tk_lds_barrier();                                                                             \
     for (int t = 0; t < nt; ++t) {                                                                \
       const int q0 = cq, h0 = ch;                                                                 \
