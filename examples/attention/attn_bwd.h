@@ -84,6 +84,10 @@
 #ifndef AB_KV_INTERLEAVE
 #define AB_KV_INTERLEAVE 1
 #endif
+/* dkdvq: the previous tile's dQ atomics go out at the tile's start (AB_ATOM_C 0: gfx950, after the
+ * first chunk reads and the next tile's loads; proxy 125.4 -> 122.9 us) or once S's chunk reads
+ * are issued (1: gfx942, MI325X proxy 223.6 us at the start, 220.5 here; modeled) */
+#define AB_ATOM_C (TK_HAS_DS_READ_TR ? 0 : 1)
 #define AB_DP_FG (TK_HAS_MFMA_F16_X2 ? 2 : 1) /* K fragments per dP MFMA slot */
 /* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
  * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
@@ -702,7 +706,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             AB_KV_NEXT();                                                                         \
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
-          if (FQ && c == 0 && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);         \
+          if (FQ && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
           if (c == NC && AB_KV_INTERLEAVE) { /* S complete: its masks before P */                 \
             if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
