@@ -9,10 +9,12 @@
  *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (no atomics: every element summed in a
  *    fixed order; the dq kernel recomputes S, P, dP, dS).
  * dkdvq: dS (bf16, the B operand's values) goes to an LDS tile of the 4
- * waves' keys (AB_DS_STORE) before dV/dK's MFMAs; after the end-of-tile
- * barrier wave w reads its 32 query rows x 128 keys of it and runs dQ's MFMAs
+ * waves' keys before dV/dK's MFMAs (AB_DS_PUT: gfx950 transposed, keys x
+ * queries, one 8-byte store per B fragment; gfx942 queries x keys, 2-byte
+ * stores); after the end-of-tile barrier wave w reads its 32 query rows x 128
+ * keys of it (AB_DS_GET: gfx950 by transposing reads) and runs dQ's MFMAs
  * against K^T's 32 rows of its d-block (loaded once, kept in AGPRs), under
- * the next tile's commit; the atomics go out in the next tile after S's MFMAs.
+ * the next tile's commit; the atomics go out in the next tile (AB_ATOM_C).
  *
  *  1. attn_bwd_pre: delta_i = sum_e dO_ie O_ie per query row (f32, into the
  *     workspace); a row's d/8 16-byte chunks over as many lanes (coalesced),
@@ -47,9 +49,12 @@
  * phi, and the compiler's copies then wait for the loads at once.  Operand
  * fragments are read from LDS in 32-wide d-chunks, one chunk ahead of the
  * chunk's MFMAs (tk_prefetch_wait leaves the next chunk's reads in flight).
- * On gfx942 dP (dkdv) and dP^T (dq) go one MFMA at a time with P's exp2
- * between them (AB_DP_INTERLEAVE): a wave issues in order and an MFMA waits
- * for the busy pipe, so only this order runs the exp2 under the MFMAs.
+ * dP (dkdv, both targets: AB_DP_SLOTS, one 32x32x8 MFMA per slot on gfx942,
+ * one 32x32x16 on gfx950) and on gfx942 dP^T (dq, AB_DP_INTERLEAVE) go one MFMA
+ * at a time with P's exp2 between them: a wave issues in order and an MFMA
+ * waits for the busy pipe, so only this order runs the exp2 under the MFMAs.
+ * dkdv's start-up: the first query tile's, K's, V's (and dkdvq's K^T) global
+ * loads all issued before the first wait.
  * dkdv's Q and dO tiles come through matrix-bounded loads (tk_load_issue_mat: rows past sq
  * read 0 in hardware), the head's descriptor made per tile from local copies of the tensors
  * (the address of a kernel argument taken in the loop puts the argument in scratch); the
@@ -74,16 +79,15 @@
 #include "tk_attn.h"
 
 #define AB_BK 128 /* keys per dkdv workgroup (4 waves x 32) */
-/* dkdv: dP one 32x32x8 MFMA at a time with P's exp2 between them (gfx942: MI325X dkdv proxy
- * 241.6 -> 226.4 us modeled); not on gfx950, where single fragments lose the double-rate
- * 32x32x16 and, paired, the exp2 between the shorter MFMAs outlasts them (proxy 150.4 -> 157.8,
- * paired 152.8 us) */
+/* dq kernel: dP^T one 32x32x8 MFMA at a time with P^T's exp2 between them on gfx942 (the
+ * dkdv kernel's proxy went 241.6 -> 226.4 us modeled with it); not on gfx950, where the dq kernel
+ * spilled with it (second round) */
 #define AB_DP_INTERLEAVE (!TK_HAS_MFMA_F16_X2)
-/* dkdv kernels: dP interleaved with P's exp2 on both targets; on gfx950 each slot is one
- * double-rate 32x32x16 MFMA (two K fragments, AB_DP_FG) with its share of the exp2 after it */
-#ifndef AB_KV_INTERLEAVE
+/* dkdv kernels: dP interleaved with P's exp2 on both targets (AB_DP_SLOTS); on gfx950 each slot
+ * is one double-rate 32x32x16 MFMA (two K fragments, AB_DP_FG) with its share of the exp2 and the
+ * previous share's pair conversions after it: MI355X dkdvq proxy 142.8 -> 137.9 us (modeled; the
+ * second round's single 32x32x8 slots had lost there) */
 #define AB_KV_INTERLEAVE 1
-#endif
 /* dkdvq: the previous tile's dQ atomics go out at the tile's start (AB_ATOM_C 0: gfx950, after the
  * first chunk reads and the next tile's loads; proxy 125.4 -> 122.9 us) or once S's chunk reads
  * are issued (1: gfx942, MI325X proxy 223.6 us at the start, 220.5 here; modeled) */
@@ -622,7 +626,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
     tk_rsrc rqm = tk_gl_rsrc_mat(&glq, b, ih), rgm = tk_gl_rsrc_mat(&glg, b, ih);                 \
     /* dkdvq: the previous tile's dQ block and its head and first row; its atomics go out in the   \
-     * next tile once S's MFMAs are issued (no wait for the dQ MFMAs before the barrier) */        \
+     * next tile (AB_ATOM_C; no wait for the dQ MFMAs before the barrier) */                      \
     NAME##_oc_t dqc;                                                                              \
     int pq0 = 0, ph0 = 0;                                                                         \
     if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
