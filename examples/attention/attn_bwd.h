@@ -671,6 +671,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const tk_rsrc rdqa = tk_rsrc_make(a.dqa, FQ ? a.dqa_bytes : 0u);                              \
     /* this lane's first dS element (row 4 (lane / 32), key column 32 wave + lane % 32) in sm.it.ds */ \
     const uint32_t dsb_ = tk_st_offset(NAME##_dsst, (uint32_t)tk_layout_c_row(32, (int)lane, 0), 32u * wave + lane % 32); \
+    (void)dsb_; /* (gfx950 stores dS transposed: AB_DS_PUT) */                                    \
     NAME##_oc_t dk[NC], dv[NC]; /* 32 d-rows of dK^T, dV^T each */                                \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_zero(dk[c]);                                                                          \
