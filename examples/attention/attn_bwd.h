@@ -9,10 +9,12 @@
  *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (no atomics: every element summed in a
  *    fixed order; the dq kernel recomputes S, P, dP, dS).
  * dkdvq: dS (bf16, the B operand's values) goes to an LDS tile of the 4
- * waves' keys (AB_DS_STORE) before dV/dK's MFMAs; after the end-of-tile
- * barrier wave w reads its 32 query rows x 128 keys of it and runs dQ's MFMAs
+ * waves' keys before dV/dK's MFMAs (AB_DS_PUT: gfx950 transposed, keys x
+ * queries, one 8-byte store per B fragment; gfx942 queries x keys, 2-byte
+ * stores); after the end-of-tile barrier wave w reads its 32 query rows x 128
+ * keys of it (AB_DS_GET: gfx950 by transposing reads) and runs dQ's MFMAs
  * against K^T's 32 rows of its d-block (loaded once, kept in AGPRs), under
- * the next tile's commit; the atomics go out in the next tile after S's MFMAs.
+ * the next tile's commit; the atomics go out in the next tile (AB_ATOM_C).
  *
  *  1. attn_bwd_pre: delta_i = sum_e dO_ie O_ie per query row (f32, into the
  *     workspace); a row's d/8 16-byte chunks over as many lanes (coalesced),
@@ -47,9 +49,12 @@
  * phi, and the compiler's copies then wait for the loads at once.  Operand
  * fragments are read from LDS in 32-wide d-chunks, one chunk ahead of the
  * chunk's MFMAs (tk_prefetch_wait leaves the next chunk's reads in flight).
- * On gfx942 dP (dkdv) and dP^T (dq) go one MFMA at a time with P's exp2
- * between them (AB_DP_INTERLEAVE): a wave issues in order and an MFMA waits
- * for the busy pipe, so only this order runs the exp2 under the MFMAs.
+ * dP (dkdv, both targets: AB_DP_SLOTS, one 32x32x8 MFMA per slot on gfx942,
+ * one 32x32x16 on gfx950) and on gfx942 dP^T (dq, AB_DP_INTERLEAVE) go one MFMA
+ * at a time with P's exp2 between them: a wave issues in order and an MFMA
+ * waits for the busy pipe, so only this order runs the exp2 under the MFMAs.
+ * dkdv's start-up: the first query tile's, K's, V's (and dkdvq's K^T) global
+ * loads all issued before the first wait.
  * dkdv's Q and dO tiles come through matrix-bounded loads (tk_load_issue_mat: rows past sq
  * read 0 in hardware), the head's descriptor made per tile from local copies of the tensors
  * (the address of a kernel argument taken in the loop puts the argument in scratch); the
@@ -74,11 +79,20 @@
 #include "tk_attn.h"
 
 #define AB_BK 128 /* keys per dkdv workgroup (4 waves x 32) */
-/* dkdv: dP one 32x32x8 MFMA at a time with P's exp2 between them (gfx942: MI325X dkdv proxy
- * 241.6 -> 226.4 us modeled); not on gfx950, where single fragments lose the double-rate
- * 32x32x16 and, paired, the exp2 between the shorter MFMAs outlasts them (proxy 150.4 -> 157.8,
- * paired 152.8 us) */
+/* dq kernel: dP^T one 32x32x8 MFMA at a time with P^T's exp2 between them on gfx942 (the
+ * dkdv kernel's proxy went 241.6 -> 226.4 us modeled with it); not on gfx950, where the dq kernel
+ * spilled with it (second round) */
 #define AB_DP_INTERLEAVE (!TK_HAS_MFMA_F16_X2)
+/* dkdv kernels: dP interleaved with P's exp2 on both targets (AB_DP_SLOTS); on gfx950 each slot
+ * is one double-rate 32x32x16 MFMA (two K fragments, AB_DP_FG) with its share of the exp2 and the
+ * previous share's pair conversions after it: MI355X dkdvq proxy 142.8 -> 137.9 us (modeled; the
+ * second round's single 32x32x8 slots had lost there) */
+#define AB_KV_INTERLEAVE 1
+/* dkdvq: the previous tile's dQ atomics go out at the tile's start (AB_ATOM_C 0: gfx950, after the
+ * first chunk reads and the next tile's loads; proxy 125.4 -> 122.9 us) or once S's chunk reads
+ * are issued (1: gfx942, MI325X proxy 223.6 us at the start, 220.5 here; modeled) */
+#define AB_ATOM_C (TK_HAS_DS_READ_TR ? 0 : 1)
+#define AB_DP_FG (TK_HAS_MFMA_F16_X2 ? 2 : 1) /* K fragments per dP MFMA slot */
 /* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
  * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
  * pressure: at 64 the d = 128 dkdv kernel needs more than 512 registers) */
@@ -189,6 +203,32 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * fragment e / 16 is B fragment 4 (e / 16) + e % 16 / 4) */
 #define AB_P_CVT(e) (pb.f[((e) / 16) * 4 + ((e) % 16) / 4][(e) % 4] = (int16_t)tk_f32_to_bf16_finite(s.f[(e) / 16][(e) % 16]))
 
+/* dkdv kernels, AB_DP_SLOTS' hooks: the LSE of P's element e (its row's, in lr), and the
+ * conversion of slot g-1's EPG_ elements of P to the B operand pb (pairs by v_cvt_pk_bf16_f32
+ * where there is one) */
+#define AB_LSE_ROW(e) lr[e]
+#if TK_HAS_CVT_PK_BF16
+#define AB_P_CVT_PREV(g)                                                                          \
+  do {                                                                                            \
+    if ((g) > 0) {                                                                                \
+      if (EPG_ % 2 == 0) {                                                                        \
+        _Pragma("unroll") for (int e = ((g) - 1) * EPG_; e < (g) * EPG_; e += 2) {                \
+          const uint32_t u_ = tk_pack_bf16x2_rn(s.f[e / 16][e % 16], s.f[e / 16][e % 16 + 1]);     \
+          pb.f[(e / 16) * 4 + (e % 16) / 4][e % 4] = (int16_t)(u_ & 0xffffu);                     \
+          pb.f[(e / 16) * 4 + (e % 16) / 4][e % 4 + 1] = (int16_t)(u_ >> 16);                     \
+        }                                                                                         \
+      } else {                                                                                    \
+        _Pragma("unroll") for (int e = ((g) - 1) * EPG_; e < (g) * EPG_; ++e) AB_P_CVT(e);       \
+      }                                                                                           \
+    }                                                                                             \
+  } while (0)
+#else
+#define AB_P_CVT_PREV(g)                                                                          \
+  do {                                                                                            \
+    if ((g) > 0) _Pragma("unroll") for (int e = ((g) - 1) * EPG_; e < (g) * EPG_; ++e) AB_P_CVT(e); \
+  } while (0)
+#endif
+
 /* dkdv kernels: an f32 accumulator tile Y (AB_BQ x 32) as the bf16 B operand X, elements in
  * AB_P_CVT's places; with v_cvt_pk_bf16_f32 (gfx950: TK_HAS_CVT_PK_BF16) two per instruction
  * (tk_pack_bf16x2_rn, round to nearest even like the finite conversion it replaces) */
@@ -244,6 +284,43 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     tk_load_commit(sm.it.v, s2, tc_, 0);                                                          \
   } while (0)
 
+/* dP one MFMA at a time, each followed by its share of P = exp2(S * SC - LSE(e)) (a wave issues
+ * in order and an MFMA waits for the busy pipe: only this order, held by scheduling barriers,
+ * runs the exp2 under the MFMAs).  Chunk CC (0 .. NCH-1, a constant) of 32 d-columns:
+ * DP (BQ x 32 f32 accumulator) += X (BQ x 32 A kind, BQ/32 row fragments x 4 K fragments)
+ * times Y^T (32 x 32 A kind, 4 K fragments); FT is a 32-row A tile of 1 or 2 K fragments (two:
+ * one double-rate MFMA on gfx950, tk_mma pairs them), CT one 32x32 accumulator fragment; S's
+ * elements are split evenly over the NCH * BQ/32 * 4/FG slots; AFTER(g) runs after slot g's
+ * exp2 (a macro name: e.g. the previous slot's conversion; AB_DP_NONE for nothing).  Used by
+ * the dkdv kernels (P = exp2(S s - LSE_row)) and fit for the dq kernel's P^T (LSE(e) its column
+ * value). */
+#define AB_DP_NONE(g) ((void)0)
+#define AB_DP_SLOTS(DP, X, Y, S, SC, LSE, FT, CT, BQ, NCH, CC, AFTER)                             \
+  do {                                                                                            \
+    typedef TK_TYPEOF(S) ST_;                                                                     \
+    enum { FG_ = (int)FT::tk_frag_count_c, SPC_ = ((BQ) / 32) * (4 / FG_),                        \
+           EPG_ = TK_RT_ROWV(ST_) / ((NCH) * SPC_) }; /* P elements per lane per MFMA */         \
+    static_assert(EPG_ * (NCH) * SPC_ == TK_RT_ROWV(ST_), "AB_DP_SLOTS: S's elements split unevenly"); \
+    TK_SCHED_BARRIER(0);                                                                          \
+    _Pragma("unroll") for (int r_ = 0; r_ < (BQ) / 32; ++r_)                                      \
+    _Pragma("unroll") for (int k_ = 0; k_ < 4 / FG_; ++k_) {                                      \
+      const int g = ((CC) * ((BQ) / 32) + r_) * (4 / FG_) + k_;                                   \
+      FT a1_, b1_;                                                                                \
+      CT o1_;                                                                                     \
+      _Pragma("unroll") for (int j_ = 0; j_ < FG_; ++j_) {                                        \
+        a1_.f[j_] = (X).f[r_ * 4 + k_ * FG_ + j_];                                                \
+        b1_.f[j_] = (Y).f[k_ * FG_ + j_];                                                         \
+      }                                                                                           \
+      o1_.f[0] = (DP).f[r_];                                                                      \
+      tk_mma_ABt(o1_, a1_, b1_, o1_);                                                             \
+      (DP).f[r_] = o1_.f[0];                                                                      \
+      _Pragma("unroll") for (int e = g * EPG_; e < (g + 1) * EPG_; ++e)                           \
+        (S).f[e / 16][e % 16] = tk_exp2f((S).f[e / 16][e % 16] * (SC) - LSE(e));                  \
+      AFTER(g);                                                                                   \
+      TK_SCHED_BARRIER(0);                                                                        \
+    }                                                                                             \
+  } while (0)
+
 /* dkdvq kernel (inside it): a wave's 32 x 32 dQ block (rows R0.., columns C0.. of query head H,
  * head dim DD) added to the f32 sums, one atomic per element: a register's 32 lanes cover 32
  * consecutive columns of one row (128 bytes); rows past sq are sent past num_records (dropped) */
@@ -279,6 +356,35 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     }                                                                                             \
   } while (0)
 
+/* dkdvq kernels: where dS goes for dQ.  gfx950 (ds_read_b64_tr_b16): transposed, keys x queries
+ * (row pitch AB_DST_RB: 2 AB_BQ bytes + 8 or 16 of padding, so that the 16 lanes of a
+ * transposing read (4 rows x 32 bytes) and of a row of 8-byte stores hit distinct banks); each
+ * lane's B fragment of dS (4 consecutive queries of one key) is one 8-byte store, and dQ's A
+ * operand comes back by transposing reads (tk_rt_load_tr; single-rate fragments, which tk_mma
+ * pairs into 32x32x16 MFMAs).  gfx942: queries x keys (swizzled), one 2-byte store per element
+ * (AB_DS_STORE), plain fragment reads. */
+#define AB_DST_RB(BQ) (2 * (BQ) + ((BQ) == 32 ? 8 : 16))
+#if TK_HAS_DS_READ_TR
+#define AB_DS_MEMBER(NAME) NAME##_dstt ds
+#define AB_DS_PUT(SM, X)                                                                          \
+  do {                                                                                            \
+    enum { RB_ = AB_DST_RB(BQ_) };                                                                \
+    char *p_ = (char *)(SM).b + (32u * wave + lane % 32u) * RB_ + 8u * (lane / 32u);              \
+    _Pragma("unroll") for (int j_ = 0; j_ < BQ_ / 8; ++j_)                                        \
+      *(tk_i16x4 *)(void *)(p_ + 16 * j_) = (X).f[j_]; /* queries 8 j + 4 (lane / 32) .. +3 */  \
+  } while (0)
+#define AB_DS_GET(X, SM, R0, PT) tk_rt_load_tr(X, (const char *)(SM).b + 2 * (R0), AB_DST_RB(BQ_))
+#else
+#define AB_DS_MEMBER(NAME) NAME##_dsst ds
+#define AB_DS_PUT(SM, X) AB_DS_STORE(SM, X, dsb_)
+#define AB_DS_GET(X, SM, R0, PT) /* PT: X's pending-read type */                                  \
+  do {                                                                                            \
+    PT dpn_;                                                                                      \
+    tk_prefetch_issue(dpn_, SM, R0, 0);                                                           \
+    tk_prefetch_wait(X, dpn_, 0);                                                                 \
+  } while (0)
+#endif
+
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
   TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
   TK_ST(NAME##_tst, tk_bf16, D, AB_BQ, TK_LDS_SWZ);   /* d x AB_BQ (transposed) */                  \
@@ -286,8 +392,9 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's 32 output rows */             \
   TK_ST(NAME##_dsst, tk_bf16, AB_BQ, AB_BK, TK_LDS_SWZ); /* dkdvq: dS of the 4 waves (queries x keys) */ \
   TK_ST(NAME##_ktst, tk_bf16, D, AB_BK, TK_LDS_SWZ);  /* dkdvq: K^T of the block (start-up) */     \
+  typedef struct { uint64_t b[AB_BK * AB_DST_RB(AB_BQ) / 8]; } NAME##_dstt; /* dkdvq, gfx950: dS^T */ \
   typedef union {                                                                                 \
-    struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; float ld[2 * AB_BQ]; NAME##_dsst ds; } it; \
+    struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; float ld[2 * AB_BQ]; AB_DS_MEMBER(NAME); } it; \
     struct { NAME##_bst k; NAME##_bst v; } init;                                                  \
     NAME##_ktst ikt;                                                                              \
     struct { NAME##_ost k, v; } ep[4];                                                            \
@@ -315,6 +422,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   TK_RT(NAME##_oc_t, TK_K_C_F32_32x32, 32, 32);       /* dq: 32 d-rows of dQ^T */               \
   TK_RT(NAME##_f1_t, TK_K_A_BF16_32x32x8, 32, 8);     /* dkdv: one A fragment */                \
   TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* dkdv: one accumulator fragment */      \
+  TK_RT(NAME##_fg_t, TK_K_A_BF16_32x32x8, 32, 8 * AB_DP_FG); /* dkdv: one dP MFMA's A (or B^T) */ \
   TK_RT(NAME##_da_t, TK_K_A_BF16_32x32x8, 32, AB_BK); /* dkdvq: 32 rows of dS or of K^T, 128 keys */ \
   TK_PENDING(NAME##_dapend, NAME##_da_t);                                                         \
   TK_PENDING(NAME##_kcpend, NAME##_kc_t);                                                         \
@@ -498,47 +606,6 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
     const int off = a.skv - a.sq;                                                                 \
     const tk_rsrc rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);                                   \
-    /* K_w and V_w in registers as 32-column chunks */                                            \
-    NAME##_qc_t kf[NC], vf[NC];                                                                   \
-    {                                                                                             \
-      NAME##_bstage st;                                                                           \
-      NAME##_qcpend pn;                                                                           \
-      tk_load(sm.init.k, st, &a.k, rk, b, hk, kv0, 0, tid);                                       \
-      tk_load(sm.init.v, st, &a.v, rv, b, hk, kv0, 0, tid);                                       \
-      tk_lds_barrier();                                                                           \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
-        tk_prefetch_issue(pn, sm.init.k, 32 * wave, 32 * c);                                      \
-        tk_prefetch_wait(kf[c], pn, 0);                                                           \
-        tk_prefetch_issue(pn, sm.init.v, 32 * wave, 32 * c);                                      \
-        tk_prefetch_wait(vf[c], pn, 0);                                                           \
-        tk_rt_in_agpr(kf[c]); /* MFMA operands straight from AGPRs, no copy back per use */       \
-        tk_rt_in_agpr(vf[c]);                                                                     \
-      }                                                                                           \
-      tk_barrier();                                                                               \
-    }                                                                                             \
-    /* dkdvq: wave w sums dQ block (rb_, cb_) (32 x 32 of the AB_BQ x d tile) over the block's 128 \
-     * keys: dQ = dS K = dS (K^T)^T, K^T's 32 rows of that block in registers (AGPRs) all along */ \
-    const int rb_ = (AB_BQ) == 32 ? 0 : (int)wave / ((D) / 32), cb_ = (int)wave % ((D) / 32);    \
-    NAME##_da_t ktf;                                                                              \
-    if (FQ) {                                                                                     \
-      NAME##_ktstage st;                                                                          \
-      NAME##_dapend pn;                                                                           \
-      tk_load_issue_t(st, &a.k, rk, b, hk, kv0, 0, tid);                                          \
-      tk_load_commit_t(sm.ikt, st, tid, 0);                                                       \
-      tk_lds_barrier();                                                                           \
-      tk_prefetch_issue(pn, sm.ikt, 32 * cb_, 0);                                                 \
-      tk_prefetch_wait(ktf, pn, 0);                                                               \
-      tk_rt_in_agpr(ktf);                                                                         \
-      tk_barrier();                                                                               \
-    }                                                                                             \
-    const tk_rsrc rdqa = tk_rsrc_make(a.dqa, FQ ? a.dqa_bytes : 0u);                              \
-    /* this lane's first dS element (row 4 (lane / 32), key column 32 wave + lane % 32) in sm.it.ds */ \
-    const uint32_t dsb_ = tk_st_offset(NAME##_dsst, (uint32_t)tk_layout_c_row(32, (int)lane, 0), 32u * wave + lane % 32); \
-    NAME##_oc_t dk[NC], dv[NC]; /* 32 d-rows of dK^T, dV^T each */                                \
-    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
-      tk_rt_zero(dk[c]);                                                                          \
-      tk_rt_zero(dv[c]);                                                                          \
-    }                                                                                             \
     int qs = 0; /* causal: queries below kv0 - off see none of these keys */                      \
     if (a.causal && kv0 - off > 0) qs = ((kv0 - off) / AB_BQ) * AB_BQ;                            \
     /* tiles t = 0 .. nt-1 walk the group's query heads, each over its query tiles from qs */     \
@@ -559,13 +626,58 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
     tk_rsrc rqm = tk_gl_rsrc_mat(&glq, b, ih), rgm = tk_gl_rsrc_mat(&glg, b, ih);                 \
     /* dkdvq: the previous tile's dQ block and its head and first row; its atomics go out in the   \
-     * next tile once S's MFMAs are issued (no wait for the dQ MFMAs before the barrier) */        \
+     * next tile (AB_ATOM_C; no wait for the dQ MFMAs before the barrier) */                      \
     NAME##_oc_t dqc;                                                                              \
     int pq0 = 0, ph0 = 0;                                                                         \
-    if (nt > 0) {                                                                                 \
-      AB_KV_ISSUE(ih, iq);                                                                        \
-      AB_KV_COMMIT(iq);                                                                           \
+    if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
+                                      * together (committed after the K/V start-up tiles are read) */ \
+    /* K_w and V_w in registers as 32-column chunks */                                            \
+    NAME##_qc_t kf[NC], vf[NC];                                                                   \
+    /* K, V (and for dkdvq K^T) loads all in flight at once: one global latency, not three */     \
+    NAME##_ktstage kst;                                                                           \
+    enum { NKT_ = FQ ? TK_STAGE_NLOADS(kst) : 0 };                                                \
+    {                                                                                             \
+      NAME##_bstage st, st2;                                                                      \
+      NAME##_qcpend pn;                                                                           \
+      tk_load_issue(st, &a.k, rk, b, hk, kv0, 0, tid);                                            \
+      tk_load_issue(st2, &a.v, rv, b, hk, kv0, 0, tid);                                           \
+      if (FQ) tk_load_issue_t(kst, &a.k, rk, b, hk, kv0, 0, tid);                                 \
+      tk_load_commit(sm.init.k, st, tid, TK_STAGE_NLOADS(st2) + NKT_);                            \
+      tk_load_commit(sm.init.v, st2, tid, NKT_);                                                  \
+      tk_lds_barrier();                                                                           \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        tk_prefetch_issue(pn, sm.init.k, 32 * wave, 32 * c);                                      \
+        tk_prefetch_wait(kf[c], pn, 0);                                                           \
+        tk_prefetch_issue(pn, sm.init.v, 32 * wave, 32 * c);                                      \
+        tk_prefetch_wait(vf[c], pn, 0);                                                           \
+        tk_rt_in_agpr(kf[c]); /* MFMA operands straight from AGPRs, no copy back per use */       \
+        tk_rt_in_agpr(vf[c]);                                                                     \
+      }                                                                                           \
+      tk_barrier();                                                                               \
     }                                                                                             \
+    /* dkdvq: wave w sums dQ block (rb_, cb_) (32 x 32 of the AB_BQ x d tile) over the block's 128 \
+     * keys: dQ = dS K = dS (K^T)^T, K^T's 32 rows of that block in registers (AGPRs) all along */ \
+    const int rb_ = (AB_BQ) == 32 ? 0 : (int)wave / ((D) / 32), cb_ = (int)wave % ((D) / 32);    \
+    NAME##_da_t ktf;                                                                              \
+    if (FQ) {                                                                                     \
+      NAME##_dapend pn;                                                                           \
+      tk_load_commit_t(sm.ikt, kst, tid, 0);                                                      \
+      tk_lds_barrier();                                                                           \
+      tk_prefetch_issue(pn, sm.ikt, 32 * cb_, 0);                                                 \
+      tk_prefetch_wait(ktf, pn, 0);                                                               \
+      tk_rt_in_agpr(ktf);                                                                         \
+      tk_barrier();                                                                               \
+    }                                                                                             \
+    const tk_rsrc rdqa = tk_rsrc_make(a.dqa, FQ ? a.dqa_bytes : 0u);                              \
+    /* this lane's first dS element (row 4 (lane / 32), key column 32 wave + lane % 32) in sm.it.ds */ \
+    const uint32_t dsb_ = tk_st_offset(NAME##_dsst, (uint32_t)tk_layout_c_row(32, (int)lane, 0), 32u * wave + lane % 32); \
+    (void)dsb_; /* (gfx950 stores dS transposed: AB_DS_PUT) */                                    \
+    NAME##_oc_t dk[NC], dv[NC]; /* 32 d-rows of dK^T, dV^T each */                                \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      tk_rt_zero(dk[c]);                                                                          \
+      tk_rt_zero(dv[c]);                                                                          \
+    }                                                                                             \
+    if (nt > 0) AB_KV_COMMIT(iq);                                                                 \
     tk_lds_barrier();                                                                             \
     for (int t = 0; t < nt; ++t) {                                                                \
       const int q0 = cq, h0 = ch;                                                                 \
@@ -574,7 +686,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
        * waits then cover these too); delta after them (not needed before dS: fewer reads before  \
        * the first MFMA) */                                                                       \
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
-      if (AB_DP_INTERLEAVE) AB_LSE_READ(lr, 0);                                                   \
+      if (AB_KV_INTERLEAVE) AB_LSE_READ(lr, 0);                                                   \
       NAME##_s_t s, dp;                                                                           \
       NAME##_p_t pb, sb; /* P, dS as bf16 B operands */                                           \
       tk_rt_zero(s);                                                                              \
@@ -590,7 +702,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
           if (c == NC - 1) { /* delta (and LSE, gfx950) early: their latency had split the dS block */ \
             AB_LSE_READ(dr, BQ_);                                                                 \
-            if (!AB_DP_INTERLEAVE && !FQ) AB_LSE_READ(lr, 0); /* (dkdvq: 16 more live registers spill one) */ \
+            if (!AB_KV_INTERLEAVE && !FQ) AB_LSE_READ(lr, 0); /* (dkdvq: 16 more live registers spill one) */ \
           }                                                                                       \
           if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
           else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
@@ -599,8 +711,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             AB_KV_NEXT();                                                                         \
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
-          if (FQ && c == NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);         \
-          if (c == NC && AB_DP_INTERLEAVE) { /* S complete: its masks before P */                 \
+          if (FQ && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
+          if (c == NC && AB_KV_INTERLEAVE) { /* S complete: its masks before P */                 \
             if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
             if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY); \
@@ -609,47 +721,34 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           else tk_prefetch_wait(xc[c], xp[c], 0);                                                 \
           if (c < NC) {                                                                           \
             tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
-          } else if (!AB_DP_INTERLEAVE) {                                                         \
+          } else if (!AB_KV_INTERLEAVE) {                                                         \
             tk_mma_ABt(dp, xc[c], vf[c - NC], dp);           /* dP = dO V_w^T */                  \
-          } else {                                                                                \
-            TK_SCHED_BARRIER(0);                                                                  \
-            enum { EPG = 4 / NC }; /* P elements per lane per MFMA */                             \
-            _Pragma("unroll") for (int r = 0; r < AB_BQ / 32; ++r)                                \
-            _Pragma("unroll") for (int k = 0; k < 4; ++k) {                                       \
-              const int g = ((c - NC) * (AB_BQ / 32) + r) * 4 + k;                                \
-              NAME##_f1_t a1, b1;                                                                 \
-              NAME##_c1_t o1;                                                                     \
-              a1.f[0] = xc[c].f[r * 4 + k];                                                       \
-              b1.f[0] = vf[c - NC].f[k];                                                          \
-              o1.f[0] = dp.f[r];                                                                  \
-              tk_mma_ABt(o1, a1, b1, o1);                    /* dP = dO V_w^T */                  \
-              dp.f[r] = o1.f[0];                                                                  \
-              _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                     \
-                s.f[e / 16][e % 16] = tk_exp2f(s.f[e / 16][e % 16] * a.scale_log2 - lr[e]); /* P */ \
-              /* the previous slot's P to bf16 (one slot behind: no wait for the v_exp_f32) */    \
-              if (g > 0) _Pragma("unroll") for (int e = (g - 1) * EPG; e < g * EPG; ++e) AB_P_CVT(e); \
-              TK_SCHED_BARRIER(0);                                                                \
-            }                                                                                     \
+          } else { /* dP = dO V_w^T by single MFMAs, P's exp2 between them; each slot converts \
+                    * the previous slot's P (one behind: no wait for the v_exp_f32) */           \
+            AB_DP_SLOTS(dp, xc[c], vf[c - NC], s, a.scale_log2, AB_LSE_ROW, NAME##_fg_t, NAME##_c1_t, \
+                        AB_BQ, NC, c - NC, AB_P_CVT_PREV);                                        \
           }                                                                                       \
         }                                                                                         \
       }                                                                                           \
-      if (AB_DP_INTERLEAVE) /* the last slot's P */                                               \
-        _Pragma("unroll") for (int e = TK_RT_ROWV(NAME##_s_t) - 4 / NC; e < TK_RT_ROWV(NAME##_s_t); ++e) AB_P_CVT(e); \
+      if (AB_KV_INTERLEAVE) { /* the last slot's P */                                             \
+        enum { EPG_ = TK_RT_ROWV(NAME##_s_t) / (NC * (AB_BQ / 32) * (4 / AB_DP_FG)) };            \
+        AB_P_CVT_PREV(NC * (AB_BQ / 32) * (4 / AB_DP_FG));                                        \
+      }                                                                                           \
       NAME##_tcpend tp[2 * NC];                                                                   \
       NAME##_tc_t tc[2 * NC];                                                                     \
       tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */   \
-      if (!AB_DP_INTERLEAVE) {                                                                    \
+      if (!AB_KV_INTERLEAVE) {                                                                    \
         if (FQ) AB_LSE_READ(lr, 0);                                                               \
         if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                       \
         if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                        \
         if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY);     \
         tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
       }                                                                                           \
-      if (!AB_DP_INTERLEAVE) AB_CVT_B(pb, s);                                                     \
+      if (!AB_KV_INTERLEAVE) AB_CVT_B(pb, s);                                                     \
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
       AB_CVT_B(sb, dp);                                                                           \
-      if (FQ) AB_DS_STORE(sm.it.ds, sb, dsb_); /* dS for dQ (published by the end-of-tile barrier) */ \
+      if (FQ) AB_DS_PUT(sm.it.ds, sb); /* dS for dQ (published by the end-of-tile barrier) */     \
       /* dV^T += dO^T P, then dK^T += Q^T dS, by 32 d-rows, reads one chunk ahead */              \
       _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
         /* (not AB_READ_ROWS here: fewer instructions, slower: dkdv proxy 191.9 -> 197.9 us,       \
@@ -666,10 +765,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
        * a phi, and the compiler's copies wait for the loads right after they are issued */      \
       tk_barrier();                                                                               \
       if (FQ) { /* this wave's dQ block of tile t, its MFMAs under the commit */                  \
-        NAME##_dapend dpn;                                                                        \
         NAME##_da_t dsa;                                                                          \
-        tk_prefetch_issue(dpn, sm.it.ds, 32 * rb_, 0);                                            \
-        tk_prefetch_wait(dsa, dpn, 0);                                                            \
+        AB_DS_GET(dsa, sm.it.ds, 32 * rb_, NAME##_dapend);                                                       \
         tk_rt_zero(dqc);                                                                          \
         tk_mma_ABt(dqc, dsa, ktf, dqc); /* dQ block = dS K over the 128 keys */                   \
         pq0 = q0, ph0 = h0;                                                                       \
