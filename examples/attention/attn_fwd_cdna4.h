@@ -71,7 +71,16 @@
 #define AF4_BQ 128  /* query rows per workgroup (4 waves x 32) */
 #define AF4_BKV 64  /* keys per LDS tile */
 #define AF4_LN2 0.6931471805599453f
-#define AF4_RESCALE 8.0f /* lazy rescale threshold (log2 units), as attn_fwd.h */
+#define AF4_RESCALE 8.0f
+/* the O phase's first MFMA slot after the last V^T read (AF_KLA 1: chunk NC-1 read in slot 4 NC - 6) */
+#define AF4_KLOAD0 (4 * NC - 5)
+/* K buffers: 3 on gfx950 (80 KiB at d = 128, two groups per CU in 160 KiB); the gfx942 device
+ * pass (never launched, 64 KiB of LDS) only has to compile */
+#if TK_HAS_DS_READ_TR
+#define AF4_NKB 3
+#else
+#define AF4_NKB 2
+#endif /* lazy rescale threshold (log2 units), as attn_fwd.h */
 
 /* S^T = K Q^T for K tile 0 in LDS, over 32-wide d-chunks (prologue) */
 #define AF4_S_PHASE(NAME, S)                                                                      \
@@ -130,7 +139,7 @@
 #define AF4_LOAD(TILE, MV, RS, R0, C0) tk_load_lds_direct_x4_mat(sm.kv.TILE, 256, MV, RS, R0, C0, tid)
 
 /* K chunk C's fragment reads of tile J+1 */
-#define AF4_KREAD_(C) tk_prefetch_issue_b128_rows(kp_[C], sm.kv.k[KB_][0], 0, 0, AF4_BKV * (C))
+#define AF4_KREAD_(C) tk_prefetch_issue_b128_rows(kp_[C], sm.kv.k[kr_][0], 0, 0, AF4_BKV * (C))
 /* V^T chunk C (32 d-rows x 64 keys) through transposing reads of V's 64x32 tile */
 #define AF4_VREAD(C) tk_rt_load_tr(vf_[C], sm.kv.v[VB_][C].data, 64)
 
@@ -149,9 +158,9 @@
  * holding V(J+1) (in flight on entry, committed here; V(J+2) issued into it) */
 #define AF4_TILE(NAME, J, PAR, VS, SC, SN)                                                    \
   do {                                                                                            \
-      enum { KB_ = 1 - (PAR), VB_ = (PAR) };                                                      \
+      enum { VN_ = 1 - (PAR), VB_ = (PAR) };                                                      \
       const int kv0 = (J) * AF4_BKV;                                                               \
-      TK_WAIT_VMCNT(NC * NL); /* this wave's direct loads of K(j+1) (V(j+1)'s stage may fly) */  \
+      TK_WAIT_VMCNT(2 * NC * NL); /* this wave's K(j+1) (V(j+1)'s stage and K(j+2) may fly) */   \
       tk_lds_barrier(); /* ... and every wave's, and V(j)'s commit: visible */                    \
       NAME##_kpend kp_[NC];                                                                       \
       NAME##_k_t kf_[NC];                                                                         \
@@ -185,7 +194,6 @@
           /* K(j+2)'s global loads, one chunk per 4 MFMAs (beyond skv they read 0) */             \
           /* K(j+2) straight into the K buffer K(j) left (free since the barrier), one chunk per  \
            * 4 MFMAs (rows past skv read 0) */                                                    \
-          if (g % 4 == 1) AF4_LOAD(k[VB_][c_], mvk, rk, kv0 + 2 * AF4_BKV, 32 * c_);             \
           TK_SCHED_BARRIER(0);                                                                    \
           NAME##_f2_t a2, b2;                                                                     \
           NAME##_c1_t s1;                                                                         \
@@ -239,9 +247,14 @@
            * V(j+2)'s earlier chunks = 2 NC - 1 batches of one chunk) */                          \
           _Pragma("unroll") for (int c2_ = 0; c2_ < NC; ++c2_)                                     \
             if (g == 1 + c2_) {                                                                   \
-              tk_load_commit(sm.kv.v[KB_][c2_], VS[c2_], tid, (2 * NC - 1) * NL);                 \
+              tk_load_commit(sm.kv.v[VN_][c2_], VS[c2_], tid, (2 * NC - 1) * NL);                 \
               tk_load_issue_mat(VS[c2_], mvv, rv, kv0 + 2 * AF4_BKV, 32 * c2_, tid); /* V(j+2) */  \
             }                                                                                     \
+          /* K(j+3) straight into the buffer K(j) left, one chunk per MFMA after the last V^T    \
+           * read (LLVM waits vmcnt(0) before a transposing read while a direct load is in       \
+           * flight; here the next such wait is a whole S phase away) */                         \
+          if (g >= AF4_KLOAD0 && g < AF4_KLOAD0 + NC)                                             \
+            AF4_LOAD(k[kl_][g - AF4_KLOAD0], mvk, rk, kv0 + 3 * AF4_BKV, 32 * (g - AF4_KLOAD0));  \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
       }                                                                                           \
@@ -253,8 +266,8 @@
   TK_ST(NAME##_qhst, tk_bf16, AF4_BQ / 2, D, TK_LDS_SWZ); /* half the Q block */                 \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);         /* one wave's O rows */                  \
   typedef union {                                                                                 \
-    struct { NAME##_kst k[2][(D) / 32]; NAME##_vst v[2][(D) / 32]; } kv; /* K(t), V(t): t % 2 */  \
-    struct { NAME##_kst k[2][(D) / 32]; NAME##_vst v0[(D) / 32]; NAME##_qhst qh; } qv; /* Q halves in V buffer 1 */ \
+    struct { NAME##_kst k[AF4_NKB][(D) / 32]; NAME##_vst v[2][(D) / 32]; } kv; /* K(t): t % 3, V(t): t % 2 */  \
+    struct { NAME##_kst k[AF4_NKB][(D) / 32]; NAME##_vst v0[(D) / 32]; NAME##_qhst qh; } qv; /* Q halves in V buffer 1 */ \
     NAME##_ost o[4];                                                                              \
   } NAME##_smem;                                                                                  \
   TK_LDS_CHECK(NAME##_smem);                                                                      \
@@ -341,15 +354,20 @@
         tk_load_commit(sm.kv.v[0][c], vs0[c], tid, (2 * NC - 1) * NL);                            \
         tk_load_issue_mat(vs0[c], mvv, rv, AF4_BKV, 32 * c, tid);                                 \
       }                                                                                           \
+      /* K(2) after V(1), as every tile issues K(j+3) after V(j+2) */                             \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[2][c], mvk, rk, 2 * AF4_BKV, 32 * c); \
       if (AF4_BKV > a.skv) tk_rt_mask_rows(s_a, s_a, a.skv, -INFINITY);                            \
       if (a.causal && qw + off < AF4_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);     \
       float mv[1];                                                                                \
       tk_rt_col_max(mv, s_a);                                                                     \
       mt = mv[0];                                                                                 \
     }                                                                                             \
+    int kr_ = 1, kl_ = 0; /* K buffers (t % 3): K(j+1) read, K(j+3) loaded in tile j */         \
     for (int j = 0; j < nt; j += 2) {                                                             \
       AF4_TILE(NAME, j, 0, vs0, s_a, s_b);                                                        \
+      kl_ = kr_, kr_ = kr_ == 2 ? 0 : kr_ + 1;                                                    \
       if (j + 1 < nt) AF4_TILE(NAME, j + 1, 1, vs0, s_b, s_a);                                    \
+      kl_ = kr_, kr_ = kr_ == 2 ? 0 : kr_ + 1;                                                    \
     }                                                                                             \
     l[0] += tk_xor_f32(l[0], 32);                                                                 \
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
