@@ -311,6 +311,12 @@
     const int hk = h / a.group;                                                                   \
     const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
     const tk_rsrc rq = tk_gl_rsrc(&a.q);                                                          \
+    /* Q's two halves first: the K/V descriptors below are ~0.7 us of branchy scalar work with \
+     * kernel-argument loads on its path, which the Q loads' latency now covers */              \
+    NAME##_qstage qs0, qs1;                                                                       \
+    enum { NQ = TK_STAGE_NLOADS(qs0) };                                                           \
+    tk_load_issue(qs0, &a.q, rq, b, h, q0, 0, tid);                                               \
+    tk_load_issue(qs1, &a.q, rq, b, h, q0 + AF4_BQ / 2, 0, tid);                                  \
     const tk_rsrc rk = tk_gl_rsrc_mat(&a.k, b, hk), rv = tk_gl_rsrc_mat(&a.v, b, hk);             \
     const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
     int kv_end = a.skv;                                                                           \
@@ -328,10 +334,6 @@
      * waves 0-1 read rows 0-63, then waves 2-3 rows 64-127 */                                   \
     NAME##_q_t qf[NC];                                                                            \
     {                                                                                             \
-      NAME##_qstage qs0, qs1;                                                                     \
-      enum { NQ = TK_STAGE_NLOADS(qs0) };                                                         \
-      tk_load_issue(qs0, &a.q, rq, b, h, q0, 0, tid);                                             \
-      tk_load_issue(qs1, &a.q, rq, b, h, q0 + AF4_BQ / 2, 0, tid);                                \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[0][c], mvk, rk, 0, 32 * c);      \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_load_issue_mat(vs0[c], mvv, rv, 0, 32 * c, tid); \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[1][c], mvk, rk, AF4_BKV, 32 * c); \
