@@ -31,13 +31,17 @@
  *   conflicts (the 32-row ds_read_b64 reads are 2-way there); both operands
  *   read that way, so their paired K order cancels.
  * - K straight into LDS: gfx950's 16-byte direct loads through the matrix
- *   descriptor (tk_load_lds_direct_x4_mat), issued right after the tile's
- *   barrier into the buffer K(j) left, so they have a whole tile to land (the
- *   staged commit at the end of the O phase waited for loads issued half a
- *   tile earlier) and need no staging registers.  V stays staged (a whole
- *   tile ahead already).
- * - Two workgroups per CU at both head dims (256 registers, 2 x 64 KiB of
- *   LDS at d = 128): two waves per SIMD, so one wave's softmax VALU work and
+ *   descriptor (tk_load_lds_direct_x4_mat), no staging registers, three K
+ *   buffers: K(j+3) is issued in tile j's O phase after its last V^T read.
+ *   Why there: LLVM puts an s_waitcnt vmcnt(0) before a transposing LDS read
+ *   (a compiler builtin) while any direct-to-LDS load is in flight (it cannot
+ *   tell the buffers apart), so K loads issued in the S phase (as before,
+ *   two buffers) stalled every tile's first V^T read for their whole latency
+ *   (0.26 us per tile, modeled); issued after the last V^T read they have a
+ *   whole S phase before the next one, and two tiles before their own use.
+ *   V stays staged (a whole tile ahead already).
+ * - Two workgroups per CU at both head dims (256 registers, 2 x 80 KiB of
+ *   LDS at d = 128, gfx950's 160 KiB): two waves per SIMD, so one wave's softmax VALU work and
  *   waits run under the other's MFMAs.  At 256 registers the next K and V^T
  *   chunks' reads go out half a chunk ahead (a whole chunk would spill).
  * - P packed to bf16 with v_cvt_pk_bf16_f32 (tk_pack_bf16x2_rn: one
@@ -49,14 +53,14 @@
  *   (tk_store_acc_lds_t_bf16), not element by element in software (1594
  *   instructions per wave after the last MFMA before; modeled s2048 d128
  *   1118.4 -> 1163.6 TFLOP/s).
- * Schedule per key tile j (one barrier; K(t), V(t) in buffers t % 2):
+ * Schedule per key tile j (one barrier; K(t) in buffer t % 3, V(t) in t % 2):
  * wait for this wave's K(j+1) direct loads, barrier; lazy rescale; S^T(j+1)
  * one paired MFMA at a time with P(j)'s exp2 (before each MFMA) and its sum /
- * bf16 packing (after), K(j+2)'s direct loads one chunk per 4 MFMAs; then
- * O^T += V^T(j) P^T(j) one paired MFMA at a time with S(j+1)'s masks and
- * column max and V(j+1)'s commit (one chunk per MFMA, each chunk's V(j+2)
- * loads right after it).
- * LDS: 2 x (K + V) = 64 KiB at d = 128 (32 KiB at d = 64); Q is read once
+ * bf16 packing (after); then O^T += V^T(j) P^T(j) one paired MFMA at a time
+ * with S(j+1)'s masks and column max, V(j+1)'s commit (one chunk per MFMA,
+ * each chunk's V(j+2) loads right after it) and, after the last V^T read,
+ * K(j+3)'s direct loads (one chunk per MFMA).
+ * LDS: 3 K + 2 V = 80 KiB at d = 128 (40 KiB at d = 64); Q is read once
  * through LDS into registers; the per-wave output tiles alias the buffers.
  */
 #ifndef ATTN_FWD_CDNA4_H
