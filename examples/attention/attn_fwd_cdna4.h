@@ -31,13 +31,17 @@
  *   conflicts (the 32-row ds_read_b64 reads are 2-way there); both operands
  *   read that way, so their paired K order cancels.
  * - K straight into LDS: gfx950's 16-byte direct loads through the matrix
- *   descriptor (tk_load_lds_direct_x4_mat), issued right after the tile's
- *   barrier into the buffer K(j) left, so they have a whole tile to land (the
- *   staged commit at the end of the O phase waited for loads issued half a
- *   tile earlier) and need no staging registers.  V stays staged (a whole
- *   tile ahead already).
- * - Two workgroups per CU at both head dims (256 registers, 2 x 64 KiB of
- *   LDS at d = 128): two waves per SIMD, so one wave's softmax VALU work and
+ *   descriptor (tk_load_lds_direct_x4_mat), no staging registers, three K
+ *   buffers: K(j+3) is issued in tile j's O phase after its last V^T read.
+ *   Why there: LLVM puts an s_waitcnt vmcnt(0) before a transposing LDS read
+ *   (a compiler builtin) while any direct-to-LDS load is in flight (it cannot
+ *   tell the buffers apart), so K loads issued in the S phase (as before,
+ *   two buffers) stalled every tile's first V^T read for their whole latency
+ *   (0.26 us per tile, modeled); issued after the last V^T read they have a
+ *   whole S phase before the next one, and two tiles before their own use.
+ *   V stays staged (a whole tile ahead already).
+ * - Two workgroups per CU at both head dims (256 registers, 2 x 80 KiB of
+ *   LDS at d = 128, gfx950's 160 KiB): two waves per SIMD, so one wave's softmax VALU work and
  *   waits run under the other's MFMAs.  At 256 registers the next K and V^T
  *   chunks' reads go out half a chunk ahead (a whole chunk would spill).
  * - P packed to bf16 with v_cvt_pk_bf16_f32 (tk_pack_bf16x2_rn: one
@@ -49,14 +53,14 @@
  *   (tk_store_acc_lds_t_bf16), not element by element in software (1594
  *   instructions per wave after the last MFMA before; modeled s2048 d128
  *   1118.4 -> 1163.6 TFLOP/s).
- * Schedule per key tile j (one barrier; K(t), V(t) in buffers t % 2):
+ * Schedule per key tile j (one barrier; K(t) in buffer t % 3, V(t) in t % 2):
  * wait for this wave's K(j+1) direct loads, barrier; lazy rescale; S^T(j+1)
  * one paired MFMA at a time with P(j)'s exp2 (before each MFMA) and its sum /
- * bf16 packing (after), K(j+2)'s direct loads one chunk per 4 MFMAs; then
- * O^T += V^T(j) P^T(j) one paired MFMA at a time with S(j+1)'s masks and
- * column max and V(j+1)'s commit (one chunk per MFMA, each chunk's V(j+2)
- * loads right after it).
- * LDS: 2 x (K + V) = 64 KiB at d = 128 (32 KiB at d = 64); Q is read once
+ * bf16 packing (after); then O^T += V^T(j) P^T(j) one paired MFMA at a time
+ * with S(j+1)'s masks and column max, V(j+1)'s commit (one chunk per MFMA,
+ * each chunk's V(j+2) loads right after it) and, after the last V^T read,
+ * K(j+3)'s direct loads (one chunk per MFMA).
+ * LDS: 3 K + 2 V = 80 KiB at d = 128 (40 KiB at d = 64); Q is read once
  * through LDS into registers; the per-wave output tiles alias the buffers.
  */
 #ifndef ATTN_FWD_CDNA4_H
@@ -71,7 +75,16 @@
 #define AF4_BQ 128  /* query rows per workgroup (4 waves x 32) */
 #define AF4_BKV 64  /* keys per LDS tile */
 #define AF4_LN2 0.6931471805599453f
-#define AF4_RESCALE 8.0f /* lazy rescale threshold (log2 units), as attn_fwd.h */
+#define AF4_RESCALE 8.0f
+/* the O phase's first MFMA slot after the last V^T read (AF_KLA 1: chunk NC-1 read in slot 4 NC - 6) */
+#define AF4_KLOAD0 (4 * NC - 5)
+/* K buffers: 3 on gfx950 (80 KiB at d = 128, two groups per CU in 160 KiB); the gfx942 device
+ * pass (never launched, 64 KiB of LDS) only has to compile */
+#if TK_HAS_DS_READ_TR
+#define AF4_NKB 3
+#else
+#define AF4_NKB 2
+#endif /* lazy rescale threshold (log2 units), as attn_fwd.h */
 
 /* S^T = K Q^T for K tile 0 in LDS, over 32-wide d-chunks (prologue) */
 #define AF4_S_PHASE(NAME, S)                                                                      \
@@ -130,7 +143,7 @@
 #define AF4_LOAD(TILE, MV, RS, R0, C0) tk_load_lds_direct_x4_mat(sm.kv.TILE, 256, MV, RS, R0, C0, tid)
 
 /* K chunk C's fragment reads of tile J+1 */
-#define AF4_KREAD_(C) tk_prefetch_issue_b128_rows(kp_[C], sm.kv.k[KB_][0], 0, 0, AF4_BKV * (C))
+#define AF4_KREAD_(C) tk_prefetch_issue_b128_rows(kp_[C], sm.kv.k[kr_][0], 0, 0, AF4_BKV * (C))
 /* V^T chunk C (32 d-rows x 64 keys) through transposing reads of V's 64x32 tile */
 #define AF4_VREAD(C) tk_rt_load_tr(vf_[C], sm.kv.v[VB_][C].data, 64)
 
@@ -149,9 +162,9 @@
  * holding V(J+1) (in flight on entry, committed here; V(J+2) issued into it) */
 #define AF4_TILE(NAME, J, PAR, VS, SC, SN)                                                    \
   do {                                                                                            \
-      enum { KB_ = 1 - (PAR), VB_ = (PAR) };                                                      \
+      enum { VN_ = 1 - (PAR), VB_ = (PAR) };                                                      \
       const int kv0 = (J) * AF4_BKV;                                                               \
-      TK_WAIT_VMCNT(NC * NL); /* this wave's direct loads of K(j+1) (V(j+1)'s stage may fly) */  \
+      TK_WAIT_VMCNT(2 * NC * NL); /* this wave's K(j+1) (V(j+1)'s stage and K(j+2) may fly) */   \
       tk_lds_barrier(); /* ... and every wave's, and V(j)'s commit: visible */                    \
       NAME##_kpend kp_[NC];                                                                       \
       NAME##_k_t kf_[NC];                                                                         \
@@ -185,7 +198,6 @@
           /* K(j+2)'s global loads, one chunk per 4 MFMAs (beyond skv they read 0) */             \
           /* K(j+2) straight into the K buffer K(j) left (free since the barrier), one chunk per  \
            * 4 MFMAs (rows past skv read 0) */                                                    \
-          if (g % 4 == 1) AF4_LOAD(k[VB_][c_], mvk, rk, kv0 + 2 * AF4_BKV, 32 * c_);             \
           TK_SCHED_BARRIER(0);                                                                    \
           NAME##_f2_t a2, b2;                                                                     \
           NAME##_c1_t s1;                                                                         \
@@ -239,9 +251,14 @@
            * V(j+2)'s earlier chunks = 2 NC - 1 batches of one chunk) */                          \
           _Pragma("unroll") for (int c2_ = 0; c2_ < NC; ++c2_)                                     \
             if (g == 1 + c2_) {                                                                   \
-              tk_load_commit(sm.kv.v[KB_][c2_], VS[c2_], tid, (2 * NC - 1) * NL);                 \
+              tk_load_commit(sm.kv.v[VN_][c2_], VS[c2_], tid, (2 * NC - 1) * NL);                 \
               tk_load_issue_mat(VS[c2_], mvv, rv, kv0 + 2 * AF4_BKV, 32 * c2_, tid); /* V(j+2) */  \
             }                                                                                     \
+          /* K(j+3) straight into the buffer K(j) left, one chunk per MFMA after the last V^T    \
+           * read (LLVM waits vmcnt(0) before a transposing read while a direct load is in       \
+           * flight; here the next such wait is a whole S phase away) */                         \
+          if (g >= AF4_KLOAD0 && g < AF4_KLOAD0 + NC)                                             \
+            AF4_LOAD(k[kl_][g - AF4_KLOAD0], mvk, rk, kv0 + 3 * AF4_BKV, 32 * (g - AF4_KLOAD0));  \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
       }                                                                                           \
@@ -253,8 +270,8 @@
   TK_ST(NAME##_qhst, tk_bf16, AF4_BQ / 2, D, TK_LDS_SWZ); /* half the Q block */                 \
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);         /* one wave's O rows */                  \
   typedef union {                                                                                 \
-    struct { NAME##_kst k[2][(D) / 32]; NAME##_vst v[2][(D) / 32]; } kv; /* K(t), V(t): t % 2 */  \
-    struct { NAME##_kst k[2][(D) / 32]; NAME##_vst v0[(D) / 32]; NAME##_qhst qh; } qv; /* Q halves in V buffer 1 */ \
+    struct { NAME##_kst k[AF4_NKB][(D) / 32]; NAME##_vst v[2][(D) / 32]; } kv; /* K(t): t % 3, V(t): t % 2 */  \
+    struct { NAME##_kst k[AF4_NKB][(D) / 32]; NAME##_vst v0[(D) / 32]; NAME##_qhst qh; } qv; /* Q halves in V buffer 1 */ \
     NAME##_ost o[4];                                                                              \
   } NAME##_smem;                                                                                  \
   TK_LDS_CHECK(NAME##_smem);                                                                      \
@@ -298,6 +315,12 @@
     const int hk = h / a.group;                                                                   \
     const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
     const tk_rsrc rq = tk_gl_rsrc(&a.q);                                                          \
+    /* Q's two halves first: the K/V descriptors below are ~0.7 us of branchy scalar work with \
+     * kernel-argument loads on its path, which the Q loads' latency now covers */              \
+    NAME##_qstage qs0, qs1;                                                                       \
+    enum { NQ = TK_STAGE_NLOADS(qs0) };                                                           \
+    tk_load_issue(qs0, &a.q, rq, b, h, q0, 0, tid);                                               \
+    tk_load_issue(qs1, &a.q, rq, b, h, q0 + AF4_BQ / 2, 0, tid);                                  \
     const tk_rsrc rk = tk_gl_rsrc_mat(&a.k, b, hk), rv = tk_gl_rsrc_mat(&a.v, b, hk);             \
     const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
     int kv_end = a.skv;                                                                           \
@@ -315,10 +338,6 @@
      * waves 0-1 read rows 0-63, then waves 2-3 rows 64-127 */                                   \
     NAME##_q_t qf[NC];                                                                            \
     {                                                                                             \
-      NAME##_qstage qs0, qs1;                                                                     \
-      enum { NQ = TK_STAGE_NLOADS(qs0) };                                                         \
-      tk_load_issue(qs0, &a.q, rq, b, h, q0, 0, tid);                                             \
-      tk_load_issue(qs1, &a.q, rq, b, h, q0 + AF4_BQ / 2, 0, tid);                                \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[0][c], mvk, rk, 0, 32 * c);      \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_load_issue_mat(vs0[c], mvv, rv, 0, 32 * c, tid); \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[1][c], mvk, rk, AF4_BKV, 32 * c); \
@@ -341,15 +360,20 @@
         tk_load_commit(sm.kv.v[0][c], vs0[c], tid, (2 * NC - 1) * NL);                            \
         tk_load_issue_mat(vs0[c], mvv, rv, AF4_BKV, 32 * c, tid);                                 \
       }                                                                                           \
+      /* K(2) after V(1), as every tile issues K(j+3) after V(j+2) */                             \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) AF4_LOAD(k[2][c], mvk, rk, 2 * AF4_BKV, 32 * c); \
       if (AF4_BKV > a.skv) tk_rt_mask_rows(s_a, s_a, a.skv, -INFINITY);                            \
       if (a.causal && qw + off < AF4_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);     \
       float mv[1];                                                                                \
       tk_rt_col_max(mv, s_a);                                                                     \
       mt = mv[0];                                                                                 \
     }                                                                                             \
+    int kr_ = 1, kl_ = 0; /* K buffers (t % 3): K(j+1) read, K(j+3) loaded in tile j */         \
     for (int j = 0; j < nt; j += 2) {                                                             \
       AF4_TILE(NAME, j, 0, vs0, s_a, s_b);                                                        \
+      kl_ = kr_, kr_ = kr_ == 2 ? 0 : kr_ + 1;                                                    \
       if (j + 1 < nt) AF4_TILE(NAME, j + 1, 1, vs0, s_b, s_a);                                    \
+      kl_ = kr_, kr_ = kr_ == 2 ? 0 : kr_ + 1;                                                    \
     }                                                                                             \
     l[0] += tk_xor_f32(l[0], 32);                                                                 \
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
