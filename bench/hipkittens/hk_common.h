@@ -58,6 +58,23 @@ static inline double hk_rng_normal(uint64_t *s)
   return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
+/* --dump FILE: the device buffers' bytes, one after the other (emulated
+ * outputs compared bit for bit between two tksim builds; under
+ * --model-sample only the simulated groups' parts are computed). */
+static inline int hk_dump(const char *path, int n, const void *const *dev, const size_t *bytes)
+{
+  FILE *f = fopen(path, "wb");
+  if (!f) { fprintf(stderr, "%s: --dump: cannot open %s\n", hk_prog, path); return 1; }
+  for (int i = 0; i < n; ++i) {
+    void *h = malloc(bytes[i]);
+    if (!h) { fprintf(stderr, "%s: out of host memory\n", hk_prog); fclose(f); return 1; }
+    HK_CHECK_HIP(hipMemcpy(h, dev[i], bytes[i], hipMemcpyDeviceToHost));
+    if (fwrite(h, 1, bytes[i], f) != bytes[i]) { fprintf(stderr, "%s: --dump: write to %s failed\n", hk_prog, path); free(h); fclose(f); return 1; }
+    free(h);
+  }
+  return fclose(f) != 0;
+}
+
 static inline double hk_wall_ms(void)
 {
   struct timespec ts;
