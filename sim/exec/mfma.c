@@ -155,6 +155,7 @@ static int mfma_f64(tks_wave *w, const tks_inst *in)
   return 0;
 }
 
+#ifndef TKS_MFMA_GENERAL_ONLY
 /* The dense bf16/f16 shapes (every attention and GEMM kernel here) without
  * the general path's per-element format switch: by the layout rule above,
  * source register e/2 of lane c + M*kg holds element kg*kpl + e of row (A) or
@@ -245,6 +246,8 @@ static int mfma_dense16(tks_wave *w, const tks_inst *in, int M, int K, int f16)
   return 0;
 }
 
+#endif
+
 int tks_exec_mfma(tks_wave *w, const tks_inst *in)
 {
   if (in->op == TKS_OP_MFMA_F64_16X16X4_F64) return mfma_f64(w, in);
@@ -294,9 +297,13 @@ int tks_exec_mfma(tks_wave *w, const tks_inst *in)
   if (in->nsrc < (scaled ? 5 : 3) || in->src[0].kind != TKS_OPK_VGPR || in->src[1].kind != TKS_OPK_VGPR ||
       in->dst[0].kind != TKS_OPK_VGPR)
     return -1;
-  /* 1: a NaN among the inputs, the general path below decides which survives */
+  /* 1: a NaN among the inputs, the general path below decides which survives.
+   * TKS_MFMA_GENERAL_ONLY: the general path alone (sim/tests/test_mfma_fast.c
+   * compares the two) */
+#ifndef TKS_MFMA_GENERAL_ONLY
   if (!scaled && (ta == E_BF16 || ta == E_F16) && K * M <= 32 * 16 && mfma_dense16(w, in, M, K, ta == E_F16) == 0)
     return 0;
+#endif
   pthread_once(&lut_once, init_lut);
   const int N = M, groups = 64 / M, kpl = K / groups, nreg = M * N / 64;
   float A[32][128], B[128][32], D[32][32];
