@@ -13,7 +13,7 @@
  * bf16 atomics, then shuffled. FLOPs = 2.5 x the forward's 4·B·N²·H·D
  * (halved for causal).
  *
- *   hk4_attn_bwd_<variant>_<shape> [--check] [--iters N] [--seed S]
+ *   hk4_attn_bwd_<variant>_<shape> [--check] [--iters N] [--seed S] [--dump FILE]
  *
  * --check computes O and L on the CPU (double) as the backward's inputs and
  * compares dQ, dK, dV with a CPU double reference (every element; small
@@ -40,12 +40,13 @@ static int usage(const char *msg, const char *arg)
 {
   if (msg) fprintf(stderr, "%s: %s%s%s\n", hk_prog, msg, arg ? ": " : "", arg ? arg : "");
   fprintf(stderr,
-          "usage: %s [--check] [--iters N] [--seed S]\n"
+          "usage: %s [--check] [--iters N] [--seed S] [--dump FILE]\n"
           "  HipKittens' MI355X attention backward (prep + dQ/dK/dV + dQ shuffle), B=%lld N=%lld H=%lld H_KV=%lld "
           "D=%lld %s\n"
           "  --check     CPU forward for O and L, then dQ, dK, dV against a CPU reference (every element;\n"
           "              B*H*N <= 8192 only); refused under tksim --model-sample\n"
-          "  --iters N   timed backward passes (default 1)   --seed S  input seed (default 1)\n",
+          "  --iters N   timed backward passes (default 1)   --seed S  input seed (default 1)\n"
+          "  --dump FILE write dQ, dK, dV's bytes to FILE (comparing tksim builds)\n",
           hk_prog, (long long)hb, (long long)hn, (long long)hh, (long long)hkv, (long long)hd,
           hcausal ? "causal" : "non-causal");
   return 2;
@@ -69,10 +70,15 @@ int main(int argc, char **argv)
 {
   hk_prog = argv[0] && strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : "hk4_attn_bwd";
   int check = 0;
+  const char *dump = NULL;
   int64_t iters = 1, seed = 1;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "--check")) check = 1;
+    else if (!strcmp(a, "--dump")) {
+      if (i + 1 >= argc) return usage("missing value after", a);
+      dump = argv[++i];
+    }
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(NULL, NULL), 0;
     else if (!strcmp(a, "--iters") || !strcmp(a, "--seed")) {
       if (i + 1 >= argc) return usage("missing value after", a);
@@ -199,6 +205,11 @@ int main(int argc, char **argv)
   float ev_ms = 0;
   HK_CHECK_HIP(hipEventElapsedTime(&ev_ms, e0, e1));
   HK_CHECK_HIP(hipDeviceSynchronize());
+  if (dump) {
+    const void *const bufs[] = {d_dq, d_dk, d_dv};
+    const size_t sizes[] = {nq * 2, nkv * 2, nkv * 2};
+    if (hk_dump(dump, 3, bufs, sizes)) return 1;
+  }
   int rc = hk_report_time(ev_ms, w1 - w0, iters, 0, flops, "TFLOP/s");
 
   if (check) {

@@ -9,7 +9,7 @@
  * of each row's scaled scores. Scale 1/sqrt(D); causal: query row i sees
  * keys 0..i. FLOPs = 4·B·N²·H·D, halved for causal (test_python.py).
  *
- *   hk4_attn_fwd_<variant>_<shape> [--check] [--check-rows R] [--iters N] [--warmup N] [--seed S]
+ *   hk4_attn_fwd_<variant>_<shape> [--check] [--check-rows R] [--iters N] [--warmup N] [--seed S] [--dump FILE]
  *
  * --check compares O and L with a CPU double reference of the same bf16
  * inputs (every row when B·H·N ≤ 4096, else R sampled rows). Exit: 0 ok,
@@ -30,12 +30,13 @@ static int usage(const char *msg, const char *arg)
 {
   if (msg) fprintf(stderr, "%s: %s%s%s\n", hk_prog, msg, arg ? ": " : "", arg ? arg : "");
   fprintf(stderr,
-          "usage: %s [--check] [--check-rows R] [--iters N] [--warmup N] [--seed S]\n"
+          "usage: %s [--check] [--check-rows R] [--iters N] [--warmup N] [--seed S] [--dump FILE]\n"
           "  HipKittens' MI355X attention forward, B=%lld N=%lld H=%lld H_KV=%lld D=%lld %s\n"
           "  --check         compare O and L with a CPU reference (every row when B*H*N <= 4096,\n"
           "                  else R sampled rows, default 512); refused under tksim --model-sample\n"
           "  --iters N       timed launches (default 1)   --warmup N  untimed launches first (default 0)\n"
-          "  --seed S        input seed (default 1)\n",
+          "  --seed S        input seed (default 1)\n"
+          "  --dump FILE     write the outputs' bytes to FILE (comparing tksim builds)\n",
           hk_prog, (long long)hb, (long long)hn, (long long)hh, (long long)hkv, (long long)hd,
           hcausal ? "causal" : "non-causal");
   return 2;
@@ -103,10 +104,15 @@ int main(int argc, char **argv)
 {
   hk_prog = argv[0] && strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : "hk4_attn_fwd";
   int check = 0;
+  const char *dump = NULL;
   int64_t iters = 1, warmup = 0, seed = 1, check_rows = 512;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "--check")) check = 1;
+    else if (!strcmp(a, "--dump")) {
+      if (i + 1 >= argc) return usage("missing value after", a);
+      dump = argv[++i];
+    }
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(NULL, NULL), 0;
     else if (!strcmp(a, "--iters") || !strcmp(a, "--warmup") || !strcmp(a, "--seed") || !strcmp(a, "--check-rows")) {
       if (i + 1 >= argc) return usage("missing value after", a);
@@ -184,6 +190,11 @@ int main(int argc, char **argv)
   float ev_ms = 0;
   HK_CHECK_HIP(hipEventElapsedTime(&ev_ms, e0, e1));
   HK_CHECK_HIP(hipDeviceSynchronize());
+  if (dump) {
+    const void *const bufs[] = {dout, dl};
+    const size_t sizes[] = {nq * 2, nl * 4};
+    if (hk_dump(dump, 2, bufs, sizes)) return 1;
+  }
   int rc = hk_report_time(ev_ms, w1 - w0, iters, warmup, flops, "TFLOP/s");
 
   if (check) {

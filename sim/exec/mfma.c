@@ -155,6 +155,99 @@ static int mfma_f64(tks_wave *w, const tks_inst *in)
   return 0;
 }
 
+#ifndef TKS_MFMA_GENERAL_ONLY
+/* The dense bf16/f16 shapes (every attention and GEMM kernel here) without
+ * the general path's per-element format switch: by the layout rule above,
+ * source register e/2 of lane c + M*kg holds element kg*kpl + e of row (A) or
+ * column (B) c, half e&1; accumulator register r holds whole rows of D in
+ * runs of N lanes. Same f32 arithmetic in the same order as the general
+ * path (product rounded, then added, k ascending), only vectorized over j
+ * (vectors of 4 floats: SSE, every x86-64 host), so the
+ * results are bit-identical. One exception would be which NaN survives when
+ * two meet (the host keeps an operand the compiler picks): operations with
+ * a NaN among their inputs take the general path; NaNs made inside (inf·0,
+ * inf-inf) are all the host's default NaN, whichever is kept. */
+typedef float tks_v4f __attribute__((vector_size(16)));
+
+/* D[i][0..N) += A[i][k] * B[k][0..N), k ascending; N/4 accumulators of 4
+ * floats stay in registers (8 for N = 32: half of SSE's 16). */
+#define TKS_DENSE_ROWS(NAME, M, NV)                                                          \
+  static void NAME(float (*D)[32], const float (*A)[32], const tks_v4f (*B)[8], int K)      \
+  {                                                                                          \
+    for (int i = 0; i < (M); i++) {                                                          \
+      tks_v4f c[NV];                                                                         \
+      _Pragma("GCC unroll 8") for (int q = 0; q < (NV); q++) memcpy(&c[q], D[i] + 4 * q, 16); \
+      for (int k = 0; k < K; k++) {                                                          \
+        const float a = A[i][k];                                                             \
+        const tks_v4f av = {a, a, a, a};                                                     \
+        _Pragma("GCC unroll 8") for (int q = 0; q < (NV); q++) c[q] = B[k][q] * av + c[q];   \
+      }                                                                                      \
+      _Pragma("GCC unroll 8") for (int q = 0; q < (NV); q++) memcpy(D[i] + 4 * q, &c[q], 16); \
+    }                                                                                        \
+  }
+TKS_DENSE_ROWS(dense16_rows32, 32, 8)
+TKS_DENSE_ROWS(dense16_rows16, 16, 4)
+
+/* any NaN among n floats */
+static int has_nan(const float *x, int n)
+{
+  int any = 0;
+  for (int t = 0; t < n; t++) any |= x[t] != x[t];
+  return any;
+}
+
+/* 0 done, 1 NaN among the inputs (nothing written) */
+static int mfma_dense16(tks_wave *w, const tks_inst *in, int M, int K, int f16)
+{
+  const int N = M, kpl = K / (64 / M), nreg = M * N / 64;
+  float A[32][32], D[32][32];
+  tks_v4f B[32][8];
+  float *Bf = (float *)B; /* B[k][j] at Bf[32k + j] */
+  for (int kg = 0; kg < 64 / M; kg++)
+    for (int e = 0; e < kpl; e++) {
+      const int k = kg * kpl + e, sh = 16 * (e & 1);
+      const uint32_t *ra = w->v[(in->src[0].reg + e / 2) & (TKS_NVGPR - 1)] + M * kg;
+      const uint32_t *rb = w->v[(in->src[1].reg + e / 2) & (TKS_NVGPR - 1)] + M * kg;
+      if (f16) {
+        for (int c = 0; c < M; c++) {
+          A[c][k] = tks_h2f((uint16_t)(ra[c] >> sh));
+          Bf[32 * k + c] = tks_h2f((uint16_t)(rb[c] >> sh));
+        }
+      } else {
+        for (int c = 0; c < M; c++) {
+          A[c][k] = tks_u2f(((ra[c] >> sh) & 0xffff) << 16);
+          Bf[32 * k + c] = tks_u2f(((rb[c] >> sh) & 0xffff) << 16);
+        }
+      }
+    }
+  /* accumulator register r: lanes 32h..32h+31 are row 8(r/4) + 4h + r%4
+   * (32x32), lanes 16h..16h+15 row 4h + r (16x16) */
+  const tks_operand *c = &in->src[2];
+  for (int r = 0; r < nreg; r++)
+    for (int h = 0; h < 64 / N; h++) {
+      const int i = M == 32 ? 8 * (r / 4) + 4 * h + (r % 4) : 4 * h + r;
+      if (c->kind == TKS_OPK_VGPR) memcpy(D[i], w->v[(c->reg + r) & (TKS_NVGPR - 1)] + N * h, (size_t)N * 4);
+      else
+        for (int j = 0; j < N; j++) D[i][j] = tks_u2f((uint32_t)c->imm);
+    }
+  for (int i = 0; i < M; i++)
+    if (has_nan(A[i], K) || has_nan(D[i], N)) return 1;
+  for (int k = 0; k < K; k++)
+    if (has_nan(Bf + 32 * k, N)) return 1;
+  if (M == 32) dense16_rows32(D, (const float (*)[32])A, (const tks_v4f (*)[8])B, K);
+  else dense16_rows16(D, (const float (*)[32])A, (const tks_v4f (*)[8])B, K);
+  const tks_operand *d = &in->dst[0];
+  for (int r = 0; r < nreg; r++)
+    for (int h = 0; h < 64 / N; h++) {
+      const int i = M == 32 ? 8 * (r / 4) + 4 * h + (r % 4) : 4 * h + r;
+      memcpy(w->v[(d->reg + r) & (TKS_NVGPR - 1)] + N * h, D[i], (size_t)N * 4);
+    }
+  w->c->wstats[w->g->worker].mfma_flops += 2ull * (uint64_t)M * N * K;
+  return 0;
+}
+
+#endif
+
 int tks_exec_mfma(tks_wave *w, const tks_inst *in)
 {
   if (in->op == TKS_OP_MFMA_F64_16X16X4_F64) return mfma_f64(w, in);
@@ -204,6 +297,13 @@ int tks_exec_mfma(tks_wave *w, const tks_inst *in)
   if (in->nsrc < (scaled ? 5 : 3) || in->src[0].kind != TKS_OPK_VGPR || in->src[1].kind != TKS_OPK_VGPR ||
       in->dst[0].kind != TKS_OPK_VGPR)
     return -1;
+  /* 1: a NaN among the inputs, the general path below decides which survives.
+   * TKS_MFMA_GENERAL_ONLY: the general path alone (sim/tests/test_mfma_fast.c
+   * compares the two) */
+#ifndef TKS_MFMA_GENERAL_ONLY
+  if (!scaled && (ta == E_BF16 || ta == E_F16) && K * M <= 32 * 16 && mfma_dense16(w, in, M, K, ta == E_F16) == 0)
+    return 0;
+#endif
   pthread_once(&lut_once, init_lut);
   const int N = M, groups = 64 / M, kpl = K / groups, nreg = M * N / 64;
   float A[32][128], B[128][32], D[32][32];
