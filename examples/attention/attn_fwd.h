@@ -36,7 +36,7 @@
  * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
  * aligned like FlashAttention-2: key j is visible to query i when
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
- * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t) ->
+ * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t_bf16) ->
  * 16-byte global stores (tk_store_lds_global); LSE (natural log) per query
  * from lanes 0..31.
  * LDS: two buffers, each K(t) as 32-column tiles or V^T(t) (K(t), V(t) in
@@ -83,6 +83,9 @@ typedef struct attn_fwd_args {
 
 #define AF_VEARLY 4 /* S-phase MFMAs left when V(j)'s first chunk reads issue (<= 8: after the last K wait) */
 #define AF_ODEFER 4 /* O MFMAs of a tile issued at the next tile's start (even, 0..8) */
+#ifndef AF_QAGPR
+#define AF_QAGPR 1 /* Q's fragments kept in AGPRs (tk_rt_in_agpr) */
+#endif
 #define AF_RESCALE 8.0f /* lazy rescale: the running max moves when a tile's max exceeds it by this (log2 units) */
 
 /* S^T = K Q^T for the K tile in LDS, over 32-wide d-chunks (inside ATTN_FWD_KERNEL) */
@@ -420,6 +423,7 @@ typedef struct attn_fwd_args {
         NAME##_qpend qp;                                                                          \
         tk_prefetch_issue(qp, sm.q, 32 * wave, 32 * c);                                           \
         tk_prefetch_wait(qf[c], qp, 0);                                                           \
+        if (AF_QAGPR) tk_rt_in_agpr(qf[c]); /* S's B operand straight from AGPRs, no copy per MFMA */ \
       }                                                                                           \
       tk_barrier();                                                                               \
     }                                                                                             \
@@ -487,7 +491,7 @@ typedef struct attn_fwd_args {
     tk_lds_barrier(); /* the last tile's V commit (every wave's writes done) before sm.o */       \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
-      tk_store_acc_lds_t(sm.o[wave], o[c], 0, 32 * c);                                            \
+      tk_store_acc_lds_t_bf16(sm.o[wave], o[c], 0, 32 * c); /* 4 bf16 per ds_write_b64 */         \
     }                                                                                             \
     const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                          \
     tk_lds_barrier();                                                                             \
