@@ -423,7 +423,7 @@ typedef struct attn_fwd_args {
         NAME##_qpend qp;                                                                          \
         tk_prefetch_issue(qp, sm.q, 32 * wave, 32 * c);                                           \
         tk_prefetch_wait(qf[c], qp, 0);                                                           \
-        if (AF_QAGPR) tk_rt_in_agpr(qf[c]); /* S's B operand straight from AGPRs, no copy per MFMA */ \
+        if (AF_QAGPR && AF_WPE == 1) tk_rt_in_agpr(qf[c]); /* d128: S reads B from AGPRs, no copies */ \
       }                                                                                           \
       tk_barrier();                                                                               \
     }                                                                                             \
