@@ -542,8 +542,10 @@ static size_t attn_fwd_ws_bytes(int32_t ntail, int nsplit, int d)
  * 2^(lse_p - LSE) O_p (each part's O already divided by its own l); a query no part saw a
  * key for gets O = 0, LSE = +inf like the main kernel.  Workgroup (i, c): tail item i, head
  * dims 8c..8c+7; thread t: query t % 128, dims 8c + 4 (t / 128) .. +3.  A wave's workspace
- * reads are 256 contiguous bytes; the part loop is unrolled by 4 so 16 loads are in flight. */
-#define AF_CMB_UNROLL 4
+ * reads are 256 contiguous bytes.  Every part's LSE and O loads are issued before the first
+ * use (up to 5 x AF_SPLIT_MAX in flight): the workspace was written on other XCDs, so each
+ * wave of loads costs a trip to memory, and one trip instead of one per few parts is most of
+ * this launch's time. */
 __global__ __launch_bounds__(256) void attn_fwd_combine(attn_fwd_args a, int d)
 {
   const int item = a.item0 + (int)blockIdx.x, qi = (int)threadIdx.x % AF_BQ;
@@ -552,31 +554,31 @@ __global__ __launch_bounds__(256) void attn_fwd_combine(attn_fwd_args a, int d)
   if (q >= a.sq) return;
   const int64_t p0 = (int64_t)blockIdx.x * a.nsplit; /* the item's first part */
   const float *wl = a.ws_lse + p0 * AF_BQ + qi;
-  float lp[AF_SPLIT_MAX], mx = -INFINITY;
+  const float *wo = (const float *)a.ws_o.ptr + (p0 * d + e0) * AF_BQ + qi;
+  float lp[AF_SPLIT_MAX], x[AF_SPLIT_MAX][4];
 #pragma unroll
-  for (int p = 0; p < AF_SPLIT_MAX; ++p)
-    if (p < a.nsplit) mx = fmaxf(mx, lp[p] = wl[p * AF_BQ]);
+  for (int p = 0; p < AF_SPLIT_MAX; ++p) {
+    lp[p] = -INFINITY;
+#pragma unroll
+    for (int e = 0; e < 4; ++e) x[p][e] = 0.0f;
+    if (p < a.nsplit) { /* wave-uniform */
+      lp[p] = wl[p * AF_BQ];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) x[p][e] = wo[((int64_t)p * d + e) * AF_BQ];
+    }
+  }
+  float mx = -INFINITY;
+#pragma unroll
+  for (int p = 0; p < AF_SPLIT_MAX; ++p) mx = fmaxf(mx, lp[p]);
   tk_bf16 *op = (tk_bf16 *)a.o.ptr + b * a.o.strides[0] + h * a.o.strides[1] + q * a.o.strides[2] + e0;
   float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sum = 0.0f;
   if (mx != -INFINITY) {
-    const float *wo = (const float *)a.ws_o.ptr + (p0 * d + e0) * AF_BQ + qi;
-    for (int p = 0; p < a.nsplit; p += AF_CMB_UNROLL) {
-      float x[AF_CMB_UNROLL][4];
 #pragma unroll
-      for (int u = 0; u < AF_CMB_UNROLL; ++u)
+    for (int p = 0; p < AF_SPLIT_MAX; ++p) {
+      const float w = exp2f(lp[p] - mx); /* 0 for parts without keys and past nsplit */
+      sum += w;
 #pragma unroll
-        for (int e = 0; e < 4; ++e) x[u][e] = p + u < a.nsplit ? wo[((int64_t)(p + u) * d + e) * AF_BQ] : 0.0f;
-#pragma unroll
-      for (int u = 0; u < AF_CMB_UNROLL; ++u) {
-        if (p + u >= a.nsplit) break;
-        float w = 0.0f;
-#pragma unroll
-        for (int k = 0; k < AF_SPLIT_MAX; ++k)
-          if (k == p + u) w = exp2f(lp[k] - mx); /* registers, not a runtime-indexed array */
-        sum += w;
-#pragma unroll
-        for (int e = 0; e < 4; ++e) acc[e] += w * x[u][e];
-      }
+      for (int e = 0; e < 4; ++e) acc[e] += w * x[p][e];
     }
   }
   const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
