@@ -582,8 +582,10 @@ __global__ __launch_bounds__(256) void attn_fwd_combine(attn_fwd_args a, int d)
     }
   }
   const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
-#pragma unroll
-  for (int e = 0; e < 4; ++e) op[e] = tk_f32_to_bf16(acc[e] * inv);
+  /* the four dims in one 8-byte store (rows 16-byte aligned: tk_attn.hip's stride check); RNE as
+   * tk_f32_to_bf16 */
+  const tk_u32x2 ow = {tk_pack_bf16x2_rne(acc[0] * inv, acc[1] * inv), tk_pack_bf16x2_rne(acc[2] * inv, acc[3] * inv)};
+  *(tk_u32x2 *)op = ow;
   if (e0 == 0) a.lse[((int64_t)b * a.hq + h) * a.sq + q] = mx == -INFINITY ? INFINITY : (mx + log2f(sum)) * AF_LN2;
 }
 
