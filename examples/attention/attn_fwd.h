@@ -40,9 +40,11 @@
  * 16-byte global stores (tk_store_lds_global); LSE (natural log) per query
  * from lanes 0..31.
  * LDS: two buffers, each K(t) as 32-column tiles or V^T(t) (K(t), V(t) in
- * buffer t % 2), 2 x 16 KiB at d = 128; d = 128 also keeps Q there as four
- * 128x32 tiles (32 KiB; read with each K chunk), d = 64 reads Q once into
- * registers; the 4 per-wave output tiles alias the buffers.
+ * buffer t % 2), 2 x 16 KiB at d = 128; Q goes once through a 128-row tile
+ * aliasing them into registers (d = 128: pinned to AGPRs, where the S MFMAs
+ * read their B operand, tk_rt_in_agpr; LLVM otherwise parks Q there anyway and
+ * copies two registers back before every MFMA); the 4 per-wave output tiles
+ * alias the buffers.
  * Tail split (attn_fwd_plan, docs/attention.md "Tail split"): non-causal
  * problems whose last round of items would leave CUs idle run the whole rounds
  * as one launch (items spread over the XCDs in contiguous ranges), the last
