@@ -36,13 +36,15 @@
  * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
  * aligned like FlashAttention-2: key j is visible to query i when
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
- * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t) ->
+ * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t_bf16) ->
  * 16-byte global stores (tk_store_lds_global); LSE (natural log) per query
  * from lanes 0..31.
  * LDS: two buffers, each K(t) as 32-column tiles or V^T(t) (K(t), V(t) in
- * buffer t % 2), 2 x 16 KiB at d = 128; d = 128 also keeps Q there as four
- * 128x32 tiles (32 KiB; read with each K chunk), d = 64 reads Q once into
- * registers; the 4 per-wave output tiles alias the buffers.
+ * buffer t % 2), 2 x 16 KiB at d = 128; Q goes once through a 128-row tile
+ * aliasing them into registers (d = 128: pinned to AGPRs, where the S MFMAs
+ * read their B operand, tk_rt_in_agpr; LLVM otherwise parks Q there anyway and
+ * copies two registers back before every MFMA); the 4 per-wave output tiles
+ * alias the buffers.
  * Tail split (attn_fwd_plan, docs/attention.md "Tail split"): non-causal
  * problems whose last round of items would leave CUs idle run the whole rounds
  * as one launch (items spread over the XCDs in contiguous ranges), the last
@@ -83,6 +85,9 @@ typedef struct attn_fwd_args {
 
 #define AF_VEARLY 4 /* S-phase MFMAs left when V(j)'s first chunk reads issue (<= 8: after the last K wait) */
 #define AF_ODEFER 4 /* O MFMAs of a tile issued at the next tile's start (even, 0..8) */
+#ifndef AF_QAGPR
+#define AF_QAGPR 1 /* Q's fragments kept in AGPRs (tk_rt_in_agpr) */
+#endif
 #define AF_RESCALE 8.0f /* lazy rescale: the running max moves when a tile's max exceeds it by this (log2 units) */
 
 /* S^T = K Q^T for the K tile in LDS, over 32-wide d-chunks (inside ATTN_FWD_KERNEL) */
@@ -420,6 +425,7 @@ typedef struct attn_fwd_args {
         NAME##_qpend qp;                                                                          \
         tk_prefetch_issue(qp, sm.q, 32 * wave, 32 * c);                                           \
         tk_prefetch_wait(qf[c], qp, 0);                                                           \
+        if (AF_QAGPR && AF_WPE == 1) tk_rt_in_agpr(qf[c]); /* d128: S reads B from AGPRs, no copies */ \
       }                                                                                           \
       tk_barrier();                                                                               \
     }                                                                                             \
@@ -487,7 +493,7 @@ typedef struct attn_fwd_args {
     tk_lds_barrier(); /* the last tile's V commit (every wave's writes done) before sm.o */       \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
-      tk_store_acc_lds_t(sm.o[wave], o[c], 0, 32 * c);                                            \
+      tk_store_acc_lds_t_bf16(sm.o[wave], o[c], 0, 32 * c); /* 4 bf16 per ds_write_b64 */         \
     }                                                                                             \
     const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                          \
     tk_lds_barrier();                                                                             \
@@ -538,8 +544,10 @@ static size_t attn_fwd_ws_bytes(int32_t ntail, int nsplit, int d)
  * 2^(lse_p - LSE) O_p (each part's O already divided by its own l); a query no part saw a
  * key for gets O = 0, LSE = +inf like the main kernel.  Workgroup (i, c): tail item i, head
  * dims 8c..8c+7; thread t: query t % 128, dims 8c + 4 (t / 128) .. +3.  A wave's workspace
- * reads are 256 contiguous bytes; the part loop is unrolled by 4 so 16 loads are in flight. */
-#define AF_CMB_UNROLL 4
+ * reads are 256 contiguous bytes.  Every part's LSE and O loads are issued before the first
+ * use (up to 5 x AF_SPLIT_MAX in flight): the workspace was written on other XCDs, so each
+ * wave of loads costs a trip to memory, and one trip instead of one per few parts is most of
+ * this launch's time. */
 __global__ __launch_bounds__(256) void attn_fwd_combine(attn_fwd_args a, int d)
 {
   const int item = a.item0 + (int)blockIdx.x, qi = (int)threadIdx.x % AF_BQ;
@@ -548,36 +556,38 @@ __global__ __launch_bounds__(256) void attn_fwd_combine(attn_fwd_args a, int d)
   if (q >= a.sq) return;
   const int64_t p0 = (int64_t)blockIdx.x * a.nsplit; /* the item's first part */
   const float *wl = a.ws_lse + p0 * AF_BQ + qi;
-  float lp[AF_SPLIT_MAX], mx = -INFINITY;
+  const float *wo = (const float *)a.ws_o.ptr + (p0 * d + e0) * AF_BQ + qi;
+  float lp[AF_SPLIT_MAX], x[AF_SPLIT_MAX][4];
 #pragma unroll
-  for (int p = 0; p < AF_SPLIT_MAX; ++p)
-    if (p < a.nsplit) mx = fmaxf(mx, lp[p] = wl[p * AF_BQ]);
+  for (int p = 0; p < AF_SPLIT_MAX; ++p) {
+    lp[p] = -INFINITY;
+#pragma unroll
+    for (int e = 0; e < 4; ++e) x[p][e] = 0.0f;
+    if (p < a.nsplit) { /* wave-uniform */
+      lp[p] = wl[p * AF_BQ];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) x[p][e] = wo[((int64_t)p * d + e) * AF_BQ];
+    }
+  }
+  float mx = -INFINITY;
+#pragma unroll
+  for (int p = 0; p < AF_SPLIT_MAX; ++p) mx = fmaxf(mx, lp[p]);
   tk_bf16 *op = (tk_bf16 *)a.o.ptr + b * a.o.strides[0] + h * a.o.strides[1] + q * a.o.strides[2] + e0;
   float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sum = 0.0f;
   if (mx != -INFINITY) {
-    const float *wo = (const float *)a.ws_o.ptr + (p0 * d + e0) * AF_BQ + qi;
-    for (int p = 0; p < a.nsplit; p += AF_CMB_UNROLL) {
-      float x[AF_CMB_UNROLL][4];
 #pragma unroll
-      for (int u = 0; u < AF_CMB_UNROLL; ++u)
+    for (int p = 0; p < AF_SPLIT_MAX; ++p) {
+      const float w = exp2f(lp[p] - mx); /* 0 for parts without keys and past nsplit */
+      sum += w;
 #pragma unroll
-        for (int e = 0; e < 4; ++e) x[u][e] = p + u < a.nsplit ? wo[((int64_t)(p + u) * d + e) * AF_BQ] : 0.0f;
-#pragma unroll
-      for (int u = 0; u < AF_CMB_UNROLL; ++u) {
-        if (p + u >= a.nsplit) break;
-        float w = 0.0f;
-#pragma unroll
-        for (int k = 0; k < AF_SPLIT_MAX; ++k)
-          if (k == p + u) w = exp2f(lp[k] - mx); /* registers, not a runtime-indexed array */
-        sum += w;
-#pragma unroll
-        for (int e = 0; e < 4; ++e) acc[e] += w * x[u][e];
-      }
+      for (int e = 0; e < 4; ++e) acc[e] += w * x[p][e];
     }
   }
   const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
-#pragma unroll
-  for (int e = 0; e < 4; ++e) op[e] = tk_f32_to_bf16(acc[e] * inv);
+  /* the four dims in one 8-byte store (rows 16-byte aligned: tk_attn.hip's stride check); RNE as
+   * tk_f32_to_bf16 */
+  const tk_u32x2 ow = {tk_pack_bf16x2_rne(acc[0] * inv, acc[1] * inv), tk_pack_bf16x2_rne(acc[2] * inv, acc[3] * inv)};
+  *(tk_u32x2 *)op = ow;
   if (e0 == 0) a.lse[((int64_t)b * a.hq + h) * a.sq + q] = mx == -INFINITY ? INFINITY : (mx + log2f(sum)) * AF_LN2;
 }
 
