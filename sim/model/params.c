@@ -46,6 +46,15 @@ static const tks_model_params g_mi300x = {
    * ASSUMPTION: AMD says "in specific circumstances" without listing them;
    * the model pairs any two VALU ops of different waves. */
   .valu_per_issue = 2,
+  /* Never co-issued with an executing MFMA on gfx940-gfx950: transcendentals
+   * (v_exp, v_log, v_rcp, v_rsq, v_sqrt, v_sin, v_cos), dot products, every
+   * packed op (v_pk_*, incl. v_pk_fma/mul/add_f32 and v_pk_mov_b32),
+   * v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 and v_[m]qsad_*: LLVM's
+   * isNeverCoissue (llvm-project PR #151704, moved into SIInstrInfo by PR
+   * #157968, whose SIPreEmitPeephole unpacks v_pk_*_f32 ops that fall inside
+   * an MFMA's latency so they can co-issue). Modeled as: such an op starts
+   * no earlier than the end of the MFMAs booked on its SIMD's matrix pipe. */
+  .never_coissue = 1,
   .salu_cycles = 4,           /* one SALU issue per SIMD slot */
   .nop_wait_state_cycles = 4, /* ASSUMPTION: one wait state = one issue slot */
   /* f16/bf16, f32, xf32, f64, i8, fp8: from the peak rates above */
@@ -63,6 +72,14 @@ static const tks_model_params g_mi300x = {
   .l2_bytes_per_xcd = 4 * MIB,/* CDNA3 white paper: 4 MB L2 per XCD */
   .l2_ways = 16,              /* CDNA3 white paper: 16-way L2 */
   .line_bytes = 128,          /* CDNA3 white paper: 128 B L2 cache line */
+  /* Infinity Cache: 256 MB, 17 TB/s peak (AMD's MI300X launch architecture
+   * slides, ServeTheHome "AMD Instinct MI300X GPU and MI300A APUs launched";
+   * CDNA3 white paper); Chips and Cheese ("Testing AMD's Giant MI300X")
+   * measured a hit at about 218 ns. Ways: ASSUMPTION (16, as the L2). */
+  .mall_bytes = 0 * 256ull * MIB,
+  .mall_ways = 16,
+  .mall_bytes_per_s = 17.0e12,
+  .mall_latency_s = 218e-9,
   .barrier_cycles = 16,       /* ASSUMPTION */
   /* FITTED: 11 us per launch, so that HipKittens' 1024^3 kernel models at its
    * measured 60.2 TFLOP/s (24.5 us modeled without it). AMD's TransferBench
@@ -107,6 +124,7 @@ static const tks_model_params g_mi355x_base = {
   .valu_cycles = 4,
   .valu_slow_cycles = 16,     /* ASSUMPTION, as CDNA3 */
   .valu_per_issue = 2,        /* VALU dual issue, as CDNA3 (sources at g_mi300x; SQ_ACTIVE_INST_VALU2 is an MI350 counter) */
+  .never_coissue = 1,         /* gfx950 too (isNeverCoissue applies to gfx940-gfx950; sources at g_mi300x) */
   .salu_cycles = 4,
   .nop_wait_state_cycles = 4, /* ASSUMPTION, as CDNA3 */
   /* f16/bf16, f32, xf32 (gfx950 has no xf32 MFMA: f32's rate, unused), f64,
@@ -135,14 +153,18 @@ static const tks_model_params g_mi355x_base = {
   .l2_bytes_per_xcd = 4 * MIB,/* MI355X product page / CDNA4 white paper: 4 MB L2 per XCD */
   .l2_ways = 16,              /* ASSUMPTION: as CDNA3 */
   .line_bytes = 128,          /* ASSUMPTION: as CDNA3 */
+  /* Infinity Cache: 256 MB (MI355X product page); bandwidth, latency and
+   * ways: MI300X's (ASSUMPTION; no CDNA4 figure is published) */
+  .mall_bytes = 0 * 256ull * MIB,
+  .mall_ways = 16,
+  .mall_bytes_per_s = 17.0e12,
+  .mall_latency_s = 218e-9,
   .barrier_cycles = 16,       /* ASSUMPTION */
   /* AMD's TransferBench: 4.04 us for an empty kernel timed with hipEvents
    * (an MI300X figure; ASSUMPTION that CDNA4 is alike). MI325X's fitted 11 us
    * put HipKittens' MI355X 1024^3 GEMM at 0.68 of its measurement (the fit
    * absorbed CDNA3 effects that do not carry over); nothing is fitted here. */
   .launch_overhead_s = 4.04e-6,
-  /* The 256 MB Infinity Cache (product page) is left out, as for CDNA3
-   * (docs/tksim-model.md "What it leaves out"). */
 };
 
 static tks_model_params g_mi350x;
