@@ -52,6 +52,7 @@ typedef struct mwave {
   int cur_q;            /* 1 vm, 2 lgkm: the entry the current instruction pushed */
   int prio;             /* s_setprio level 0..3 */
   int mfma_regs;        /* any MFMA result pending */
+  double mfma_end;      /* when its last MFMA finishes (never-co-issue rule) */
   double valu_end;      /* its last VALU op's end: its next one starts no earlier (dual issue pairs two waves, not one) */
   double reg_ready[MREGS];
 } mwave;
@@ -689,6 +690,7 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
     if (r->nops > 0)
       for (int i = 0; i < r->count[0]; i++) w->reg_ready[r->first[0] + i] = st + r->mfma_cycles;
     w->mfma_regs = 1;
+    w->mfma_end = dmax(w->mfma_end, st + r->mfma_cycles);
     if (st > t) tl(s, tid, "mfma dependency", "wait", t, st);
     w->next = st + p->issue_cycles;
     tl(s, 100 + simd, r->mnem, "MFMA", st, st + r->mfma_cycles);
@@ -705,10 +707,9 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           if (w->reg_ready[g] > 0) ready = dmax(ready, w->reg_ready[g] + p->mfma_dep_tail_cycles);
         }
     double c = r->slow ? p->valu_slow_cycles : p->valu_cycles;
-    if (r->nocoissue && p->never_coissue) { /* waits for the SIMD's MFMAs to finish */
-      const pcal *mp = &cu->mfma[simd];
-      for (int l = 0; l <= mp->top; l++) ready = dmax(ready, mp->lv[l].end);
-    }
+    /* never co-issued with an MFMA: waits for the wave's own MFMAs to finish
+     * (params.h; another wave's MFMA on the SIMD does not hold it) */
+    if (r->nocoissue && p->never_coissue) ready = dmax(ready, w->mfma_end);
     /* dual issue: the SIMD issues up to valu_per_issue VALU ops of different
      * waves per issue cycle, modeled as that many ports, each a calendar. A
      * wave takes the port whose last booking ends first (ties: its home port,

@@ -36,8 +36,8 @@ typedef struct tks_model_params {
    * A wave still issues at most one instruction per issue cycle. */
   double valu_per_issue;
   /* 1: transcendental, packed (v_pk_*), dot, v_cvt_pk_fp8/bf8_f32 and
-   * [m]qsad VALU ops are never issued while an MFMA executes on their SIMD
-   * (gfx940/gfx950, params.c); they wait for the MFMA pipe to drain. */
+   * [m]qsad VALU ops are never issued while an MFMA of the same wave
+   * executes (gfx940/gfx950, params.c); they wait for it to finish. */
   int never_coissue;
   double salu_cycles;
   double nop_wait_state_cycles;
