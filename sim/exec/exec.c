@@ -782,33 +782,46 @@ static int ordered_barrier(tks_ctx *c, tks_group *g, uint32_t slot, uint64_t age
   return 1;
 }
 
-/* Runs domain dom's groups (gl = dom, dom + domains, ...) on its slots. */
-static void ordered_domain(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h, uint32_t dom, tks_launch_stats *st)
+/* Runs the groups of domains dom0 .. dom0 + ndom - 1 (domain d: gl = d,
+ * d + domains, ...) on their slots, all in one modeled-time order: ndom is 1,
+ * or every domain when the dispatch's groups talk to each other (see
+ * sched_merged). gs and gage hold ndom * slots entries. */
+static void ordered_domains(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h, uint32_t dom0, uint32_t ndom,
+                            tks_launch_stats *st)
 {
   const tks_sched *sc = &c->sched;
-  uint64_t ngr = c->total_groups > dom ? (c->total_groups - dom + sc->domains - 1) / sc->domains : 0;
-  if (sc->max_groups && ngr > sc->max_groups) ngr = sc->max_groups;
-  uint64_t next = 0, started = 0;
-  uint32_t base = dom * sc->slots;
-  h->n = 0;
-  /* fill the slots in order: slot j's first group is the domain's j-th */
-  for (uint32_t j = 0; j < sc->slots && next < ngr; j++, next++) {
-    if (!gs[j] && !(gs[j] = alloc_group(c))) { /* slots are allocated as a domain first needs them */
-      tks_fail(c, "tksim: out of memory for %u resident workgroups of one XCD", j + 1);
-      return;
-    }
-    tks_group *g = gs[j];
-    group_setup(c, g, dom + next * sc->domains, base + j);
-    st->waves += g->nwaves;
-    gage[j] = (started++) * TKS_MAX_WAVES;
-    for (uint32_t i = 0; i < g->nwaves; i++)
-      opush(h, (oent){ sc->wave_time(sc->user, base + j, i), gage[j] + i, base + j, i });
+  uint64_t *ngr = calloc(ndom, sizeof *ngr), *next = calloc(ndom, sizeof *next), started = 0;
+  if (!ngr || !next) { tks_fail(c, "tksim: out of memory for ordered execution"); free(ngr); free(next); return; }
+  for (uint32_t d = 0; d < ndom; d++) {
+    uint32_t dom = dom0 + d;
+    ngr[d] = c->total_groups > dom ? (c->total_groups - dom + sc->domains - 1) / sc->domains : 0;
+    if (sc->max_groups && ngr[d] > sc->max_groups) ngr[d] = sc->max_groups;
   }
+  uint32_t base = dom0 * sc->slots;
+  h->n = 0;
+  /* fill the slots in order: slot j's first group is its domain's j-th
+   * (domains interleaved, in dispatch order) */
+  for (uint32_t j = 0; j < sc->slots; j++)
+    for (uint32_t d = 0; d < ndom; d++) {
+      if (next[d] >= ngr[d]) continue;
+      uint32_t li = d * sc->slots + j;
+      if (!gs[li] && !(gs[li] = alloc_group(c))) { /* slots are allocated as a domain first needs them */
+        tks_fail(c, "tksim: out of memory for %u resident workgroups of one XCD", j + 1);
+        goto out;
+      }
+      tks_group *g = gs[li];
+      group_setup(c, g, dom0 + d + next[d] * sc->domains, base + li);
+      next[d]++;
+      st->waves += g->nwaves;
+      gage[li] = (started++) * TKS_MAX_WAVES;
+      for (uint32_t i = 0; i < g->nwaves; i++)
+        opush(h, (oent){ sc->wave_time(sc->user, base + li, i), gage[li] + i, base + li, i });
+    }
   while (h->n) {
-    if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) return;
+    if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) goto out;
     oent e = opop(h);
-    uint32_t j = e.slot - base;
-    tks_group *g = gs[j];
+    uint32_t li = e.slot - base, d = li / sc->slots;
+    tks_group *g = gs[li];
     tks_wave *w = &g->waves[e.wave];
     if (w->state == TKS_WS_GWS) {
       if (__atomic_load_n(&c->gws_gen, __ATOMIC_ACQUIRE) != w->gws_wait_gen) w->state = TKS_WS_RUN;
@@ -828,7 +841,7 @@ static void ordered_domain(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h,
       if (__atomic_add_fetch(&c->insts_done, ran, __ATOMIC_RELAXED) > c->budget) {
         tks_fail(c, "kernel %s: instruction budget of %llu wave-instructions exceeded (a ds_gws_sema_p that is "
                  "never released?)", c->k->name, (unsigned long long)c->budget);
-        return;
+        goto out;
       }
       e.t += 256;
       opush(h, e);
@@ -840,31 +853,33 @@ static void ordered_domain(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h,
       tks_fail(c, "kernel %s: instruction budget of %llu wave-instructions exceeded (infinite loop or "
                "spin-wait that cannot finish? raise it with tksim --budget=N)", c->k->name,
                (unsigned long long)c->budget);
-      return;
+      goto out;
     }
     if (w->state == TKS_WS_RUN || w->state == TKS_WS_GWS) {
       e.t = sc->wave_time(sc->user, e.slot, e.wave);
       opush(h, e);
       continue;
     }
-    if (w->state == TKS_WS_BARRIER) { ordered_barrier(c, g, e.slot, gage[j], h); continue; }
+    if (w->state == TKS_WS_BARRIER) { ordered_barrier(c, g, e.slot, gage[li], h); continue; }
     /* the wave ended: the group ends with its last wave, or its barrier may
      * now be complete without it */
     uint32_t alive = 0;
     for (uint32_t i = 0; i < g->nwaves; i++) alive += g->waves[i].state != TKS_WS_DONE;
-    if (alive) { ordered_barrier(c, g, e.slot, gage[j], h); continue; }
+    if (alive) { ordered_barrier(c, g, e.slot, gage[li], h); continue; }
     if (c->hooks)
       for (int k = 0; k < tks_hook_n; k++)
         if (tks_hook_table[k].group_end) tks_hook_table[k].group_end(tks_hook_table[k].user, g->worker, g->linear);
-    if (next < ngr) { /* the freed slot takes the domain's next group */
-      group_setup(c, g, dom + next * sc->domains, e.slot);
-      next++;
+    if (next[d] < ngr[d]) { /* the freed slot takes its domain's next group */
+      group_setup(c, g, dom0 + d + next[d] * sc->domains, e.slot);
+      next[d]++;
       st->waves += g->nwaves;
-      gage[j] = (started++) * TKS_MAX_WAVES;
+      gage[li] = (started++) * TKS_MAX_WAVES;
       for (uint32_t i = 0; i < g->nwaves; i++)
-        opush(h, (oent){ sc->wave_time(sc->user, e.slot, i), gage[j] + i, e.slot, i });
+        opush(h, (oent){ sc->wave_time(sc->user, e.slot, i), gage[li] + i, e.slot, i });
     }
   }
+out:
+  free(ngr); free(next);
 }
 
 static void *ordered_worker(void *arg)
@@ -872,17 +887,39 @@ static void *ordered_worker(void *arg)
   worker_ctx *wc = arg;
   tks_ctx *c = wc->c;
   const tks_sched *sc = &c->sched;
-  tks_group **gs = calloc(sc->slots, sizeof *gs);
-  uint64_t *gage = calloc(sc->slots, sizeof *gage);
-  oheap h = { calloc((size_t)sc->slots * TKS_MAX_WAVES, sizeof(oent)), 0 };
+  uint32_t ndom = c->sched_merged ? sc->run_domains : 1;
+  tks_group **gs = calloc((size_t)sc->slots * ndom, sizeof *gs);
+  uint64_t *gage = calloc((size_t)sc->slots * ndom, sizeof *gage);
+  oheap h = { calloc((size_t)sc->slots * ndom * TKS_MAX_WAVES, sizeof(oent)), 0 };
   if (!gs || !gage || !h.e) { tks_fail(c, "tksim: out of memory for ordered execution"); goto out; }
-  for (uint32_t dom = wc->index; dom < sc->run_domains; dom += c->nworkers)
-    ordered_domain(c, gs, gage, &h, dom, wc->st);
+  if (c->sched_merged) ordered_domains(c, gs, gage, &h, 0, ndom, wc->st);
+  else
+    for (uint32_t dom = wc->index; dom < sc->run_domains; dom += c->nworkers)
+      ordered_domains(c, gs, gage, &h, dom, 1, wc->st);
 out:
   if (gs)
-    for (uint32_t j = 0; j < sc->slots; j++) free_group(c, gs[j]);
+    for (uint32_t j = 0; j < sc->slots * ndom; j++) free_group(c, gs[j]);
   free(gs); free(gage); free(h.e);
   return NULL;
+}
+
+/* A dispatch whose workgroups exchange data while they run (an atomic whose
+ * returned value steers the code, as split-K's "last split reduces"
+ * counter; a spin-wait with s_sleep on another group's flag) gives modeled
+ * times that depend on which group reached the exchange first. Domains run
+ * on parallel threads would decide that by emulation-thread interleaving,
+ * so such a dispatch runs all its domains on one thread in one modeled-time
+ * order: the same result for any --threads. */
+static int sched_merged(const tks_program *p)
+{
+  for (uint32_t i = 0; i < p->n; i++) {
+    const tks_inst *in = &p->inst[i];
+    if (in->op == TKS_OP_S_SLEEP) return 1;
+    if ((in->op == TKS_OP_GLOBAL_ATOMIC || in->op == TKS_OP_FLAT_ATOMIC || in->op == TKS_OP_BUFFER_ATOMIC) &&
+        (in->flags & TKS_F_RTN))
+      return 1;
+  }
+  return 0;
 }
 
 static void *worker_main(void *arg)
@@ -1051,6 +1088,8 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
     nw = opt && opt->threads > 0 ? (uint32_t)opt->threads : (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
     if (nw < 1) nw = 1;
     if (nw > c->sched.run_domains) nw = c->sched.run_domains;
+    c->sched_merged = c->sched.run_domains > 1 && sched_merged(c->p);
+    if (c->sched_merged) nw = 1;
     c->nworkers = nw;
     c->nslots = c->sched.domains * c->sched.slots;
   }

@@ -111,6 +111,7 @@ typedef struct tks_ctx {
   uint32_t nslots;              /* execution slots: one per resident group structure */
   tks_launch_stats *wstats;     /* per worker */
   tks_sched sched;              /* ordered execution (sched.slots > 0), hooks.h */
+  int sched_merged;             /* its domains in one order on one worker (exec.c sched_merged) */
 } tks_ctx;
 
 /* ---- errors */

@@ -52,6 +52,7 @@ typedef struct mwave {
   int cur_q;            /* 1 vm, 2 lgkm: the entry the current instruction pushed */
   int prio;             /* s_setprio level 0..3 */
   int mfma_regs;        /* any MFMA result pending */
+  double mfma_end;      /* when its last MFMA finishes (never-co-issue rule) */
   double valu_end;      /* its last VALU op's end: its next one starts no earlier (dual issue pairs two waves, not one) */
   double reg_ready[MREGS];
 } mwave;
@@ -61,6 +62,7 @@ typedef struct mwave {
  * is read more than once per XCD. */
 typedef struct mparse {
   uint8_t done, nops, kind, slow;
+  uint8_t nocoissue;            /* VALU op never issued while an MFMA executes (params.h never_coissue) */
   uint8_t fixed;                /* scalar op that waits without using the SALU (s_nop, s_sleep) */
   int8_t prio;                  /* s_setprio level, -1 otherwise */
   float mfma_cycles;
@@ -97,12 +99,12 @@ typedef struct mcu {
 
 typedef struct mxcd {
   pthread_mutex_t mu;           /* the channels; uncontended when ordered (one thread per XCD) */
-  double l2_free, hbm_free;     /* L2 and HBM channel queues: free at */
+  double l2_free, hbm_free, mall_free; /* L2, HBM and Infinity Cache channel queues: free at */
   double end;                   /* latest group end */
   double busy;                  /* sum of its groups' durations (slot free to group end) */
   /* sampling (XCD 0): each simulated group's linear id and duration */
   uint32_t *dlin; double *dur; uint64_t ndur, capdur;
-  uint64_t groups, l2_hits, l2_misses;
+  uint64_t groups, l2_hits, l2_misses, mall_hits;
   double hbm_bytes;
   pcache pc;
 } mxcd;
@@ -138,21 +140,39 @@ static mstate g_m;
 static double g_tl_next_us;
 
 /* ------------------------------------------------------------ L2 tags */
-typedef struct l2 { uint64_t *tag; double *ready; uint32_t sets, ways; } l2;
+typedef struct l2 { uint64_t *tag; double *ready; uint32_t sets, ways; pthread_mutex_t *locks; } l2;
 static l2 g_l2[MXCD];
 static pthread_mutex_t g_l2_lock[64];
 static pthread_once_t g_l2_once = PTHREAD_ONCE_INIT;
 static const tks_model_params *g_l2_p;
 
+/* The Infinity Cache (MALL, memory-attached last level): a memory-side
+ * cache in front of HBM that every L2 miss and write-back passes. Modeled
+ * as one slice per XCD of mall_bytes / XCDs (model's choice: XCDs run on
+ * threads of their own, and a sampled run, which simulates XCD 0 alone,
+ * then sees the share of the cache its share of the traffic would), LRU,
+ * write-allocate, contents kept across dispatches as the L2's are. */
+static l2 g_mall[MXCD];
+static pthread_mutex_t g_mall_lock[64];
+
+static void cache_alloc(l2 *c, uint64_t bytes, uint32_t ways, uint32_t line, pthread_mutex_t *locks)
+{
+  c->ways = ways;
+  c->sets = (uint32_t)(bytes / line / ways);
+  c->locks = locks;
+  if (!c->sets) return;
+  c->tag = calloc((size_t)c->sets * c->ways, sizeof(uint64_t));
+  c->ready = calloc((size_t)c->sets * c->ways, sizeof(double));
+  if (!c->tag || !c->ready) { free(c->tag); free(c->ready); c->tag = NULL; c->ready = NULL; }
+}
+
 static void l2_init(void)
 {
   const tks_model_params *p = g_l2_p;
-  for (int i = 0; i < 64; i++) pthread_mutex_init(&g_l2_lock[i], NULL);
+  for (int i = 0; i < 64; i++) { pthread_mutex_init(&g_l2_lock[i], NULL); pthread_mutex_init(&g_mall_lock[i], NULL); }
   for (uint32_t x = 0; x < p->xcds && x < MXCD; x++) {
-    g_l2[x].ways = p->l2_ways;
-    g_l2[x].sets = p->l2_bytes_per_xcd / p->line_bytes / p->l2_ways;
-    g_l2[x].tag = calloc((size_t)g_l2[x].sets * g_l2[x].ways, sizeof(uint64_t));
-    g_l2[x].ready = calloc((size_t)g_l2[x].sets * g_l2[x].ways, sizeof(double));
+    cache_alloc(&g_l2[x], p->l2_bytes_per_xcd, p->l2_ways, p->line_bytes, g_l2_lock);
+    if (p->mall_bytes) cache_alloc(&g_mall[x], p->mall_bytes / p->xcds, p->mall_ways, p->line_bytes, g_mall_lock);
   }
 }
 
@@ -164,18 +184,19 @@ static void l2_new_dispatch(void)
     if (g_l2[x].ready) memset(g_l2[x].ready, 0, (size_t)g_l2[x].sets * g_l2[x].ways * sizeof(double));
 }
 
+static uint32_t cache_set(const l2 *c, uint64_t line) { return (uint32_t)((line ^ (line >> 11)) % c->sets); }
+
 /* LRU within a set: way 0 most recent. A hit returns 1 and the time the
  * line's fill completes in *ready; a miss returns 0 and records `fill` as the
  * new line's fill completion. */
-static int l2_access(uint32_t xcd, uint64_t line, double fill, double *ready)
+static int cache_access(l2 *c, uint64_t line, double fill, double *ready)
 {
-  l2 *c = &g_l2[xcd];
   *ready = fill;
   if (!c->tag) return 0;
-  uint32_t set = (uint32_t)((line ^ (line >> 11)) % c->sets);
+  uint32_t set = cache_set(c, line);
   uint64_t *t = c->tag + (size_t)set * c->ways, key = line + 1;
   double *r = c->ready + (size_t)set * c->ways;
-  pthread_mutex_t *mu = &g_l2_lock[set & 63];
+  pthread_mutex_t *mu = &c->locks[set & 63];
   pthread_mutex_lock(mu);
   uint32_t i = 0;
   while (i < c->ways && t[i] != key) i++;
@@ -189,6 +210,25 @@ static int l2_access(uint32_t xcd, uint64_t line, double fill, double *ready)
   pthread_mutex_unlock(mu);
   *ready = rd;
   return hit;
+}
+
+/* 1 when the line is cached (the LRU order is left alone). */
+static int cache_probe(l2 *c, uint64_t line)
+{
+  if (!c->tag) return 0;
+  uint32_t set = cache_set(c, line);
+  const uint64_t *t = c->tag + (size_t)set * c->ways, key = line + 1;
+  pthread_mutex_t *mu = &c->locks[set & 63];
+  pthread_mutex_lock(mu);
+  uint32_t i = 0;
+  while (i < c->ways && t[i] != key) i++;
+  pthread_mutex_unlock(mu);
+  return i < c->ways;
+}
+
+static int l2_access(uint32_t xcd, uint64_t line, double fill, double *ready)
+{
+  return cache_access(&g_l2[xcd], line, fill, ready);
 }
 
 static double dmax(double a, double b) { return a > b ? a : b; }
@@ -455,6 +495,12 @@ static mparse *parse(mslot *s, const tks_inst_view *in)
     r->slow = strstr(r->mnem, "f64") || strstr(r->mnem, "_exp_") || strstr(r->mnem, "_log_") ||
               strstr(r->mnem, "_rcp_") || strstr(r->mnem, "_rsq_") || strstr(r->mnem, "_sqrt_") ||
               strstr(r->mnem, "_sin_") || strstr(r->mnem, "_cos_");
+    /* LLVM isNeverCoissue (params.c): TRANS, DOT, packed, cvt_pk fp8/bf8, qsad */
+    r->nocoissue = (r->slow && !strstr(r->mnem, "f64")) || !strncmp(r->mnem, "v_pk_", 5) ||
+                   !strncmp(r->mnem, "v_dot", 5) || !strncmp(r->mnem, "v_cvt_pk_fp8_f32", 16) ||
+                   !strncmp(r->mnem, "v_cvt_pk_bf8_f32", 16) || strstr(r->mnem, "qsad_") ||
+                   (strstr(r->mnem, "f64") && (strstr(r->mnem, "_rcp_") || strstr(r->mnem, "_rsq_") ||
+                                               strstr(r->mnem, "_sqrt_")));
   }
   if (r->kind) {
     const char *q = t + ml;
@@ -644,6 +690,7 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
     if (r->nops > 0)
       for (int i = 0; i < r->count[0]; i++) w->reg_ready[r->first[0] + i] = st + r->mfma_cycles;
     w->mfma_regs = 1;
+    w->mfma_end = dmax(w->mfma_end, st + r->mfma_cycles);
     if (st > t) tl(s, tid, "mfma dependency", "wait", t, st);
     w->next = st + p->issue_cycles;
     tl(s, 100 + simd, r->mnem, "MFMA", st, st + r->mfma_cycles);
@@ -660,6 +707,9 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           if (w->reg_ready[g] > 0) ready = dmax(ready, w->reg_ready[g] + p->mfma_dep_tail_cycles);
         }
     double c = r->slow ? p->valu_slow_cycles : p->valu_cycles;
+    /* never co-issued with an MFMA: waits for the wave's own MFMAs to finish
+     * (params.h; another wave's MFMA on the SIMD does not hold it) */
+    if (r->nocoissue && p->never_coissue) ready = dmax(ready, w->mfma_end);
     /* dual issue: the SIMD issues up to valu_per_issue VALU ops of different
      * waves per issue cycle, modeled as that many ports, each a calendar. A
      * wave takes the port whose last booking ends first (ties: its home port,
@@ -798,29 +848,38 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
   double st = cal_book(&g_m.cus[s->cu].vmem, w->issue, xfer);
   double l2_cyc = p->line_bytes / p->l2_bytes_per_clk_per_xcd;
   double hbm_cyc = p->line_bytes / (p->hbm_bytes_per_s / p->clock_hz / p->xcds);
+  double mall_cyc = p->mall_bytes ? p->line_bytes / (p->mall_bytes_per_s / p->clock_hz / p->xcds) : 0;
+  double mall_lat = p->mall_latency_s * p->clock_hz;
   double ret = st + xfer + p->l2_hit_latency;
-  mxcd *x = &g_m.x[s->xcd % MXCD];
+  uint32_t xi = s->xcd % MXCD;
+  l2 *mall = &g_mall[xi];
+  mxcd *x = &g_m.x[xi];
   pthread_mutex_lock(&x->mu);
   for (int i = 0; i < nl; i++) {
     double t = st + i * (double)p->line_bytes / p->cu_bytes_per_clk;
     x->l2_free = dmax(x->l2_free, t) + l2_cyc;
     double at_l2 = x->l2_free;
-    if (is_write) { /* write-back traffic: HBM bandwidth, acknowledged by the L2 */
+    double ready;
+    if (is_write) { /* write-back traffic: HBM bandwidth, acknowledged by the L2; the MALL keeps the line */
       x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * wr_line / p->line_bytes;
       x->hbm_bytes += wr_line;
+      if (mall->tag) cache_access(mall, lines[i], 0, &ready);
       ret = dmax(ret, at_l2 + p->l2_hit_latency);
       continue;
     }
-    double hbm_done = dmax(x->hbm_free, at_l2) + hbm_cyc; /* if it misses */
-    double ready;
-    if (l2_access(s->xcd % MXCD, lines[i], hbm_done + p->hbm_latency, &ready)) {
+    /* if the L2 misses: from the MALL when it holds the line, else HBM */
+    int in_mall = mall->tag && cache_probe(mall, lines[i]);
+    double mall_done = dmax(x->mall_free, at_l2) + mall_cyc, hbm_done = dmax(x->hbm_free, at_l2) + hbm_cyc;
+    double fill = in_mall ? mall_done + mall_lat : hbm_done + p->hbm_latency;
+    if (l2_access(xi, lines[i], fill, &ready)) {
       x->l2_hits++;
       ret = dmax(ret, dmax(at_l2 + p->l2_hit_latency, ready));
     } else {
       x->l2_misses++;
-      x->hbm_free = hbm_done;
-      x->hbm_bytes += p->line_bytes;
-      ret = dmax(ret, ready);
+      if (in_mall) { x->mall_free = mall_done; x->mall_hits++; }
+      else { x->hbm_free = hbm_done; x->hbm_bytes += p->line_bytes; }
+      if (mall->tag) cache_access(mall, lines[i], 0, &ready);
+      ret = dmax(ret, fill);
     }
   }
   pthread_mutex_unlock(&x->mu);
@@ -947,9 +1006,10 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
 {
   const tks_model_params *p = g_m.p;
   double hbm = 0, cyc = 0;
-  uint64_t groups = 0, hits = 0, misses = 0;
+  uint64_t groups = 0, hits = 0, misses = 0, mall_hits = 0;
   for (uint32_t i = 0; i < MXCD; i++) {
     mxcd *x = &g_m.x[i];
+    mall_hits += x->mall_hits;
     hbm += x->hbm_bytes;
     groups += x->groups;
     hits += x->l2_hits;
@@ -997,6 +1057,8 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
     fprintf(stderr, "tksim model: %s groups=%.0f simulated=%llu k=%u slots/XCD=%u%s cycles=%.0f hbm=%.3gs -> %.6g s\n",
             d->k->name, ngroups, (unsigned long long)groups, g_m.kpc, g_m.spx, sampled ? " (sampled)" : "", cyc,
             hbm_s, st->modeled_seconds);
+    fprintf(stderr, "  L2 hits %llu, misses %llu (of which Infinity Cache hits %llu), HBM %.4g MB\n",
+            (unsigned long long)hits, (unsigned long long)misses, (unsigned long long)mall_hits, hbm_all / 1e6);
     for (uint32_t i = 0; i < MXCD; i++)
       if (g_m.x[i].groups)
         fprintf(stderr, "  XCD %u: %llu groups, last ends at cycle %.0f\n", i, (unsigned long long)g_m.x[i].groups,

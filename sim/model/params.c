@@ -46,6 +46,18 @@ static const tks_model_params g_mi300x = {
    * ASSUMPTION: AMD says "in specific circumstances" without listing them;
    * the model pairs any two VALU ops of different waves. */
   .valu_per_issue = 2,
+  /* Never co-issued with an executing MFMA on gfx940-gfx950: transcendentals
+   * (v_exp, v_log, v_rcp, v_rsq, v_sqrt, v_sin, v_cos), dot products, every
+   * packed op (v_pk_*, incl. v_pk_fma/mul/add_f32 and v_pk_mov_b32),
+   * v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 and v_[m]qsad_*: LLVM's
+   * isNeverCoissue (llvm-project PR #151704, moved into SIInstrInfo by PR
+   * #157968, whose SIPreEmitPeephole unpacks v_pk_*_f32 ops that fall inside
+   * an MFMA's latency so they can co-issue). Modeled as: such an op starts
+   * no earlier than the end of its own wave's last MFMA. ASSUMPTION: per
+   * wave, as LLVM reasons (the instructions after an MFMA in one stream);
+   * a SIMD-wide rule would forbid the ping-pong overlap (one wave's softmax
+   * under another's MFMAs) HipKittens' measured attention relies on. */
+  .never_coissue = 1,
   .salu_cycles = 4,           /* one SALU issue per SIMD slot */
   .nop_wait_state_cycles = 4, /* ASSUMPTION: one wait state = one issue slot */
   /* f16/bf16, f32, xf32, f64, i8, fp8: from the peak rates above */
@@ -63,6 +75,15 @@ static const tks_model_params g_mi300x = {
   .l2_bytes_per_xcd = 4 * MIB,/* CDNA3 white paper: 4 MB L2 per XCD */
   .l2_ways = 16,              /* CDNA3 white paper: 16-way L2 */
   .line_bytes = 128,          /* CDNA3 white paper: 128 B L2 cache line */
+  /* Infinity Cache: 256 MB, 17.2 TB/s peak (AMD's MI300X launch slides,
+   * ServeTheHome "AMD Instinct MI300X GPU and MI300A APUs launched"; CDNA3
+   * white paper). Achievable, as for HBM: Chips and Cheese ("Testing AMD's
+   * Giant MI300X") measured 11.9 TB/s and a hit at about 218 ns. Ways:
+   * ASSUMPTION (16, as the L2). */
+  .mall_bytes = 256ull * MIB,
+  .mall_ways = 16,
+  .mall_bytes_per_s = 11.9e12,
+  .mall_latency_s = 218e-9,
   .barrier_cycles = 16,       /* ASSUMPTION */
   /* FITTED: 11 us per launch, so that HipKittens' 1024^3 kernel models at its
    * measured 60.2 TFLOP/s (24.5 us modeled without it). AMD's TransferBench
@@ -94,9 +115,20 @@ static const tks_model_params g_mi355x_base = {
    * MFMA use, so the clock cannot be much lower. */
   .clock_hz = 2400e6 * (1447.0 / 2100.0),
   .peak_clock_hz = 2400e6,    /* MI355X product page: peak engine clock */
-  /* ASSUMPTION: 8 TB/s HBM3E peak (product page) x the 75.8% AMD measured on
-   * MI300X (no MI350-series copy figure is published). */
-  .hbm_bytes_per_s = 8.0e12 * (4017.0 / 5300.0),
+  /* FITTED (model v6), once for the part, with the model in the loop: the
+   * achievable HBM bandwidth that minimises the largest miss over
+   * HipKittens' six published MI355X streaming figures (rotary and fused
+   * LayerNorm, N = 1024 / 4096 / 16384), of the values tried. The figures
+   * with tensors beyond the 256 MB Infinity Cache imply 3.446-3.905 TB/s
+   * (bytes read + written / (time - 4.04 us launch): rotary N = 4096 3.457,
+   * 16384 3.446; LayerNorm 4096 3.587, 16384 3.905), log-midpoint 3.67; the
+   * model at 3.67 TB/s puts rotary N = 1024 at 0.67 and LayerNorm N = 1024
+   * at 0.80 of measured (the model moves 1.76x the tensor bytes through
+   * HBM at that size), at 4.2 TB/s at 0.76 and 0.88 with rotary N = 16384
+   * (one-round sample) at the value docs/tksim-model.md "Model v6" gives.
+   * 53% of the 8 TB/s peak (product page); v5's ASSUMPTION was MI300X's
+   * measured 75.8% share (6.06 TB/s). */
+  .hbm_bytes_per_s = 4.2e12,
   .xcds = 8,                  /* MI350 series product pages / CDNA4 white paper: 8 XCDs */
   .simds = 4,                 /* CDNA4 ISA guide: four SIMDs per CU, as CDNA3 */
   .max_waves_per_simd = 8,    /* LLVM AMDGPUUsage / GCNSubtarget: gfx950 max 8 waves per EU */
@@ -107,6 +139,7 @@ static const tks_model_params g_mi355x_base = {
   .valu_cycles = 4,
   .valu_slow_cycles = 16,     /* ASSUMPTION, as CDNA3 */
   .valu_per_issue = 2,        /* VALU dual issue, as CDNA3 (sources at g_mi300x; SQ_ACTIVE_INST_VALU2 is an MI350 counter) */
+  .never_coissue = 1,         /* gfx950 too (isNeverCoissue applies to gfx940-gfx950; sources at g_mi300x) */
   .salu_cycles = 4,
   .nop_wait_state_cycles = 4, /* ASSUMPTION, as CDNA3 */
   /* f16/bf16, f32, xf32 (gfx950 has no xf32 MFMA: f32's rate, unused), f64,
@@ -135,14 +168,18 @@ static const tks_model_params g_mi355x_base = {
   .l2_bytes_per_xcd = 4 * MIB,/* MI355X product page / CDNA4 white paper: 4 MB L2 per XCD */
   .l2_ways = 16,              /* ASSUMPTION: as CDNA3 */
   .line_bytes = 128,          /* ASSUMPTION: as CDNA3 */
+  /* Infinity Cache: 256 MB (MI355X product page); bandwidth, latency and
+   * ways: MI300X's measured ones (ASSUMPTION; no CDNA4 figure is published) */
+  .mall_bytes = 256ull * MIB,
+  .mall_ways = 16,
+  .mall_bytes_per_s = 11.9e12,
+  .mall_latency_s = 218e-9,
   .barrier_cycles = 16,       /* ASSUMPTION */
   /* AMD's TransferBench: 4.04 us for an empty kernel timed with hipEvents
    * (an MI300X figure; ASSUMPTION that CDNA4 is alike). MI325X's fitted 11 us
    * put HipKittens' MI355X 1024^3 GEMM at 0.68 of its measurement (the fit
    * absorbed CDNA3 effects that do not carry over); nothing is fitted here. */
   .launch_overhead_s = 4.04e-6,
-  /* The 256 MB Infinity Cache (product page) is left out, as for CDNA3
-   * (docs/tksim-model.md "What it leaves out"). */
 };
 
 static tks_model_params g_mi350x;

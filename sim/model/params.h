@@ -35,6 +35,10 @@ typedef struct tks_model_params {
    * each from a different wave: 2 on CDNA3/CDNA4 (VALU dual issue, params.c).
    * A wave still issues at most one instruction per issue cycle. */
   double valu_per_issue;
+  /* 1: transcendental, packed (v_pk_*), dot, v_cvt_pk_fp8/bf8_f32 and
+   * [m]qsad VALU ops are never issued while an MFMA of the same wave
+   * executes (gfx940/gfx950, params.c); they wait for it to finish. */
+  int never_coissue;
   double salu_cycles;
   double nop_wait_state_cycles;
   double mfma_flops_per_simd_clk[7]; /* by input type, see enum below */
@@ -51,6 +55,11 @@ typedef struct tks_model_params {
   double cu_bytes_per_clk;   /* a CU's vector-memory request path (L1/TA) */
   double l2_bytes_per_clk_per_xcd;
   uint32_t l2_bytes_per_xcd, l2_ways, line_bytes;
+  /* Infinity Cache (MALL): memory-side cache in front of HBM (model.c) */
+  uint64_t mall_bytes;       /* whole GPU; 0: none */
+  uint32_t mall_ways;
+  double mall_bytes_per_s;   /* peak, whole GPU */
+  double mall_latency_s;     /* load-to-use latency of a MALL hit */
   double barrier_cycles;
   double launch_overhead_s;
 } tks_model_params;
