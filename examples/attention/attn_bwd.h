@@ -89,6 +89,7 @@ typedef struct attn_bwd_args {
   float *delta;
   float *dqa;         /* fused dQ (dkdvq): f32 [b][hq][sq][d] sums, zeroed by attn_bwd_pre; else NULL */
   uint32_t dqa_bytes; /* its size (< 4 GiB: one buffer descriptor) */
+  int32_t kb0, nparts; /* deterministic dQ partials (attn_bwd_dqp.h): first key block of the launch, partials */
   int32_t sq, skv, hq, group;
   int32_t causal;
   float scale, scale_log2;
@@ -250,6 +251,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     }                                                                                             \
   } while (0)
 
+#include "attn_bwd_dqp.h" /* the deterministic mode's dQ partials: AB_DQP_* hooks (FQ 2) */
+
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
   TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
   TK_ST(NAME##_tst, tk_bf16, D, AB_BQ, TK_LDS_SWZ);   /* d x AB_BQ (transposed) */                  \
@@ -312,7 +315,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   }                                                                                               \
                                                                                                   \
   AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdv, 0)                                                \
-  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdvq, 1)
+  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdvq, 1)                                               \
+  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdvp, 2)
 
 /* the dK/dV kernel KNAME; FQ 1: dQ += dS K_w too (f32 atomics into a.dqa), see the file head */
 #define AB_DKDV_KERNEL(NAME, D, AB_BQ, KNAME, FQ)                                                  \
@@ -323,7 +327,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
            RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
-    const int kv0 = (int)blockIdx.x * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z;           \
+    const int kv0 = ((int)blockIdx.x + (FQ == 2 ? a.kb0 : 0)) * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z; \
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
     const int off = a.skv - a.sq;                                                                 \
     const tk_rsrc rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);                                   \
@@ -360,7 +364,9 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_rt_in_agpr(ktf);                                                                         \
       tk_barrier();                                                                               \
     }                                                                                             \
-    const tk_rsrc rdqa = tk_rsrc_make(a.dqa, FQ ? a.dqa_bytes : 0u);                              \
+    const tk_rsrc rdqa = tk_rsrc_make(FQ == 2 ? AB_DQP_BASE() : a.dqa, FQ ? a.dqa_bytes : 0u);    \
+    const tk_rsrc rdql = AB_DQP_LOAD_RSRC(); /* FQ 2: the partial's sums so far */                \
+    uint32_t dql[16];                                                                             \
     /* this lane's first dS element (row 4 (lane / 32), key column 32 wave + lane % 32) in sm.it.ds */ \
     const uint32_t dsb_ = tk_st_offset(NAME##_dsst, (uint32_t)tk_layout_c_row(32, (int)lane, 0), 32u * wave + lane % 32); \
     NAME##_oc_t dk[NC], dv[NC]; /* 32 d-rows of dK^T, dV^T each */                                \
@@ -425,10 +431,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
           if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
                          * first chunk reads' latency; unconditional, see the loop's end */      \
+            if (FQ == 2 && t > 0) AB_DQP_LOAD(dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);             \
             AB_KV_NEXT();                                                                         \
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
-          if (FQ && c == NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);         \
+          if (FQ == 1 && c == NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);    \
+          if (FQ == 2 && c == NC && t > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
           if (c == NC && AB_DP_INTERLEAVE) { /* S complete: its masks before P */                 \
             if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
@@ -508,7 +516,11 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       AB_KV_COMMIT(cq);                                                                           \
       tk_lds_barrier();                                                                           \
     }                                                                                             \
-    if (FQ && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */  \
+    if (FQ == 1 && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */ \
+    if (FQ == 2 && nt > 0) {                                                                      \
+      AB_DQP_LOAD(dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                         \
+      AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                   \
+    }                                                                                             \
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_scale(dk[c], dk[c], a.scale);                                                         \
@@ -531,11 +543,16 @@ ATTN_BWD_KERNELS(attn_bwd_d128, 128, 32)
 /* a->dqa set: the fused dQ (dkdvq, then attn_bwd_dq_cvt); else dkdv and the dq kernel (deterministic) */
 static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv, hipStream_t stream)
 {
+  attn_bwd_args pa = *a;
+  if (a->nparts) pa.dqa = NULL; /* deterministic partials: nothing to zero */
   hipLaunchKernelGGL(attn_bwd_pre, dim3((unsigned)((a->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)a->hq,
-                     (unsigned)b), dim3(256), 0, stream, *a);
+                     (unsigned)b), dim3(256), 0, stream, pa);
   const dim3 gkv((unsigned)((a->skv + AB_BK - 1) / AB_BK), (unsigned)hkv, (unsigned)b);
   const dim3 gq((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
-  if (a->dqa) {
+  if (a->nparts) { /* deterministic: dkdvp launches, then the partials' sum (attn_bwd_dqp.h) */
+    if (d == 64) AB_DQP_LAUNCH(attn_bwd_d64_dkdvp, a, d, b, hkv, stream);
+    else AB_DQP_LAUNCH(attn_bwd_d128_dkdvp, a, d, b, hkv, stream);
+  } else if (a->dqa) {
     if (d == 64) hipLaunchKernelGGL(attn_bwd_d64_dkdvq, gkv, dim3(256), 0, stream, *a);
     else hipLaunchKernelGGL(attn_bwd_d128_dkdvq, gkv, dim3(256), 0, stream, *a);
     hipLaunchKernelGGL(attn_bwd_dq_cvt, dim3((unsigned)((a->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)a->hq,

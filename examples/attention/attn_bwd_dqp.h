@@ -1,0 +1,126 @@
+/* attn_bwd_dqp.h: the deterministic backward's dQ through ordered partial
+ * sums (TK_ATTN_BWD_DETERMINISTIC): no float atomics, bitwise repeatable, and
+ * no recomputation of S, P, dP, dS for dQ.
+ *  - attn_bwd_d*_dkdvp: the fused dK/dV/dQ kernel of attn_bwd.h (FQ 2), over
+ *    the key blocks kb0 .. kb0 + gridDim.x - 1 of one launch; block kb0 + x
+ *    adds its dQ blocks to partial x (f32 [b][hq][sq][d]) with a plain load,
+ *    add, store instead of an atomic: within a launch every partial element
+ *    has one writer, and launches on a stream run in order, so partial x sums
+ *    key blocks x, x + P, x + 2P, ... in that order (P partials, launches of
+ *    P key blocks each).  The first launch stores (its loads have no records:
+ *    they read 0, no traffic), so nothing is zeroed beforehand.
+ *  - attn_bwd_dqp_sum: dQ = scale * (partial 0 + partial 1 + ...), in that
+ *    order, to bf16; a causal partial x has rows only from its first block's
+ *    first query tile (AB_DQP_QS): the rows above read as 0.
+ * The hooks (AB_DQP_*) are used inside AB_DKDV_KERNEL; attn_bwd.h includes
+ * this header before it instantiates its kernels.  Memory: P partials of
+ * b*hq*sq*d*4 bytes (attn_bwd_dqp_parts; each under one buffer descriptor's
+ * 4 GiB, else the recomputing dq kernel of attn_bwd_dq.h runs).
+ * Hardware facts: stream order between kernel launches (HIP: launches on one
+ * stream run in issue order, each seeing the previous one's stores); buffer
+ * loads past num_records return 0 and stores there are dropped (CDNA3 ISA
+ * guide, "Buffer Instructions", range checking). */
+#ifndef ATTN_BWD_DQP_H
+#define ATTN_BWD_DQP_H
+
+#ifndef ATTN_BWD_H
+#error "attn_bwd_dqp.h is included by attn_bwd.h, not on its own"
+#endif
+
+/* key blocks (AB_BK keys) per launch = partials: enough workgroups per launch to fill the part
+ * (about 2048: a round of 1 workgroup per CU is 256-304), at most 8 (each partial is read once
+ * more by the sum), at most what fits 4 GiB in all; 0 when one partial passes a buffer
+ * descriptor's 4 GiB (then the dq kernel) */
+static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d)
+{
+  const int64_t part = b * hq * sq * d * 4, nkb = (skv + AB_BK - 1) / AB_BK;
+  if (part <= 0 || part > TK_GL_MAX_BYTES || nkb <= 0) return 0;
+  int64_t n = (2048 + b * hkv - 1) / (b * hkv);
+  if (n > 8) n = 8;
+  if (n > nkb) n = nkb;
+  while (n > 1 && n * part > ((int64_t)4 << 30)) --n;
+  return (int)n;
+}
+
+/* the first query row (a multiple of the tile, BQ) whose dQ partial x holds: its first key block's
+ * first query tile (the dkdv kernel's qs) */
+#define AB_DQP_QS(x, causal, off, BQ)                                                             \
+  ((causal) && (x) * AB_BK - (off) > 0 ? (((x) * AB_BK - (off)) / (BQ)) * (BQ) : 0)
+
+/* inside AB_DKDV_KERNEL (FQ 2): this workgroup's partial (blockIdx.x); loads from it only after
+ * the first launch */
+#define AB_DQP_BASE() (a.dqa + (int64_t)blockIdx.x * (int64_t)(a.dqa_bytes / 4u))
+#define AB_DQP_LOAD_RSRC() tk_rsrc_make(AB_DQP_BASE(), a.kb0 > 0 ? a.dqa_bytes : 0u)
+
+/* inside AB_DKDV_KERNEL (FQ 2): lane offsets of a wave's 32 x 32 dQ block (rows R0.., columns
+ * C0.. of query head H, head dim DD) in a partial, as AB_DQ_ATOMIC's; rows past sq past
+ * num_records (loads read 0, stores dropped) */
+#define AB_DQP_OFFS(O, H, R0, C0, DD)                                                             \
+  do {                                                                                            \
+    const int r0_ = (R0);                                                                         \
+    const uint32_t lo_ = (uint32_t)((((int64_t)b * a.hq + (H)) * a.sq + r0_) * (DD) + (C0)) * 4u + \
+                         (uint32_t)(tk_layout_c_row(32, (int)lane, 0) * (DD) + (int)(lane % 32)) * 4u; \
+    _Pragma("unroll") for (int i = 0; i < 16; ++i)                                                \
+      O[i] = r0_ + tk_layout_c_row(32, (int)lane, i) < a.sq                                       \
+                 ? lo_ + (uint32_t)(tk_layout_c_row(32, 0, i) * (DD)) * 4u : TK_OOB_OFFSET;       \
+  } while (0)
+/* the block's previous sums into Y[16] (issued a tile ahead of their use) */
+#define AB_DQP_LOAD(Y, H, R0, C0, DD)                                                             \
+  do {                                                                                            \
+    uint32_t o_[16];                                                                              \
+    AB_DQP_OFFS(o_, H, R0, C0, DD);                                                               \
+    _Pragma("unroll") for (int i = 0; i < 16; ++i) Y[i] = tk_buffer_load_b32(rdql, o_[i]);        \
+  } while (0)
+/* Y + X (the block's dQ of this key block: the accumulator tile X) back into the partial */
+#define AB_DQP_STORE(X, Y, H, R0, C0, DD)                                                         \
+  do {                                                                                            \
+    uint32_t o_[16];                                                                              \
+    AB_DQP_OFFS(o_, H, R0, C0, DD);                                                               \
+    _Pragma("unroll") for (int i = 0; i < 16; ++i)                                                \
+      tk_buffer_store_b32(rdqa, o_[i], tk_f32_bits(tk_bits_f32(Y[i]) + (X).f[0][i]));             \
+  } while (0)
+
+/* dQ = scale * sum of the partials, partial 0 first (8 elements per thread; grid and rows as
+ * attn_bwd_pre); bq: the dkdv kernel's query tile (AB_BQ of d) */
+__global__ __launch_bounds__(256) void attn_bwd_dqp_sum(attn_bwd_args a, int bq)
+{
+  const int cpr = (int)a.q.dims[3] / 8;
+  const int tid = (int)threadIdx.x, c = tid % cpr;
+  const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
+  if (i >= a.sq) return;
+  const int64_t part = (int64_t)(a.dqa_bytes / 4u), off = a.skv - a.sq;
+  const float *x = a.dqa + (((int64_t)b * a.hq + h) * a.sq + i) * (8 * cpr) + 8 * c;
+  float s[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  for (int p = 0; p < a.nparts; ++p) {
+    if (i >= AB_DQP_QS((int64_t)p, a.causal, off, bq)) {
+      const tk_u32x4 x0 = ((const tk_u32x4 *)(x + p * part))[0], x1 = ((const tk_u32x4 *)(x + p * part))[1];
+      _Pragma("unroll") for (int e = 0; e < 4; ++e) {
+        s[e] += tk_bits_f32(x0[e]);
+        s[e + 4] += tk_bits_f32(x1[e]);
+      }
+    }
+  }
+  tk_u32x4 y;
+  _Pragma("unroll") for (int e = 0; e < 4; ++e)
+    y[e] = (uint32_t)tk_f32_to_bf16(a.scale * s[2 * e]) | ((uint32_t)tk_f32_to_bf16(a.scale * s[2 * e + 1]) << 16);
+  tk_buffer_store_b128(tk_gl_rsrc(&a.dq), (uint32_t)(tk_gl_offset(&a.dq, b, h, i, 8 * c) * 2), y);
+}
+
+/* the deterministic mode's kernels after attn_bwd_pre: dkdvp over a->nparts key blocks per
+ * launch, then the sum; a->dqa: the partials, a->dqa_bytes: bytes of one */
+#define AB_DQP_LAUNCH(DKDVP, a, d, b, hkv, stream)                                                \
+  do {                                                                                            \
+    const int nkb_ = (int)(((a)->skv + AB_BK - 1) / AB_BK);                                       \
+    attn_bwd_args p_ = *(a);                                                                      \
+    for (int k_ = 0; k_ < nkb_; k_ += p_.nparts) {                                                \
+      p_.kb0 = k_;                                                                                \
+      const int n_ = nkb_ - k_ < p_.nparts ? nkb_ - k_ : p_.nparts;                               \
+      hipLaunchKernelGGL(DKDVP, dim3((unsigned)n_, (unsigned)(hkv), (unsigned)(b)), dim3(256), 0, stream, p_); \
+    }                                                                                             \
+    p_.kb0 = 0;                                                                                   \
+    hipLaunchKernelGGL(attn_bwd_dqp_sum, dim3((unsigned)(((a)->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), \
+                                              (unsigned)(a)->hq, (unsigned)(b)),                  \
+                       dim3(256), 0, stream, p_, (d) == 64 ? 64 : 32);                            \
+  } while (0)
+
+#endif /* ATTN_BWD_DQP_H */
