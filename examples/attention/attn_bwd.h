@@ -89,10 +89,10 @@ typedef struct attn_bwd_args {
   float *delta;
   float *dqa;         /* fused dQ (dkdvq): f32 [b][hq][sq][d] sums, zeroed by attn_bwd_pre; else NULL */
   uint32_t dqa_bytes; /* its size (< 4 GiB: one buffer descriptor) */
-  int32_t kb0, nparts; /* deterministic dQ partials (attn_bwd_dqp.h): first key block of the launch, partials */
   int32_t sq, skv, hq, group;
   int32_t causal;
   float scale, scale_log2;
+  int32_t kb0, nparts; /* deterministic dQ partials (attn_bwd_dqp.h): first key block of the launch, partials */
 } attn_bwd_args;
 
 /* delta = rowsum(dO * O): each row's d / 8 16-byte chunks over as many lanes
@@ -365,7 +365,6 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_barrier();                                                                               \
     }                                                                                             \
     const tk_rsrc rdqa = tk_rsrc_make(FQ == 2 ? AB_DQP_BASE() : a.dqa, FQ ? a.dqa_bytes : 0u);    \
-    const tk_rsrc rdql = AB_DQP_LOAD_RSRC(); /* FQ 2: the partial's sums so far */                \
     uint32_t dql[16];                                                                             \
     /* this lane's first dS element (row 4 (lane / 32), key column 32 wave + lane % 32) in sm.it.ds */ \
     const uint32_t dsb_ = tk_st_offset(NAME##_dsst, (uint32_t)tk_layout_c_row(32, (int)lane, 0), 32u * wave + lane % 32); \
@@ -431,12 +430,14 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
           if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
                          * first chunk reads' latency; unconditional, see the loop's end */      \
-            if (FQ == 2 && t > 0) AB_DQP_LOAD(dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);             \
             AB_KV_NEXT();                                                                         \
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
           if (FQ == 1 && c == NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);    \
-          if (FQ == 2 && c == NC && t > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
+          if (FQ == 2 && c == NC) { /* the previous tile's block, then this tile's sums so far */ \
+            if (t > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);                  \
+            AB_DQP_LOAD(dql, h0, q0 + 32 * rb_, 32 * cb_, D);                                     \
+          }                                                                                       \
           if (c == NC && AB_DP_INTERLEAVE) { /* S complete: its masks before P */                 \
             if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
@@ -517,10 +518,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_lds_barrier();                                                                           \
     }                                                                                             \
     if (FQ == 1 && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */ \
-    if (FQ == 2 && nt > 0) {                                                                      \
-      AB_DQP_LOAD(dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                         \
-      AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                   \
-    }                                                                                             \
+    if (FQ == 2 && nt > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);            \
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_scale(dk[c], dk[c], a.scale);                                                         \

@@ -27,14 +27,25 @@
 #error "attn_bwd_dqp.h is included by attn_bwd.h, not on its own"
 #endif
 
+/* rows per query head in a partial: sq rounded up to the dkdv kernel's query tiles (64 at most),
+ * so that a wave's 32-row blocks never leave their head: no per-row checks (the rows past sq are
+ * written and never read) */
+#define AB_DQP_SQ(sq) (((sq) + 63) & ~63)
+/* first offset past any partial (a partial is smaller): the base of the first launch's loads */
+#define AB_DQP_NONE 0xf0000000u
+
 /* key blocks (AB_BK keys) per launch = partials: enough workgroups per launch to fill the part
  * (about 2048: a round of 1 workgroup per CU is 256-304), at most 8 (each partial is read once
- * more by the sum), at most what fits 4 GiB in all; 0 when one partial passes a buffer
- * descriptor's 4 GiB (then the dq kernel) */
+ * more by the sum), at most what fits 4 GiB in all; 0 when one partial passes AB_DQP_NONE
+ * (then the dq kernel) */
+static inline int64_t attn_bwd_dqp_bytes(int64_t b, int64_t hq, int64_t sq, int64_t d) /* one partial's */
+{
+  return b * hq * AB_DQP_SQ(sq) * d * 4;
+}
 static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d)
 {
-  const int64_t part = b * hq * sq * d * 4, nkb = (skv + AB_BK - 1) / AB_BK;
-  if (part <= 0 || part > TK_GL_MAX_BYTES || nkb <= 0) return 0;
+  const int64_t part = attn_bwd_dqp_bytes(b, hq, sq, d), nkb = (skv + AB_BK - 1) / AB_BK;
+  if (part <= 0 || part > (int64_t)AB_DQP_NONE || nkb <= 0) return 0;
   int64_t n = (2048 + b * hkv - 1) / (b * hkv);
   if (n > 8) n = 8;
   if (n > nkb) n = nkb;
@@ -47,38 +58,33 @@ static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t
 #define AB_DQP_QS(x, causal, off, BQ)                                                             \
   ((causal) && (x) * AB_BK - (off) > 0 ? (((x) * AB_BK - (off)) / (BQ)) * (BQ) : 0)
 
-/* inside AB_DKDV_KERNEL (FQ 2): this workgroup's partial (blockIdx.x); loads from it only after
- * the first launch */
+/* inside AB_DKDV_KERNEL (FQ 2): this workgroup's partial (blockIdx.x) */
 #define AB_DQP_BASE() (a.dqa + (int64_t)blockIdx.x * (int64_t)(a.dqa_bytes / 4u))
-#define AB_DQP_LOAD_RSRC() tk_rsrc_make(AB_DQP_BASE(), a.kb0 > 0 ? a.dqa_bytes : 0u)
 
-/* inside AB_DKDV_KERNEL (FQ 2): lane offsets of a wave's 32 x 32 dQ block (rows R0.., columns
- * C0.. of query head H, head dim DD) in a partial, as AB_DQ_ATOMIC's; rows past sq past
- * num_records (loads read 0, stores dropped) */
-#define AB_DQP_OFFS(O, H, R0, C0, DD)                                                             \
+/* inside AB_DKDV_KERNEL (FQ 2): a wave's 32 x 32 dQ block (rows R0.., columns C0.. of query head
+ * H, head dim DD) in the partial, as AB_DQ_ATOMIC's: the lane's first element's offset in a VGPR
+ * (through tk_opaque: recomputed at each use, no per-element values kept live), element i's a
+ * constant from it; V false: from AB_DQP_NONE (loads past num_records read 0, no traffic) */
+#define AB_DQP_ACCESS(H, R0, C0, DD, V, BODY)                                                     \
   do {                                                                                            \
-    const int r0_ = (R0);                                                                         \
-    const uint32_t lo_ = (uint32_t)((((int64_t)b * a.hq + (H)) * a.sq + r0_) * (DD) + (C0)) * 4u + \
-                         (uint32_t)(tk_layout_c_row(32, (int)lane, 0) * (DD) + (int)(lane % 32)) * 4u; \
-    _Pragma("unroll") for (int i = 0; i < 16; ++i)                                                \
-      O[i] = r0_ + tk_layout_c_row(32, (int)lane, i) < a.sq                                       \
-                 ? lo_ + (uint32_t)(tk_layout_c_row(32, 0, i) * (DD)) * 4u : TK_OOB_OFFSET;       \
+    const uint32_t l_ = tk_opaque(lane);                                                          \
+    const uint32_t s_ = (V) ? (uint32_t)((((int64_t)b * a.hq + (H)) * AB_DQP_SQ(a.sq) + (R0)) * (DD) + (C0)) * 4u \
+                            : AB_DQP_NONE;                                                        \
+    const uint32_t lo_ = tk_opaque(s_ + (uint32_t)(tk_layout_c_row(32, (int)l_, 0) * (DD) + (int)(l_ % 32)) * 4u); \
+    _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                              \
+      const uint32_t o_ = lo_ + (uint32_t)(tk_layout_c_row(32, 0, i) * (DD)) * 4u;                \
+      BODY;                                                                                       \
+    }                                                                                             \
   } while (0)
-/* the block's previous sums into Y[16] (issued a tile ahead of their use) */
+/* the block's sums so far into Y[16] (issued a tile ahead of their use); none in the first
+ * launch (kb0 0: the partial starts there; kb0 read from the argument block here: an SGPR held
+ * through the loop spilled one) */
 #define AB_DQP_LOAD(Y, H, R0, C0, DD)                                                             \
-  do {                                                                                            \
-    uint32_t o_[16];                                                                              \
-    AB_DQP_OFFS(o_, H, R0, C0, DD);                                                               \
-    _Pragma("unroll") for (int i = 0; i < 16; ++i) Y[i] = tk_buffer_load_b32(rdql, o_[i]);        \
-  } while (0)
+  AB_DQP_ACCESS(H, R0, C0, DD, ((const attn_bwd_args *)tk_kernarg_fresh())->kb0 > 0,              \
+                Y[i] = tk_buffer_load_b32(rdqa, o_))
 /* Y + X (the block's dQ of this key block: the accumulator tile X) back into the partial */
 #define AB_DQP_STORE(X, Y, H, R0, C0, DD)                                                         \
-  do {                                                                                            \
-    uint32_t o_[16];                                                                              \
-    AB_DQP_OFFS(o_, H, R0, C0, DD);                                                               \
-    _Pragma("unroll") for (int i = 0; i < 16; ++i)                                                \
-      tk_buffer_store_b32(rdqa, o_[i], tk_f32_bits(tk_bits_f32(Y[i]) + (X).f[0][i]));             \
-  } while (0)
+  AB_DQP_ACCESS(H, R0, C0, DD, true, tk_buffer_store_b32(rdqa, o_, tk_f32_bits(tk_bits_f32(Y[i]) + (X).f[0][i])))
 
 /* dQ = scale * sum of the partials, partial 0 first (8 elements per thread; grid and rows as
  * attn_bwd_pre); bq: the dkdv kernel's query tile (AB_BQ of d) */
@@ -89,7 +95,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dqp_sum(attn_bwd_args a, int bq)
   const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
   if (i >= a.sq) return;
   const int64_t part = (int64_t)(a.dqa_bytes / 4u), off = a.skv - a.sq;
-  const float *x = a.dqa + (((int64_t)b * a.hq + h) * a.sq + i) * (8 * cpr) + 8 * c;
+  const float *x = a.dqa + (((int64_t)b * a.hq + h) * AB_DQP_SQ(a.sq) + i) * (8 * cpr) + 8 * c;
   float s[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
   for (int p = 0; p < a.nparts; ++p) {
     if (i >= AB_DQP_QS((int64_t)p, a.causal, off, bq)) {

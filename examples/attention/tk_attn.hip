@@ -197,7 +197,8 @@ static int bwd_dqp_parts(const tk_attn_problem *p) /* deterministic: dQ partials
 static size_t bwd_dqa_bytes(const tk_attn_problem *p, unsigned flags)
 {
   const int64_t n = tk_attn_lse_elems(p) * p->d * 4;
-  if (flags & TK_ATTN_BWD_DETERMINISTIC) return (size_t)bwd_dqp_parts(p) * (size_t)n;
+  if (flags & TK_ATTN_BWD_DETERMINISTIC)
+    return (size_t)bwd_dqp_parts(p) * (size_t)attn_bwd_dqp_bytes(p->b, p->hq, p->sq, p->d);
   return n <= TK_GL_MAX_BYTES ? (size_t)n : 0;
 }
 static size_t bwd_delta_bytes(const tk_attn_problem *p) /* rounded to 16 (the sums' b128 accesses) */
