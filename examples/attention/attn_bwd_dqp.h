@@ -34,23 +34,31 @@
 /* first offset past any partial (a partial is smaller): the base of the first launch's loads */
 #define AB_DQP_NONE 0xf0000000u
 
-/* key blocks (AB_BK keys) per launch = partials: enough workgroups per launch to fill the part
- * (about 2048: a round of 1 workgroup per CU is 256-304), at most 8 (each partial is read once
- * more by the sum), at most what fits 4 GiB in all; 0 when one partial passes AB_DQP_NONE
- * (then the dq kernel) */
+/* key blocks (AB_BK keys) per launch = partials, for a device of `cus` CUs (0: unknown): the
+ * fewest whose launches take the fewest rounds of one workgroup per CU (dkdvp's registers allow
+ * one) among 1..8 (each partial costs the sum one more read of b*hq*sq*d*4 bytes): e.g. 8 key
+ * blocks of 256 (batch, kv head) pairs on 256 CUs: 1 (eight launches of one round each), 32 on
+ * 304 CUs: 7 (28 rounds, as 8; 1 takes 32); at most 4 GiB in all; 0 when one partial passes
+ * AB_DQP_NONE (then the dq kernel) */
 static inline int64_t attn_bwd_dqp_bytes(int64_t b, int64_t hq, int64_t sq, int64_t d) /* one partial's */
 {
   return b * hq * AB_DQP_SQ(sq) * d * 4;
 }
-static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d)
+static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d, int cus)
 {
-  const int64_t part = attn_bwd_dqp_bytes(b, hq, sq, d), nkb = (skv + AB_BK - 1) / AB_BK;
+  const int64_t part = attn_bwd_dqp_bytes(b, hq, sq, d), nkb = (skv + AB_BK - 1) / AB_BK, g = b * hkv;
   if (part <= 0 || part > (int64_t)AB_DQP_NONE || nkb <= 0) return 0;
-  int64_t n = (2048 + b * hkv - 1) / (b * hkv);
-  if (n > 8) n = 8;
-  if (n > nkb) n = nkb;
-  while (n > 1 && n * part > ((int64_t)4 << 30)) --n;
-  return (int)n;
+  int64_t nmax = nkb < 8 ? nkb : 8;
+  while (nmax > 1 && nmax * part > ((int64_t)4 << 30)) --nmax;
+  if (cus <= 0) return (int)nmax;
+  int best = 1;
+  int64_t rbest = -1;
+  for (int64_t n = 1; n <= nmax; ++n) { /* rounds of the launches of n key blocks (the last: the rest) */
+    const int64_t full = nkb / n, rest = nkb % n;
+    const int64_t r = full * ((n * g + cus - 1) / cus) + (rest ? (rest * g + cus - 1) / cus : 0);
+    if (rbest < 0 || r < rbest) rbest = r, best = (int)n;
+  }
+  return best;
 }
 
 /* the first query row (a multiple of the tile, BQ) whose dQ partial x holds: its first key block's
@@ -97,14 +105,16 @@ __global__ __launch_bounds__(256) void attn_bwd_dqp_sum(attn_bwd_args a, int bq)
   const int64_t part = (int64_t)(a.dqa_bytes / 4u), off = a.skv - a.sq;
   const float *x = a.dqa + (((int64_t)b * a.hq + h) * AB_DQP_SQ(a.sq) + i) * (8 * cpr) + 8 * c;
   float s[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-  for (int p = 0; p < a.nparts; ++p) {
-    if (i >= AB_DQP_QS((int64_t)p, a.causal, off, bq)) {
-      const tk_u32x4 x0 = ((const tk_u32x4 *)(x + p * part))[0], x1 = ((const tk_u32x4 *)(x + p * part))[1];
-      _Pragma("unroll") for (int e = 0; e < 4; ++e) {
-        s[e] += tk_bits_f32(x0[e]);
-        s[e + 4] += tk_bits_f32(x1[e]);
-      }
-    }
+  tk_u32x4 x0[8], x1[8]; /* every partial's loads issued before the first add (not one at a time) */
+  _Pragma("unroll") for (int p = 0; p < 8; ++p) {
+    const bool in = p < a.nparts && i >= AB_DQP_QS((int64_t)p, a.causal, off, bq);
+    x0[p] = in ? ((const tk_u32x4 *)(x + p * part))[0] : tk_u32x4{0u, 0u, 0u, 0u};
+    x1[p] = in ? ((const tk_u32x4 *)(x + p * part))[1] : tk_u32x4{0u, 0u, 0u, 0u};
+  }
+  _Pragma("unroll") for (int p = 0; p < 8; ++p) /* partial 0 first: a fixed order */
+  _Pragma("unroll") for (int e = 0; e < 4; ++e) {
+    s[e] += tk_bits_f32(x0[p][e]);
+    s[e + 4] += tk_bits_f32(x1[p][e]);
   }
   tk_u32x4 y;
   _Pragma("unroll") for (int e = 0; e < 4; ++e)

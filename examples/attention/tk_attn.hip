@@ -192,7 +192,10 @@ int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
  * would pass one buffer descriptor's 4 GiB: the deterministic kernels then run) */
 static int bwd_dqp_parts(const tk_attn_problem *p) /* deterministic: dQ partials (attn_bwd_dqp.h), 0: none */
 {
-  return attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d);
+  int dev = 0, cus = 0; /* the current device's CUs (as the forward's plan): launches of whole rounds */
+  if (hipGetDevice(&dev) != hipSuccess || hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
+    cus = 0;
+  return attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, cus);
 }
 static size_t bwd_dqa_bytes(const tk_attn_problem *p, unsigned flags)
 {
