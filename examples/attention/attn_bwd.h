@@ -5,9 +5,11 @@
  *    dQ = dS K over the workgroup's 128 keys, added to the sums with f32
  *    buffer atomics: 5 matmuls, not 7), attn_bwd_dq_cvt (dQ = scale * sums,
  *    bf16); dQ's summation order varies run to run, dK and dV do not;
- *  deterministic (TK_ATTN_BWD_DETERMINISTIC, a.dqa NULL): attn_bwd_pre,
- *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (no atomics: every element summed in a
- *    fixed order; the dq kernel recomputes S, P, dP, dS).
+ *  deterministic (TK_ATTN_BWD_DETERMINISTIC, a.nparts set): attn_bwd_pre,
+ *    attn_bwd_d*_dkdvp launches (dkdvq with dQ into f32 partial sums by
+ *    plain loads and stores, in launch order), attn_bwd_dqp_sum (no atomics:
+ *    attn_bwd_dqp.h); with neither set (partials past 3.75 GiB): attn_bwd_pre,
+ *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (attn_bwd_dq.h: recomputes S, P, dP, dS).
  * dkdvq: dS (bf16, the B operand's values) goes to an LDS tile of the 4
  * waves' keys (AB_DS_STORE) before dV/dK's MFMAs; after the end-of-tile
  * barrier wave w reads its 32 query rows x 128 keys of it and runs dQ's MFMAs
