@@ -6,7 +6,7 @@
  *    buffer atomics: 5 matmuls, not 7), attn_bwd_dq_cvt (dQ = scale * sums,
  *    bf16); dQ's summation order varies run to run, dK and dV do not;
  *  deterministic (TK_ATTN_BWD_DETERMINISTIC, a.nparts set): attn_bwd_pre,
- *    attn_bwd_d*_dkdvp launches (dkdvq with dQ into f32 partial sums by
+ *    attn_bwd_d*_kvdqp launches (dkdvq with dQ into f32 partial sums by
  *    plain loads and stores, in launch order), attn_bwd_dqp_sum (no atomics:
  *    attn_bwd_dqp.h); with neither set (partials past 3.75 GiB): attn_bwd_pre,
  *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (attn_bwd_dq.h: recomputes S, P, dP, dS).
@@ -318,7 +318,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
                                                                                                   \
   AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdv, 0)                                                \
   AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdvq, 1)                                               \
-  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdvp, 2)
+  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_kvdqp, 2)
 
 /* the dK/dV kernel KNAME; FQ 1: dQ += dS K_w too (f32 atomics into a.dqa), see the file head */
 #define AB_DKDV_KERNEL(NAME, D, AB_BQ, KNAME, FQ)                                                  \
@@ -549,9 +549,9 @@ static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv,
                      (unsigned)b), dim3(256), 0, stream, pa);
   const dim3 gkv((unsigned)((a->skv + AB_BK - 1) / AB_BK), (unsigned)hkv, (unsigned)b);
   const dim3 gq((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
-  if (a->nparts) { /* deterministic: dkdvp launches, then the partials' sum (attn_bwd_dqp.h) */
-    if (d == 64) AB_DQP_LAUNCH(attn_bwd_d64_dkdvp, a, d, b, hkv, stream);
-    else AB_DQP_LAUNCH(attn_bwd_d128_dkdvp, a, d, b, hkv, stream);
+  if (a->nparts) { /* deterministic: kvdqp launches, then the partials' sum (attn_bwd_dqp.h) */
+    if (d == 64) AB_DQP_LAUNCH(attn_bwd_d64_kvdqp, a, d, b, hkv, stream);
+    else AB_DQP_LAUNCH(attn_bwd_d128_kvdqp, a, d, b, hkv, stream);
   } else if (a->dqa) {
     if (d == 64) hipLaunchKernelGGL(attn_bwd_d64_dkdvq, gkv, dim3(256), 0, stream, *a);
     else hipLaunchKernelGGL(attn_bwd_d128_dkdvq, gkv, dim3(256), 0, stream, *a);

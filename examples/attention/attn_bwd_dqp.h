@@ -1,7 +1,7 @@
 /* attn_bwd_dqp.h: the deterministic backward's dQ through ordered partial
  * sums (TK_ATTN_BWD_DETERMINISTIC): no float atomics, bitwise repeatable, and
  * no recomputation of S, P, dP, dS for dQ.
- *  - attn_bwd_d*_dkdvp: the fused dK/dV/dQ kernel of attn_bwd.h (FQ 2), over
+ *  - attn_bwd_d*_kvdqp: the fused dK/dV/dQ kernel of attn_bwd.h (FQ 2), over
  *    the key blocks kb0 .. kb0 + gridDim.x - 1 of one launch; block kb0 + x
  *    adds its dQ blocks to partial x (f32 [b][hq][sq][d]) with a plain load,
  *    add, store instead of an atomic: within a launch every partial element
@@ -34,12 +34,13 @@
 /* first offset past any partial (a partial is smaller): the base of the first launch's loads */
 #define AB_DQP_NONE 0xf0000000u
 
-/* key blocks (AB_BK keys) per launch = partials, for a device of `cus` CUs (0: unknown): the
- * fewest whose launches take the fewest rounds of one workgroup per CU (dkdvp's registers allow
- * one) among 1..8 (each partial costs the sum one more read of b*hq*sq*d*4 bytes): e.g. 8 key
- * blocks of 256 (batch, kv head) pairs on 256 CUs: 1 (eight launches of one round each), 32 on
- * 304 CUs: 7 (28 rounds, as 8; 1 takes 32); at most 4 GiB in all; 0 when one partial passes
- * AB_DQP_NONE (then the dq kernel) */
+/* key blocks (AB_BK keys) per launch = partials, for a device of `cus` CUs (0: unknown), among
+ * 1..8: the fewest rounds of one workgroup per CU (kvdqp's registers allow one) plus half a round
+ * per partial (the sum reads each: b*hq*sq*d*4 bytes, about half a round's time on MI325X and
+ * MI355X at d 128, modeled): e.g. 8 key blocks of 256 (batch, kv head) pairs on 256 CUs: 1 (eight
+ * launches of one round each); 16 on 304 CUs: 1 (16 rounds; 7 take 14 + 3.5); 32 on 304: 7 (28
+ * rounds + 3.5; 1 takes 32 + 0.5); at most 4 GiB in all; 0 when one partial passes AB_DQP_NONE
+ * (then the dq kernel) */
 static inline int64_t attn_bwd_dqp_bytes(int64_t b, int64_t hq, int64_t sq, int64_t d) /* one partial's */
 {
   return b * hq * AB_DQP_SQ(sq) * d * 4;
@@ -56,7 +57,7 @@ static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t
   for (int64_t n = 1; n <= nmax; ++n) { /* rounds of the launches of n key blocks (the last: the rest) */
     const int64_t full = nkb / n, rest = nkb % n;
     const int64_t r = full * ((n * g + cus - 1) / cus) + (rest ? (rest * g + cus - 1) / cus : 0);
-    if (rbest < 0 || r < rbest) rbest = r, best = (int)n;
+    if (rbest < 0 || 2 * r + n < rbest) rbest = 2 * r + n, best = (int)n; /* a partial ~ half a round */
   }
   return best;
 }
@@ -122,16 +123,16 @@ __global__ __launch_bounds__(256) void attn_bwd_dqp_sum(attn_bwd_args a, int bq)
   tk_buffer_store_b128(tk_gl_rsrc(&a.dq), (uint32_t)(tk_gl_offset(&a.dq, b, h, i, 8 * c) * 2), y);
 }
 
-/* the deterministic mode's kernels after attn_bwd_pre: dkdvp over a->nparts key blocks per
+/* the deterministic mode's kernels after attn_bwd_pre: kvdqp over a->nparts key blocks per
  * launch, then the sum; a->dqa: the partials, a->dqa_bytes: bytes of one */
-#define AB_DQP_LAUNCH(DKDVP, a, d, b, hkv, stream)                                                \
+#define AB_DQP_LAUNCH(KVDQP, a, d, b, hkv, stream)                                                \
   do {                                                                                            \
     const int nkb_ = (int)(((a)->skv + AB_BK - 1) / AB_BK);                                       \
     attn_bwd_args p_ = *(a);                                                                      \
     for (int k_ = 0; k_ < nkb_; k_ += p_.nparts) {                                                \
       p_.kb0 = k_;                                                                                \
       const int n_ = nkb_ - k_ < p_.nparts ? nkb_ - k_ : p_.nparts;                               \
-      hipLaunchKernelGGL(DKDVP, dim3((unsigned)n_, (unsigned)(hkv), (unsigned)(b)), dim3(256), 0, stream, p_); \
+      hipLaunchKernelGGL(KVDQP, dim3((unsigned)n_, (unsigned)(hkv), (unsigned)(b)), dim3(256), 0, stream, p_); \
     }                                                                                             \
     p_.kb0 = 0;                                                                                   \
     hipLaunchKernelGGL(attn_bwd_dqp_sum, dim3((unsigned)(((a)->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), \
