@@ -77,7 +77,8 @@ typedef struct attn_data {
 
 static void *dev_alloc(size_t bytes) { return tk_ex_dev_alloc("attn", bytes, 0); }
 
-/* Q, K, V (and dO for bwd) from the seed, in that order */
+/* Q, K, V (and dO for bwd) from the seed, in that order; bwd: 0 forward only, 1 backward, 2
+ * deterministic backward (its workspace) */
 static void setup(attn_data *d, const tk_attn_problem *p, uint64_t seed, int bwd)
 {
   memset(d, 0, sizeof *d);
@@ -103,7 +104,8 @@ static void setup(attn_data *d, const tk_attn_problem *p, uint64_t seed, int bwd
   if (bwd) {
     d->g = dev_alloc(d->n[3] * 2);
     d->dq = dev_alloc(d->n[0] * 2), d->dk = dev_alloc(d->n[1] * 2), d->dv = dev_alloc(d->n[2] * 2);
-    d->ws = dev_alloc(tk_attn_bwd_workspace_bytes(p));
+    /* the workspace of the mode that runs (bwd 2: deterministic, its dQ partials) */
+    d->ws = dev_alloc(tk_attn_bwd_workspace_bytes_flags(p, bwd == 2 ? TK_ATTN_BWD_DETERMINISTIC : 0u));
     CHECK_HIP(hipMemcpy(d->g, d->hg, d->n[3] * 2, hipMemcpyHostToDevice));
   }
   d->ws_bytes = tk_attn_fwd_workspace_bytes(p);
@@ -300,7 +302,7 @@ static int run_one(const options *o)
     printf("backward: %s\n", o->det ? "deterministic (TK_ATTN_BWD_DETERMINISTIC: no atomics)"
                                       : "default (dQ summed with f32 atomics in the dK/dV kernel)");
   attn_data d;
-  setup(&d, p, o->seed, o->bwd);
+  setup(&d, p, o->seed, o->bwd ? 1 + o->det : 0);
   if (!o->bwd)
     printf("forward: tail split %s (workspace %zu bytes)\n", !o->nosplit && d.ws_bytes ? "on" : "off", d.ws_bytes);
   launch_ctx fwd = {p, &d, 0, o->nosplit, 0}, l = {p, &d, o->bwd, o->nosplit, o->det};
@@ -358,7 +360,7 @@ static int run_sweep(const options *o)
       tk_attn_problem p = shapes[i];
       p.causal = causal;
       attn_data d;
-      setup(&d, &p, o->seed, o->bwd);
+      setup(&d, &p, o->seed, o->bwd ? 1 + o->det : 0);
       launch_ctx fwd = {&p, &d, 0, o->nosplit, 0}, l = {&p, &d, o->bwd, o->nosplit, o->det};
       if (o->bwd && launch(&fwd) != 0) rc = 4;
       double ms = 0;

@@ -5,9 +5,11 @@
  *    dQ = dS K over the workgroup's 128 keys, added to the sums with f32
  *    buffer atomics: 5 matmuls, not 7), attn_bwd_dq_cvt (dQ = scale * sums,
  *    bf16); dQ's summation order varies run to run, dK and dV do not;
- *  deterministic (TK_ATTN_BWD_DETERMINISTIC, a.dqa NULL): attn_bwd_pre,
- *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (no atomics: every element summed in a
- *    fixed order; the dq kernel recomputes S, P, dP, dS).
+ *  deterministic (TK_ATTN_BWD_DETERMINISTIC, a.nparts set): attn_bwd_pre,
+ *    attn_bwd_d*_kvdqp launches (dkdvq with dQ into f32 partial sums by
+ *    plain loads and stores, in launch order), attn_bwd_dqp_sum (no atomics:
+ *    attn_bwd_dqp.h); with neither set (partials past 3.75 GiB): attn_bwd_pre,
+ *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (attn_bwd_dq.h: recomputes S, P, dP, dS).
  * dkdvq: dS (bf16, the B operand's values) goes to an LDS tile of the 4
  * waves' keys before dV/dK's MFMAs (AB_DS_PUT: gfx950 transposed, keys x
  * queries, one 8-byte store per B fragment; gfx942 queries x keys, 2-byte
@@ -106,6 +108,7 @@ typedef struct attn_bwd_args {
   int32_t sq, skv, hq, group;
   int32_t causal;
   float scale, scale_log2;
+  int32_t kb0, nparts; /* deterministic dQ partials (attn_bwd_dqp.h): first key block of the launch, partials */
 } attn_bwd_args;
 
 /* delta = rowsum(dO * O): each row's d / 8 16-byte chunks over as many lanes
@@ -246,19 +249,6 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
 #define AB_CVT_B(X, Y) tk_rt_cvt_c_to_b_bf16_finite(X, Y)
 #endif
 
-/* chunk reads of a transposed tile R0 + RS rows down (RS = 0, 32, 64, 96 after unrolling): the
- * shift as a constant (tk_prefetch_issue_rows puts it in the reads' offset field, so every
- * chunk shares one set of address registers) */
-#define AB_READ_ROWS(P, SM, R0, RS)                                                               \
-  do {                                                                                            \
-    switch (RS) {                                                                                 \
-    case 32: tk_prefetch_issue_rows(P, SM, R0, 0, 32); break;                                     \
-    case 64: tk_prefetch_issue_rows(P, SM, R0, 0, 64); break;                                     \
-    case 96: tk_prefetch_issue_rows(P, SM, R0, 0, 96); break;                                     \
-    default: tk_prefetch_issue(P, SM, (R0) + (RS), 0); break;                                     \
-    }                                                                                             \
-  } while (0)
-
 /* dkdv kernel (inside it): per-row LSE (log2 units, into lr) or delta (into dr) of the rows
  * this lane holds */
 #define AB_LSE_READ(X, OFF)                                                                       \
@@ -266,22 +256,6 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     _Pragma("unroll") for (int fr = 0; fr < BQ_ / 32; ++fr)                                       \
     _Pragma("unroll") for (int i = 0; i < 16; ++i)                                                \
       X[fr * 16 + i] = sm.it.ld[(OFF) + 32 * fr + tk_layout_c_row(32, (int)lane, i)];            \
-  } while (0)
-
-/* dq kernel (inside it): issue / commit the key tile at row R0 */
-#define AB_Q_ISSUE(R0)                                                                            \
-  do {                                                                                            \
-    const int ti_ = (int)tk_opaque((uint32_t)tid); /* offsets computed here, not kept live */    \
-    tk_load_issue_mat(s1, mvk, rkm, (R0), 0, ti_);                                                \
-    tk_load_issue_t_mat(t1, mvk, rkm, (R0), 0, ti_);                                              \
-    tk_load_issue_mat(s2, mvv, rvm, (R0), 0, ti_);                                                \
-  } while (0)
-#define AB_Q_COMMIT()                                                                             \
-  do {                                                                                            \
-    const int tc_ = (int)tk_opaque((uint32_t)tid);                                                \
-    tk_load_commit(sm.it.k, s1, tc_, NT_ + NS_);                                                  \
-    tk_load_commit_t(sm.it.kt, t1, tc_, NS_);                                                     \
-    tk_load_commit(sm.it.v, s2, tc_, 0);                                                          \
   } while (0)
 
 /* dP one MFMA at a time, each followed by its share of P = exp2(S * SC - LSE(e)) (a wave issues
@@ -384,6 +358,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     tk_prefetch_wait(X, dpn_, 0);                                                                 \
   } while (0)
 #endif
+#include "attn_bwd_dqp.h" /* the deterministic mode's dQ partials: AB_DQP_* hooks (FQ 2) */
 
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
   TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
@@ -400,12 +375,6 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     struct { NAME##_ost k, v; } ep[4];                                                            \
   } NAME##_kv_smem;                                                                               \
   TK_LDS_CHECK(NAME##_kv_smem);                                                                   \
-  typedef union {                                                                                 \
-    struct { NAME##_rst k; NAME##_tst kt; NAME##_rst v; } it;                                     \
-    NAME##_bst init; /* Q, then dO (one at a time: 32 KiB at d = 128, two workgroups per CU) */   \
-    NAME##_ost ep[4];                                                                             \
-  } NAME##_q_smem;                                                                                \
-  TK_LDS_CHECK(NAME##_q_smem);                                                                    \
   TK_STAGE(NAME##_rstage, NAME##_rst, 256);                                                       \
   TK_STAGE(NAME##_tstage, NAME##_tst, 256);                                                       \
   TK_STAGE(NAME##_bstage, NAME##_bst, 256);                                                       \
@@ -456,142 +425,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
                                                                                                   \
   AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdv, 0)                                                \
   AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdvq, 1)                                               \
-                                                                                                  \
-  __global__ __launch_bounds__(256, 2) void NAME##_dq(attn_bwd_args a)                             \
-  {                                                                                               \
-    TK_LDS_ALLOC(NAME##_q_smem, sm);                                                              \
-    enum { BQ_ = AB_BQ, NC = (D) / 32, /* 32-wide d-chunks */                                     \
-           RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of K, V (AB_BQ x 32), K^T (32 x AB_BQ) */ \
-    const int tid = threadIdx.x;                                                                  \
-    const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
-    const int q0 = (int)blockIdx.x * AF_BQ, h = (int)blockIdx.y, b = (int)blockIdx.z;             \
-    const int hk = h / a.group, off = a.skv - a.sq;                                               \
-    const int qw = q0 + 32 * (int)wave;                                                           \
-    const tk_rsrc rq = tk_gl_rsrc(&a.q), rg = tk_gl_rsrc(&a.dout);                                \
-    /* Q_w and dO_w in registers as 32-column chunks, through one 32 KiB LDS tile in turn */      \
-    NAME##_qc_t qf[NC], gf[NC];                                                                   \
-    {                                                                                             \
-      NAME##_bstage st;                                                                           \
-      NAME##_qcpend pn;                                                                           \
-      tk_load(sm.init, st, &a.q, rq, b, h, q0, 0, tid);                                           \
-      tk_load_issue(st, &a.dout, rg, b, h, q0, 0, tid);                                           \
-      tk_lds_barrier();                                                                           \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
-        tk_prefetch_issue(pn, sm.init, 32 * wave, 32 * c);                                        \
-        tk_prefetch_wait(qf[c], pn, 0);                                                           \
-      }                                                                                           \
-      tk_barrier();                                                                               \
-      tk_load_commit(sm.init, st, tid, 0);                                                        \
-      tk_lds_barrier();                                                                           \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
-        tk_prefetch_issue(pn, sm.init, 32 * wave, 32 * c);                                        \
-        tk_prefetch_wait(gf[c], pn, 0);                                                           \
-      }                                                                                           \
-      tk_barrier();                                                                               \
-    }                                                                                             \
-    const int qi = qw + (int)(lane % 32);                                                         \
-    const int64_t row = ((int64_t)b * a.hq + h) * a.sq;                                           \
-    float lc[1] = {qi < a.sq ? a.lse[row + qi] * AF_LOG2E : INFINITY};                            \
-    float dc[1] = {qi < a.sq ? a.delta[row + qi] : 0.0f};                                         \
-    NAME##_oc_t dq[NC];                                                                           \
-    _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(dq[c]);                             \
-    int kv_end = a.skv;                                                                           \
-    if (a.causal && q0 + AF_BQ + off < kv_end) kv_end = q0 + AF_BQ + off;                         \
-    /* key tile t+1's K, K^T, V stages in flight during tile t (one LDS buffer, two barriers) */ \
-    const int nt = kv_end > 0 ? (kv_end + AB_BQ - 1) / AB_BQ : 0;                                 \
-    /* matrix-bounded loads: key rows past skv read 0 in hardware (tk/loads.h) */                 \
-    const tk_rsrc rkm = tk_gl_rsrc_mat(&a.k, b, hk), rvm = tk_gl_rsrc_mat(&a.v, b, hk);           \
-    const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
-    NAME##_rstage s1, s2;                                                                         \
-    NAME##_tstage t1;                                                                             \
-    enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
-    if (nt > 0) {                                                                                 \
-      AB_Q_ISSUE(0);                                                                              \
-      AB_Q_COMMIT();                                                                              \
-      AB_Q_ISSUE(AB_BQ);                                                                          \
-    }                                                                                             \
-    tk_lds_barrier();                                                                             \
-    for (int t = 0; t < nt; ++t) {                                                                \
-      const int kv0 = t * AB_BQ;                                                                  \
-      NAME##_s_t s, dp;                                                                           \
-      tk_rt_zero(s);                                                                              \
-      tk_rt_zero(dp);                                                                             \
-      /* an opaque zero row: the chunk reads' lane addresses are computed here, per tile, instead \
-       * of living in registers through the loop (36 of them: two workgroups per CU need <= 256) */ \
-      const uint32_t z_ = tk_opaque(0u);                                                          \
-      /* chunk reads one chunk ahead: chunk c's wait leaves chunk c+1's RK_ reads in flight */    \
-      {                                                                                           \
-        NAME##_kcpend kp[2 * NC];                                                                 \
-        NAME##_kc_t kc[2 * NC];                                                                   \
-        tk_prefetch_issue(kp[0], sm.it.k, z_, 0);                                                  \
-        _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) { /* K chunks (S^T), then V (dP^T) */  \
-          if (c + 1 < NC) tk_prefetch_issue(kp[c + 1], sm.it.k, z_, 32 * (c + 1));                 \
-          else if (c + 1 < 2 * NC) tk_prefetch_issue(kp[c + 1], sm.it.v, z_, 32 * (c + 1 - NC));   \
-          if (c + 1 < 2 * NC) tk_prefetch_wait(kc[c], kp[c], RK_);                                \
-          else tk_prefetch_wait(kc[c], kp[c], 0);                                                 \
-          if (c < NC) {                                                                           \
-            tk_mma_ABt(s, kc[c], qf[c], s);                    /* S^T = K Q_w^T */                \
-          } else if (!AB_DP_INTERLEAVE) {                                                         \
-            tk_mma_ABt(dp, kc[c], gf[c - NC], dp);             /* dP^T = V dO_w^T */              \
-          } else { /* one MFMA at a time, each followed by its share of P^T's exp2 (see dkdv) */  \
-            enum { EPG = 4 / NC }; /* P elements per lane per MFMA */                             \
-            _Pragma("unroll") for (int r = 0; r < AB_BQ / 32; ++r)                                \
-            _Pragma("unroll") for (int k = 0; k < 4; ++k) {                                       \
-              const int g = ((c - NC) * (AB_BQ / 32) + r) * 4 + k;                                \
-              NAME##_f1_t a1, b1;                                                                 \
-              NAME##_c1_t o1;                                                                     \
-              a1.f[0] = kc[c].f[r * 4 + k];                                                       \
-              b1.f[0] = gf[c - NC].f[k];                                                          \
-              o1.f[0] = dp.f[r];                                                                  \
-              tk_mma_ABt(o1, a1, b1, o1);                      /* dP^T = V dO_w^T */              \
-              dp.f[r] = o1.f[0];                                                                  \
-              _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                     \
-                s.f[e / 16][e % 16] = tk_exp2f(s.f[e / 16][e % 16] * a.scale_log2 - lc[0]); /* P^T */ \
-              TK_SCHED_BARRIER(0);                                                                \
-            }                                                                                     \
-          }                                                                                       \
-        }                                                                                         \
-      }                                                                                           \
-      NAME##_tcpend tp[NC];                                                                       \
-      NAME##_tc_t tc[NC];                                                                         \
-      tk_prefetch_issue(tp[0], sm.it.kt, z_, 0); /* K^T's first chunk under the softmax */         \
-      if (!AB_DP_INTERLEAVE) {                                                                    \
-        if (kv0 + AB_BQ > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, -INFINITY);                   \
-        if (a.causal && qw + off - kv0 < AB_BQ - 1) tk_rt_mask_lower(s, s, qw + off - kv0, -INFINITY); \
-        tk_rt_exp2_col(s, s, a.scale_log2, lc); /* P^T */                                         \
-      } else { /* P^T masked after its exp2: 0 where hidden (a select: an overflow is dropped too) */ \
-        if (kv0 + AB_BQ > a.skv) tk_rt_mask_rows(s, s, a.skv - kv0, 0.0f);                        \
-        if (a.causal && qw + off - kv0 < AB_BQ - 1) tk_rt_mask_lower(s, s, qw + off - kv0, 0.0f); \
-      }                                                                                           \
-      tk_rt_col_bcast(dp, dp, dc, -);                                                             \
-      tk_rt_mul(dp, s, dp); /* dS^T */                                                            \
-      NAME##_p_t pb;                                                                              \
-      tk_rt_cvt_c_to_b_bf16_finite(pb, dp);                                                       \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) { /* dQ^T += K^T dS^T, by 32 d-rows */       \
-        if (c + 1 < NC) {                                                                         \
-          AB_READ_ROWS(tp[c + 1], sm.it.kt, z_, 32 * (c + 1)); /* shift: offset field */          \
-          tk_prefetch_wait(tc[c], tp[c], RK_);                                                    \
-        } else {                                                                                  \
-          tk_prefetch_wait(tc[c], tp[c], 0);                                                      \
-        }                                                                                         \
-        tk_mma_AB(dq[c], tc[c], pb, dq[c]);                                                       \
-      }                                                                                           \
-      /* free the buffer, put tile t+1 in, start tile t+2's loads (unconditional: past the end   \
-       * rows that read 0 and are never used; see the dkdv kernel) */                             \
-      tk_barrier();                                                                               \
-      AB_Q_COMMIT();                                                                              \
-      AB_Q_ISSUE(kv0 + 2 * AB_BQ);                                                                \
-      tk_lds_barrier();                                                                           \
-    }                                                                                             \
-    tk_barrier(); /* the output tiles alias the key tiles slower waves may still read */         \
-    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
-      tk_rt_scale(dq[c], dq[c], a.scale);                                                         \
-      tk_store_acc_lds_t(sm.ep[wave], dq[c], 0, 32 * c);                                          \
-    }                                                                                             \
-    const tk_rsrc ro = tk_gl_rsrc(&a.dq);                                                         \
-    TK_WAIT_LGKMCNT(0);                                                                           \
-    tk_store_lds_global(&a.dq, ro, b, h, qw, 0, sm.ep[wave], lane, 64);                           \
-  }
+  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_kvdqp, 2)
 
 /* the dK/dV kernel KNAME; FQ 1: dQ += dS K_w too (f32 atomics into a.dqa), see the file head */
 #define AB_DKDV_KERNEL(NAME, D, AB_BQ, KNAME, FQ)                                                  \
@@ -602,7 +436,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
            RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
-    const int kv0 = (int)blockIdx.x * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z;           \
+    const int kv0 = ((int)blockIdx.x + (FQ == 2 ? a.kb0 : 0)) * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z; \
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
     const int off = a.skv - a.sq;                                                                 \
     const tk_rsrc rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);                                   \
@@ -668,7 +502,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_rt_in_agpr(ktf);                                                                         \
       tk_barrier();                                                                               \
     }                                                                                             \
-    const tk_rsrc rdqa = tk_rsrc_make(a.dqa, FQ ? a.dqa_bytes : 0u);                              \
+    const tk_rsrc rdqa = tk_rsrc_make(FQ == 2 ? AB_DQP_BASE() : a.dqa, FQ ? a.dqa_bytes : 0u);    \
+    uint32_t dql[16]; /* FQ 2: this tile's partial sums so far (attn_bwd_dqp.h) */              \
     /* this lane's first dS element (row 4 (lane / 32), key column 32 wave + lane % 32) in sm.it.ds */ \
     const uint32_t dsb_ = tk_st_offset(NAME##_dsst, (uint32_t)tk_layout_c_row(32, (int)lane, 0), 32u * wave + lane % 32); \
     (void)dsb_; /* (gfx950 stores dS transposed: AB_DS_PUT) */                                    \
@@ -711,7 +546,11 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             AB_KV_NEXT();                                                                         \
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
-          if (FQ && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
+          if (FQ == 1 && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
+          if (FQ == 2 && c == NC) { /* the previous tile's block, then this tile's sums so far */ \
+            if (t > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);                  \
+            AB_DQP_LOAD(dql, h0, q0 + 32 * rb_, 32 * cb_, D);                                     \
+          }                                                                                       \
           if (c == NC && AB_KV_INTERLEAVE) { /* S complete: its masks before P */                 \
             if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                   \
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
@@ -776,7 +615,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       AB_KV_COMMIT(cq);                                                                           \
       tk_lds_barrier();                                                                           \
     }                                                                                             \
-    if (FQ && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */  \
+    if (FQ == 1 && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */ \
+    if (FQ == 2 && nt > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);            \
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_scale(dk[c], dk[c], a.scale);                                                         \
@@ -794,14 +634,21 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
 ATTN_BWD_KERNELS(attn_bwd_d64, 64, 64)
 ATTN_BWD_KERNELS(attn_bwd_d128, 128, 32)
 
+#include "attn_bwd_dq.h" /* the deterministic dq kernel (uses the tile types above) */
+
 /* a->dqa set: the fused dQ (dkdvq, then attn_bwd_dq_cvt); else dkdv and the dq kernel (deterministic) */
 static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv, hipStream_t stream)
 {
+  attn_bwd_args pa = *a;
+  if (a->nparts) pa.dqa = NULL; /* deterministic partials: nothing to zero */
   hipLaunchKernelGGL(attn_bwd_pre, dim3((unsigned)((a->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)a->hq,
-                     (unsigned)b), dim3(256), 0, stream, *a);
+                     (unsigned)b), dim3(256), 0, stream, pa);
   const dim3 gkv((unsigned)((a->skv + AB_BK - 1) / AB_BK), (unsigned)hkv, (unsigned)b);
   const dim3 gq((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
-  if (a->dqa) {
+  if (a->nparts) { /* deterministic: kvdqp launches, then the partials' sum (attn_bwd_dqp.h) */
+    if (d == 64) AB_DQP_LAUNCH(attn_bwd_d64_kvdqp, a, d, b, hkv, stream);
+    else AB_DQP_LAUNCH(attn_bwd_d128_kvdqp, a, d, b, hkv, stream);
+  } else if (a->dqa) {
     if (d == 64) hipLaunchKernelGGL(attn_bwd_d64_dkdvq, gkv, dim3(256), 0, stream, *a);
     else hipLaunchKernelGGL(attn_bwd_d128_dkdvq, gkv, dim3(256), 0, stream, *a);
     hipLaunchKernelGGL(attn_bwd_dq_cvt, dim3((unsigned)((a->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)a->hq,

@@ -78,14 +78,19 @@ int tk_attn_fwd_ws(const tk_attn_problem *p, const uint16_t *q, const uint16_t *
                    float *lse, void *workspace, size_t workspace_bytes, hipStream_t stream);
 
 /* Backward flags: TK_ATTN_BWD_DETERMINISTIC sums every gradient element in a
- * fixed order (no atomics: bitwise-identical results run to run; a second
- * kernel recomputes S, P, dP and dS for dQ).  Default (0): dQ is summed with
- * f32 atomics inside the dK/dV kernel (faster; dQ's last bits may differ run
- * to run; dK and dV are still summed in a fixed order). */
+ * fixed order (no atomics: bitwise-identical results run to run; dQ through
+ * up to 8 f32 partial sums over key blocks, added in a fixed order, or, when
+ * one partial would pass 4 GiB, a second kernel that recomputes S, P, dP and
+ * dS).  Default (0): dQ is summed with f32 atomics inside the dK/dV kernel
+ * (faster; dQ's last bits may differ run to run; dK and dV are still summed
+ * in a fixed order). */
 enum { TK_ATTN_BWD_DETERMINISTIC = 1 };
-/* Backward workspace bytes for `flags`: the dO.O row sums, plus the f32 dQ
- * sums (b*hq*sq*d*4 bytes) for the default mode.  tk_attn_bwd_workspace_bytes
- * is the default mode's (enough for both). */
+/* Backward workspace bytes for `flags` on the current device: the dO.O row
+ * sums, plus the f32 dQ sums (b*hq*sq*d*4 bytes) for the default mode, or P
+ * such partial sums (sq rounded up to 64; 1 <= P <= 8 by the device's CU
+ * count, P partials <= 4 GiB; docs/attention.md "Deterministic backward")
+ * for TK_ATTN_BWD_DETERMINISTIC.  tk_attn_bwd_workspace_bytes is the larger
+ * of the two (enough for both). */
 size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p);
 size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flags);
 /* Backward: dq, dk, dv from q, k, v, o, lse (the forward's) and dout;

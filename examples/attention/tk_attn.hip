@@ -190,10 +190,18 @@ int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
 
 /* the fused dQ's f32 sums ([b][hq][sq][d]) after the deltas; 0 when it does not apply (they
  * would pass one buffer descriptor's 4 GiB: the deterministic kernels then run) */
+static int bwd_dqp_parts(const tk_attn_problem *p) /* deterministic: dQ partials (attn_bwd_dqp.h), 0: none */
+{
+  int dev = 0, cus = 0; /* the current device's CUs (as the forward's plan): launches of whole rounds */
+  if (hipGetDevice(&dev) != hipSuccess || hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
+    cus = 0;
+  return attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, cus);
+}
 static size_t bwd_dqa_bytes(const tk_attn_problem *p, unsigned flags)
 {
-  if (flags & TK_ATTN_BWD_DETERMINISTIC) return 0;
   const int64_t n = tk_attn_lse_elems(p) * p->d * 4;
+  if (flags & TK_ATTN_BWD_DETERMINISTIC)
+    return (size_t)bwd_dqp_parts(p) * (size_t)attn_bwd_dqp_bytes(p->b, p->hq, p->sq, p->d);
   return n <= TK_GL_MAX_BYTES ? (size_t)n : 0;
 }
 static size_t bwd_delta_bytes(const tk_attn_problem *p) /* rounded to 16 (the sums' b128 accesses) */
@@ -205,7 +213,11 @@ size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flag
 {
   return tk_attn_problem_error(p) ? 0 : bwd_delta_bytes(p) + bwd_dqa_bytes(p, flags);
 }
-size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p) { return tk_attn_bwd_workspace_bytes_flags(p, 0); }
+size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p) /* enough for both modes */
+{
+  const size_t n0 = tk_attn_bwd_workspace_bytes_flags(p, 0), n1 = tk_attn_bwd_workspace_bytes_flags(p, TK_ATTN_BWD_DETERMINISTIC);
+  return n0 > n1 ? n0 : n1;
+}
 
 int tk_attn_bwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, const uint16_t *v, const uint16_t *o,
                 const uint16_t *dout, const float *lse, uint16_t *dq, uint16_t *dk, uint16_t *dv, void *workspace,
@@ -229,7 +241,9 @@ int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_
   a.delta = (float *)workspace;
   const size_t nq = bwd_dqa_bytes(p, flags);
   a.dqa = nq ? (float *)((char *)workspace + bwd_delta_bytes(p)) : NULL;
-  a.dqa_bytes = (uint32_t)nq;
+  a.nparts = (flags & TK_ATTN_BWD_DETERMINISTIC) && nq ? (int32_t)bwd_dqp_parts(p) : 0;
+  a.dqa_bytes = (uint32_t)(a.nparts ? nq / (size_t)a.nparts : nq); /* deterministic: one partial's */
+  a.kb0 = 0;
   if (nq && (uintptr_t)workspace % 16) return TK_ATTN_ERR_ARG;
   a.sq = (int32_t)p->sq, a.skv = (int32_t)p->skv, a.hq = (int32_t)p->hq, a.group = (int32_t)(p->hq / p->hkv);
   a.causal = p->causal;
