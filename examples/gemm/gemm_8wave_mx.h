@@ -12,15 +12,18 @@
  *    CDNA4 ISA guide "Matrix arithmetic"): fp8 through
  *    tk_prefetch_issue_b128_k4, fp4 through the plain paired order (16 bytes
  *    per lane and MFMA are already 32 consecutive elements);
- *  - scales out of the inner loop: one 4-byte (fp8: the K step's 4 blocks)
- *    or 8-byte (fp4: 8 blocks) load per row fragment and lane per K step,
- *    issued with the K step's first memory cluster a whole step ahead, the
- *    lane's bytes shifted into place once per step (byte 0 = its block of
- *    the first MFMA, byte 2 of the next: op_sel picks them); 6 loads per
- *    thread and K step against the 8 16-byte data loads per half-step.
+ *  - scales in 16-byte chunks: one buffer_load_dwordx4 per row covers 4 fp8
+ *    K steps (2 fp4 ones), written transposed into LDS a step later (a
+ *    quarter (half) of the rows per step: one load per thread and step),
+ *    each memory cluster reads its half-step's word per row fragment and
+ *    lane (6 ds_read_b32) and shifts the lane's bytes into place (byte 0 =
+ *    its block of the first MFMA, byte 2 of the next: op_sel picks them).
+ *    The 4-byte gather per row and step this replaces touched a 128-byte
+ *    line per row, as many lines as the A and B data themselves.
  * Scale tensors as the OCP spec lays them out (tk_gemm.h): M x K/32 and
- * N x K/32 bytes per batch.  Rows past M or N read 0 for both elements and
- * scales (buffer range checks): products 0, never NaN.
+ * N x K/32 bytes per batch.  Rows past M or N read 0 elements (buffer range
+ * checks) and row M-1's / N-1's scales: they only reach C elements outside
+ * C, which are never stored.
  *
  * Requirements (gemm_8wave_mx_unsupported; the 128x128 mx kernel takes the
  * rest): whole K steps (K a multiple of 128, mxfp4 256: no masked tail, so
@@ -76,22 +79,30 @@ W8M_DECL(gemm_8wave_mxbf8)
 W8M_DECL(gemm_8wave_mxfp4)
 #undef W8M_DECL
 #elif TK_HAS_MFMA_F8F6F4 || !TK_DEVICE_PASS
-/* Scales go through LDS: per K step and group, A's 128 rows and Bt's 128
- * rows of scale words (4 bytes: fp8's 4 blocks, fp4: 8 bytes, 8 blocks) by
- * direct-to-LDS loads (waves 0-1 of the group A's, 2-3 Bt's: W8_NS = 1 or 2
- * per thread), issued in a step's first memory cluster two steps ahead into
- * one of three buffers (the buffer being read by the other group and the next
- * step's stay untouched), complete at the next step's second cluster's
- * commits (issued before them) and seen after its barrier.  Each memory
- * cluster reads the half-step's words of its fragments (6 ds_read_b32) and
- * shifts lane group h's block into byte 0 (byte 2: the next MFMA's), the
- * result pinned there (tk_opaque: the reads, waits and shifts stay in the
- * memory cluster, off the MFMAs' path).  Held
- * in registers only from the memory cluster to its compute cluster: a copy
- * of the words held across the loop made the kernel spill (146 VGPRs). */
+/* Scales go through LDS in 16-byte chunks: a chunk is a row's scale bytes of
+ * W8_MX_CS K steps (fp8: 4 steps of 4 blocks, fp4: 2 steps of 8 blocks), so
+ * a row's scales are fetched once per CS steps by one 16-byte load, not by a
+ * 4-byte gather every step (each a 128-byte line per row: as many lines as
+ * the A and B data, what held mxfp8 at 0.70x of fp8).  Thread gtid of a
+ * group owns row gtid of its area (A's GM rows, then Bt's GN rows), phase
+ * gtid % CS: every K step, in its second memory cluster, each thread writes
+ * the chunk it loaded a step before (if its phase is ks % CS) and loads the
+ * next one (if its phase is (ks + 1) % CS) -- one buffer_load_dwordx4 per
+ * thread and step (W8_NS = 1, the body's vmcnt counts exact), the lanes out
+ * of phase sent out of range (no memory traffic) and writing to a dummy
+ * area, so neither LLVM's waits nor the loop see a branch.  Phase f's chunk
+ * c is loaded at step (c-1)*CS + f - 1, written at (c-1)*CS + f, i.e. after
+ * every read of chunk c - 2 (same buffer, c % 2; last read at step
+ * (c-1)*CS - 1) and before the first read of chunk c (step c*CS), barriers
+ * between.  LDS word j of a chunk at mx_lds[c % 2][grp][j][row]: the reads
+ * (32 consecutive rows, one word) and the writes (256 consecutive rows) are
+ * bank-conflict free.  Rows past M or N read row M - 1's (N - 1's) scales:
+ * they only scale products of C rows/columns outside C, never stored; bytes
+ * past a row's end (the last chunk) belong to no step that runs. */
 #define W8_MX
 #define W8_MX_SW (W8_MX_EPB) /* scale words per row and K step: 1 (fp8) or 2 (fp4) */
-#define W8_NS W8_MX_SW
+#define W8_MX_CS (4 / W8_MX_SW) /* K steps per 16-byte chunk */
+#define W8_NS 1 /* one chunk load per thread and K step (second memory cluster) */
 #define W8_MX_NF (W8_GM / 32 + W8_WN / 32) /* scale words per lane and half-step */
 #define W8_MX_SETUP()                                                                    \
   const int64_t mx_kb = p.k * W8_MX_EPB / 32; /* scale bytes per row */                  \
@@ -99,52 +110,71 @@ W8M_DECL(gemm_8wave_mxfp4)
   gemm_gl2(&mx_gsa, (void *)((const uint8_t *)p.mx_scale_a + z * p.m * mx_kb), 1, p.m, mx_kb, mx_kb); \
   gemm_gl2(&mx_gsb, (void *)((const uint8_t *)p.mx_scale_b + z * p.n * mx_kb), 1, p.n, mx_kb, mx_kb); \
   const tk_rsrc mx_rsa = tk_gl_rsrc(&mx_gsa), mx_rsb = tk_gl_rsrc(&mx_gsb);             \
-  /* [buffer][group][word]: A's GM rows, then Bt's GN rows, SW words each, padded   \
-   * to whole rounds of the group's 256 threads */                                       \
-  TK_SHARED uint32_t mx_lds[3][2][256 * W8_NS];                                          \
-  static_assert((W8_GM * W8_MX_SW) % 64 == 0 && (W8_GM + W8_GN) * W8_MX_SW <= 256 * W8_NS, \
-                "gemm_8wave_mx: A's scale words end on a wave, all fit the rounds");     \
+  /* [buffer][group][word of the chunk][row: A's GM, then Bt's GN]; buffer 2:   \
+   * where the lanes out of phase write (never read) */                                 \
+  TK_SHARED uint32_t mx_lds[3][2][4][W8_GM + W8_GN];                                     \
+  static_assert(W8_GM + W8_GN == 256 && W8_GM % 64 == 0,                                 \
+                "gemm_8wave_mx: one scale row per thread of a group, A's rows end on a wave"); \
+  tk_u32x4 mx_st; /* the chunk on its way (registers) */                                 \
   uint32_t mx_sc[W8_MX_NF];
-/* the scale words of the K step at element k into buffer bi: word q = gtid +
- * 256 i of this group's area (A row q / SW, then Bt rows, then padding read
- * as 0); the operand is wave-uniform (A's words end on a wave), so one
- * buffer descriptor per wave */
-#define W8_MX_LOAD(bi, k)                                                                \
+/* load chunk c for this thread's row if its phase is f, else nothing (out of
+ * range); the operand is wave-uniform (A's rows end on a wave) */
+#define W8_MX_LOAD(c, f)                                                                 \
   do {                                                                                   \
-    const uint32_t _kb = (uint32_t)((k) * W8_MX_EPB / 32), _l = tk_lane_id();            \
-    _Pragma("unroll") for (int _i = 0; _i < W8_NS; _i++) {                               \
-      const uint32_t _w0 = 64 * gw + 256 * _i, _q = _w0 + _l; /* _w0: wave-uniform (SGPR) */ \
-      const bool _b = _w0 >= W8_GM * W8_MX_SW; /* Bt's words or padding: per wave */     \
-      const uint32_t _qq = _b ? _q - W8_GM * W8_MX_SW : _q, _r = _qq / W8_MX_SW;          \
-      const int64_t _g = (_b ? n0 + gn * grp : m0 + gm * grp) + _r;                     \
-      const bool _in = _r < (uint32_t)(_b ? W8_GN : W8_GM) && _g < (_b ? p.n : p.m);     \
-      const uint32_t _off = _in ? (uint32_t)(_g * mx_kb) + _kb + 4 * (_qq % W8_MX_SW) : TK_OOB_OFFSET; \
-      tk_load_lds_dword(&mx_lds[bi][grp][_w0], _b ? mx_rsb : mx_rsa, _off);      \
-    }                                                                                    \
+    const uint32_t _q = tk_opaque(gtid);                                                 \
+    const bool _b = gw >= W8_GM / 64; /* Bt's rows (_q >= GM): per wave, a scalar choice */ \
+    const int64_t _g = (_b ? n0 + gn * grp - W8_GM : m0 + gm * grp) + _q, _lim = (_b ? p.n : p.m) - 1; \
+    const uint32_t _off = (uint32_t)((_g < _lim ? _g : _lim) * mx_kb + kb * W8_MX_EPB / 32) + 16u * (uint32_t)(c); \
+    mx_st = tk_buffer_load_b128(_b ? mx_rsb : mx_rsa, _q % W8_MX_CS == (uint32_t)(f) ? _off : TK_OOB_OFFSET); \
   } while (0)
-#define W8_MX_PROLOGUE0(k) W8_MX_LOAD(0, k)
-#define W8_MX_PROLOGUE(k) W8_MX_LOAD(1, (k) + 2 * W8_KH)
-/* a memory cluster: read this half-step's words (step ks, buffer ks % 3),
- * then (cluster 0) issue step ks + 2's loads */
+/* write the chunk in registers, transposed, into buffer bi if this thread's
+ * phase is f (else into the dummy buffer 2) */
+#define W8_MX_COMMIT(bi, f)                                                              \
+  do {                                                                                   \
+    const uint32_t _q = tk_opaque(gtid);                                                 \
+    uint32_t *_d = _q % W8_MX_CS == (uint32_t)(f) ? &mx_lds[bi][grp][0][_q] : &mx_lds[2][grp][0][_q]; \
+    _d[0 * (W8_GM + W8_GN)] = mx_st.x;                                                   \
+    _d[1 * (W8_GM + W8_GN)] = mx_st.y;                                                   \
+    _d[2 * (W8_GM + W8_GN)] = mx_st.z;                                                   \
+    _d[3 * (W8_GM + W8_GN)] = mx_st.w;                                                   \
+  } while (0)
+/* prologue: chunk 0 of every row (issued first, written before the
+ * prologue's barrier), then phase 0's chunk 1 (the "step -1" load) */
+#define W8_MX_PROLOGUE0(k)                                                               \
+  do {                                                                                   \
+    const uint32_t _q0 = tk_opaque(gtid);                                                \
+    W8_MX_LOAD(0, _q0 % W8_MX_CS);                                                       \
+  } while (0)
+#define W8_MX_PROLOGUE(k)                                                                \
+  do {                                                                                   \
+    const uint32_t _q0 = tk_opaque(gtid);                                                \
+    W8_MX_COMMIT(0, _q0 % W8_MX_CS);                                                     \
+    W8_MX_LOAD(1, 0);                                                                    \
+  } while (0)
+/* a memory cluster: read this half-step's words (step ks: chunk ks / CS in
+ * buffer (ks / CS) % 2, word (ks % CS) * SW (+ the half-step for fp4)); the
+ * second one writes phase ks % CS's chunk ks / CS + 1 and loads phase
+ * (ks + 1) % CS's chunk (ks + 1) / CS + 1 */
 #define W8_MX_ISSUE(cur, kload)                                                          \
   do {                                                                                   \
-    const uint32_t _bi = (uint32_t)ks % 3, _l = tk_lane_id() % 32, _sh = 8 * (tk_lane_id() / 32); \
-    const uint32_t _wd = W8_MX_SW == 2 ? (cur) : 0; /* fp4: the half-step's word */    \
+    const uint32_t _bi = ((uint32_t)ks / W8_MX_CS) % 2, _l = tk_lane_id() % 32, _sh = 8 * (tk_lane_id() / 32); \
+    const uint32_t _wd = ((uint32_t)ks % W8_MX_CS) * W8_MX_SW + (W8_MX_SW == 2 ? (cur) : 0); \
     /* all words read first, then shifted and pinned: a pin after each read    \
      * made each read wait for the one before (6 LDS round trips in series) */ \
-    /* (asm reads: plain ones made LLVM wait for the newest direct scale load,  \
-     * a global latency per K step; the buffer read here was filled a step ago) \
-     */                                                                                  \
     _Pragma("unroll") for (int _i = 0; _i < W8_GM / 32; _i++)                            \
-      tk_lds_read_u32_issue(mx_sc[_i], &mx_lds[_bi][grp][(32 * _i + _l) * W8_MX_SW + _wd]); \
+      tk_lds_read_u32_issue(mx_sc[_i], &mx_lds[_bi][grp][_wd][32 * _i + _l]);            \
     _Pragma("unroll") for (int _j = 0; _j < W8_WN / 32; _j++)                            \
       tk_lds_read_u32_issue(mx_sc[W8_GM / 32 + _j],                                      \
-                            &mx_lds[_bi][gw / 2][(W8_GM + (gw % 2) * wn + 32 * _j + _l) * W8_MX_SW + _wd]); \
+                            &mx_lds[_bi][gw / 2][_wd][W8_GM + (gw % 2) * wn + 32 * _j + _l]); \
     _Pragma("unroll") for (int _i = 0; _i < W8_MX_NF; _i++) {                            \
       tk_lds_read_u32_wait(mx_sc[_i]);                                                   \
       mx_sc[_i] = tk_opaque(mx_sc[_i] >> _sh);                                           \
     }                                                                                    \
-    if ((cur) == 0) W8_MX_LOAD(((uint32_t)ks + 2) % 3, (kload) + W8_KH);                 \
+    if ((cur) == 1) {                                                                    \
+      W8_MX_COMMIT(1 - _bi, (uint32_t)ks % W8_MX_CS);                                    \
+      W8_MX_LOAD((uint32_t)(ks + 1) / W8_MX_CS + 1, (uint32_t)(ks + 1) % W8_MX_CS);      \
+    }                                                                                    \
+    (void)(kload);                                                                       \
   } while (0)
 
 #define W8_KH W8M_KH
@@ -213,6 +243,8 @@ W8M_DECL(gemm_8wave_mxfp4)
 #undef W8_MX_PROLOGUE0
 #undef W8_MX_ISSUE
 #undef W8_MX_SW
+#undef W8_MX_CS
+#undef W8_MX_COMMIT
 #else
 /* gfx942 device pass: no block-scaled MFMAs; the host refuses MX there */
 #define W8M_EMPTY(name)                                                                        \
