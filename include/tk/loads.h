@@ -16,6 +16,10 @@
  *    compiler-inserted wait, never a wrong result.
  *    Thread tid (0..NT-1) moves 16-byte chunks tid, tid+NT, ...; chunk j is
  *    row j / (row_bytes/16), bytes 16*(j % (row_bytes/16)) of that row.
+ *    For loops: tk_load_at_mat computes a thread's addresses once, then
+ *    tk_load_issue_at / tk_load_commit_at issue and commit with no address
+ *    arithmetic (column offset in the loads' SGPR offset, another buffer's
+ *    distance in the LDS writes' offset field).
  * 2. Direct-to-LDS loads (tk_load_lds_direct): buffer_load_dword ... lds,
  *    4 bytes per lane straight into LDS at M0 + lane*4 (no VGPR staging; the
  *    global address of each lane is permuted so any LDS layout works).  For
@@ -45,6 +49,8 @@
  *    at K column 2j*FK + 2*KW*h, i.e. fragment kf's element i is K column
  *    (kf & ~1)*FK + 2*KW*h + KW*(kf & 1) + i (FK = K per fragment).  Read
  *    both operands of a product with it; half the LDS instructions.
+ *    tk_prefetch_at_b128 + tk_prefetch_issue_b128_at: the same reads with
+ *    the lane addresses computed once and reused (e.g. for each buffer).
  *
  * Hardware facts (CDNA3 ISA guide: "Vector Memory Buffer Instructions"
  * (MUBUF, LDS bit, range checking), "Data Share Operations" (DS_WRITE_B128,
