@@ -174,6 +174,27 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
     tk_prefetch_wait_b128(fb, pb, 0);                                                   \
   } while (0)
 
+/* The same cluster on gfx950 (W8_LEAN, gemm_8wave_body.h): every address
+ * held across the loop, computed once before it (tk_prefetch_at_b128,
+ * tk_load_at_mat): the fragment reads and LDS writes of buffer `cur` at a
+ * constant offset from buffer 0's (the instructions' offset fields), the
+ * global loads at the lane's row offset (VGPR) plus the wave-uniform column
+ * offset W8_KOFF(kload) (SGPR).  With the double-rate MFMAs of gfx950 the
+ * compute cluster is short and this cluster sets the ping-pong step; on
+ * gfx942 the held registers made the kernels spill, so it keeps W8_MEMORY. */
+#define W8_BUFB(cur) ((cur) * (int)sizeof(sm.buf[0])) /* buffer cur's distance from buffer 0 */
+#define W8_MEMORY_LEAN(cur, kload)                                                      \
+  do {                                                                                  \
+    tk_prefetch_issue_b128_at(pa, sm.buf[0].a[0], pat_a, W8_BUFB(cur));                 \
+    tk_prefetch_issue_b128_at(pb, sm.buf[0].b[0], pat_b, W8_BUFB(cur));                 \
+    tk_load_commit_at(sa[1 - (cur)], la, W8_BUFB(1 - (cur)), nb + na + nb);             \
+    tk_load_issue_at(sa[1 - (cur)], rma, la, W8_KOFF(kload));                           \
+    W8_B_COMMIT_AT(1 - (cur), na + nb + na);                                            \
+    W8_B_ISSUE_AT(1 - (cur), kload);                                                    \
+    tk_prefetch_wait_b128(fa, pa, 0);                                                   \
+    tk_prefetch_wait_b128(fb, pb, 0);                                                   \
+  } while (0)
+
 /* compute cluster: nothing crosses the scheduling fences, priority up */
 #define W8_COMPUTE(mma, h) /* h: the half-step of the K step (0, 1) */                 \
   do {                                                                                  \
@@ -325,8 +346,11 @@ static const char *gemm_8wave_unsupported_tile(const tk_gemm_problem *p, int32_t
   if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, ks, 1))
     return "8wave with B as K x N (nn) needs a tile 256 wide in N (256x256 or 128x256)";
   const int64_t b_span = p->layout == TK_GEMM_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
+  /* (and, for gfx950's matrix-bounded loads, tk_gl_mat_ok: TK_MAT_ROWS_PAST rows beyond each) */
+  const int64_t b_rows = p->layout == TK_GEMM_NT ? p->n : p->k, mlim = 0xffffffffll;
   if (((p->m - 1) * p->lda + p->k) * 2 > lim || b_span * 2 > lim ||
-      ((p->m - 1) * p->ldc + p->n) * esz > lim)
+      ((p->m - 1) * p->ldc + p->n) * esz > lim || (p->m + TK_MAT_ROWS_PAST) * p->lda * 2 > mlim ||
+      (b_rows + TK_MAT_ROWS_PAST) * p->ldb * 2 > mlim)
     return "8wave needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;
 }

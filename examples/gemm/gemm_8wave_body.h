@@ -103,6 +103,40 @@ TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
 #define W8_B_ISSUE(st, k) tk_load_issue(st, &gb, rb, 0, 0, n0 + gn * grp, (k), tid_)
 #endif
 
+/* gfx950: the memory cluster with its addresses held across the loop
+ * (gemm_8wave.h W8_MEMORY_LEAN); gfx942 and the MX kernels keep W8_MEMORY.
+ * B's part of it: as W8_B_COMMIT / W8_B_ISSUE with staging set `set` into
+ * buffer `set` (the transposing nn loads keep their per-cluster addresses). */
+#if TK_TARGET_GFX == 950 && !defined(W8_MX)
+#define W8_LEAN 1
+#define W8_MEM W8_MEMORY_LEAN
+#else
+#define W8_LEAN 0
+#define W8_MEM W8_MEMORY
+#endif
+#define W8_B_COMMIT_NT_AT(set, n_after) tk_load_commit_at(sb[set], lb, W8_BUFB(set), n_after)
+#define W8_B_ISSUE_NT_AT(set, k) tk_load_issue_at(sb[set], rmb, lb, W8_KOFF(k))
+#ifdef W8_KERNEL_NN
+#define W8_B_COMMIT_AT(set, n_after)                                                    \
+  do {                                                                                  \
+    if (nn) tk_load_commit_t(sm.buf[set].b[grp], sb[set], tk_opaque(gtid), n_after);    \
+    else W8_B_COMMIT_NT_AT(set, n_after);                                               \
+  } while (0)
+#define W8_B_ISSUE_AT(set, k)                                                           \
+  do {                                                                                  \
+    if (nn) tk_load_issue_t(sb[set], &gb, rb, 0, 0, (k), n0 + gn * grp, tk_opaque(gtid)); \
+    else W8_B_ISSUE_NT_AT(set, k);                                                      \
+  } while (0)
+#else
+#define W8_B_COMMIT_AT(set, n_after) W8_B_COMMIT_NT_AT(set, n_after)
+#define W8_B_ISSUE_AT(set, k) W8_B_ISSUE_NT_AT(set, k)
+#endif
+/* a half-step's column byte offset for the held-address loads: K columns
+ * past the last half-step the loop uses read that one again (the loads run
+ * up to two half-steps ahead; what they fetch there is never used, and the
+ * SGPR offset is not range checked, so they must stay inside the rows) */
+#define W8_KOFF(k) ((uint32_t)((k) < klast ? (k) : klast) * (uint32_t)sizeof(W8_EL))
+
 /* the kernel body for one segment: K range [kb, ke) of the tile with
  * logical id lid; nn (B as K x N) is a compile-time constant in each kernel.
  * dest: W8_TO_C (C with the problem's epilogue), W8_TO_SPLIT (this split's
@@ -156,6 +190,33 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   tk_rt_zero(acc);
   W8_MX_SETUP(); /* MX kernels: scale tensors and this lane's scale rows */
 
+#if W8_LEAN
+  /* the held addresses (W8_MEMORY_LEAN): matrix-bounded descriptors (rows
+   * past M or N read 0 in hardware; gemm_8wave_unsupported_tile keeps the
+   * matrices inside their range), this thread's chunk rows and LDS slots,
+   * this lane's fragment addresses, the last half-step the loop reads */
+  const tk_rsrc rma = tk_gl_rsrc_mat(&ga, 0, 0), rmb = tk_gl_rsrc_mat(&gb, 0, 0);
+  tk_load_at la, lb;
+  tk_load_at_mat(la, sa[0], sm.buf[0].a[grp], tk_gl_mview(&ga), m0 + gm * grp, gtid);
+  if (!nn) tk_load_at_mat(lb, sb[0], sm.buf[0].b[grp], tk_gl_mview(&gb), n0 + gn * grp, gtid);
+  else lb = la; /* unused: nn's B loads keep W8_B_ISSUE's addresses */
+  (void)ra, (void)rb; /* (rb: the nn loads') */
+  tk_prefetch_at pat_a, pat_b;
+  tk_prefetch_at_b128(pat_a, pa, sm.buf[0].a[grp], 0, 0);
+  tk_prefetch_at_b128(pat_b, pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
+  const int64_t klast = kb + (2 * (int64_t)ksteps - 1) * W8_KH;
+  if (ksteps > 0) {
+    tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb));
+    W8_B_ISSUE_AT(0, kb);
+    tk_load_commit_at(sa[0], la, 0, nb);
+    W8_B_COMMIT_AT(0, 0);
+    tk_load_issue_at(sa[1], rma, la, W8_KOFF(kb + W8_KH));
+    W8_B_ISSUE_AT(1, kb + W8_KH);
+    tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb + 2 * W8_KH));
+    W8_B_ISSUE_AT(0, kb + 2 * W8_KH);
+    tk_lds_barrier();
+  }
+#else
   /* prologue: half-step 0 into buffer 0, half-steps 1 and 2 in flight into
    * staging sets 1 and 0 */
   if (ksteps > 0) {
@@ -172,6 +233,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     W8_B_ISSUE(sb[0], kb + 2 * W8_KH);
     tk_lds_barrier();
   }
+#endif
   tk_group_barrier_if(4, 1); /* group 1 starts half a phase late */
 
   /* the main loop; group 1 of a 224-row tile runs it without the MFMAs of
@@ -186,11 +248,11 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
 #define W8_LOOP(mma) /* mma: ALL or SHORT */                                            \
   for (int32_t ks = 0; ks < ksteps; ++ks) {                                             \
     const int64_t k0 = kb + (int64_t)ks * 2 * W8_KH;                                    \
-    W8_MEMORY(0, k0 + 3 * W8_KH);                                                       \
+    W8_MEM(0, k0 + 3 * W8_KH);                                                          \
     W8_BARRIER();                                                                       \
     W8_COMPUTE(mma, 0);                                                                 \
     W8_BARRIER();                                                                       \
-    W8_MEMORY(1, k0 + 4 * W8_KH);                                                       \
+    W8_MEM(1, k0 + 4 * W8_KH);                                                          \
     W8_BARRIER();                                                                       \
     W8_COMPUTE(mma, 1);                                                                 \
     if (ks + 1 < ksteps || grp == 0) W8_BARRIER(); /* see below */                      \
@@ -411,6 +473,13 @@ __global__ __launch_bounds__(512) void W8_KERNEL_NN(const W8_EL *__restrict__ a,
 
 #undef W8_B_COMMIT
 #undef W8_B_ISSUE
+#undef W8_B_COMMIT_AT
+#undef W8_B_ISSUE_AT
+#undef W8_B_COMMIT_NT_AT
+#undef W8_B_ISSUE_NT_AT
+#undef W8_KOFF
+#undef W8_LEAN
+#undef W8_MEM
 #undef W8_ROWS
 #undef W8_SHORT
 #undef W8_SHORT_AFTER

@@ -50,6 +50,18 @@
 #define W8_KERNEL gemm_8wave_fp8
 #define W8_NO_STREAM_K /* fp8: data-parallel tiles only (tk_gemm_config_unsupported) */
 #include "gemm_8wave_body.h"
+#undef W8_TM
+#undef W8_TN
+#undef W8_ID
+#undef W8_KERNEL
+/* 128x128 (gfx950's auto below one 256x256 tile per CU, gemm_8wave_fp8_tile):
+ * four times the workgroups, each wave 64x32 of C; the same K step of 128 */
+#define W8F_SMALL 128
+#define W8_TM W8F_SMALL
+#define W8_TN W8F_SMALL
+#define W8_ID(x) W8_CAT(x, 128x128_fp8)
+#define W8_KERNEL gemm_8wave_128x128_fp8
+#include "gemm_8wave_body.h"
 #undef W8_NO_STREAM_K
 #undef W8_KH
 #undef W8_TM
@@ -67,20 +79,32 @@ static const char *gemm_8wave_fp8_unsupported(const tk_gemm_problem *p)
   if (p->layout != TK_GEMM_NT) return "8wave fp8 needs B as N x K (layout nt)";
   if (p->k % 16 || p->lda % 16 || p->ldb % 16)
     return "8wave with fp8 inputs needs K, lda and ldb to be multiples of 16 (16-byte rows for the group loads)";
-  if ((p->m - 1) * p->lda + p->k > lim || (p->n - 1) * p->ldb + p->k > lim || ((p->m - 1) * p->ldc + p->n) * esz > lim)
+  if ((p->m - 1) * p->lda + p->k > lim || (p->n - 1) * p->ldb + p->k > lim || ((p->m - 1) * p->ldc + p->n) * esz > lim ||
+      (p->m + TK_MAT_ROWS_PAST) * p->lda > 0xffffffffll || (p->n + TK_MAT_ROWS_PAST) * p->ldb > 0xffffffffll)
     return "8wave needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;
 }
 
-static hipError_t gemm_8wave_fp8_launch(const tk_gemm_problem *p, const uint8_t *a, const uint8_t *b, void *c,
-                                        hipStream_t stream)
+/* The fp8 8wave tile for problem p on a device with `cus` CUs when the caller
+ * named none: 128x128 on gfx950 when 256x256 tiles would leave CUs idle
+ * (fewer tiles than CUs: modeled MI355X 1024^3 and 2048^3, 16 and 64 tiles
+ * for 256 CUs), 256x256 otherwise and on gfx942 (tuned there). */
+static int32_t gemm_8wave_fp8_tile(const tk_gemm_problem *p, int gfx950, int64_t cus)
 {
-  const int64_t tiles = ((p->n + W8F_TILE - 1) / W8F_TILE) * ((p->m + W8F_TILE - 1) / W8F_TILE);
-  if (tiles > 0xffffffffll || gemm_8wave_fp8_unsupported(p)) return hipErrorInvalidValue;
+  const int64_t tiles = ((p->n + W8F_TILE - 1) / W8F_TILE) * ((p->m + W8F_TILE - 1) / W8F_TILE) * p->batch;
+  return gfx950 && tiles < cus ? W8F_SMALL : W8F_TILE;
+}
+
+static hipError_t gemm_8wave_fp8_launch(const tk_gemm_problem *p, int32_t tile, const uint8_t *a, const uint8_t *b,
+                                        void *c, hipStream_t stream)
+{
+  const int64_t tiles = ((p->n + tile - 1) / tile) * ((p->m + tile - 1) / tile);
+  if ((tile != W8F_TILE && tile != W8F_SMALL) || tiles > 0xffffffffll || gemm_8wave_fp8_unsupported(p))
+    return hipErrorInvalidValue;
   /* one split: no workspace, the whole K range */
-  const gemm_sk no_sk = {(int32_t)(uint32_t)tiles, 0, 0, 1, W8F_TILE}; /* every tile data-parallel, one split */
-  hipLaunchKernelGGL(gemm_8wave_fp8, dim3((unsigned)tiles, 1, (unsigned)p->batch), dim3(512), 0, stream, a, b, c, *p,
-                     (float *)NULL, p->k, no_sk);
+  const gemm_sk no_sk = {(int32_t)(uint32_t)tiles, 0, 0, 1, tile}; /* every tile data-parallel, one split */
+  hipLaunchKernelGGL(tile == W8F_TILE ? gemm_8wave_fp8 : gemm_8wave_128x128_fp8, dim3((unsigned)tiles, 1, (unsigned)p->batch),
+                     dim3(512), 0, stream, a, b, c, *p, (float *)NULL, p->k, no_sk);
   return hipGetLastError();
 }
 

@@ -241,6 +241,14 @@ static void choose_auto(const tk_gemm_problem *p, tk_gemm_config *cfg)
 {
   if (p->in != TK_GEMM_IN_BF16) { /* the table is from bf16 sweeps */
     cfg->kernel = choose_by_rule(p);
+    if (cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_FP8) { /* fp8: the tile by the grid (gemm_8wave_fp8_tile) */
+      int dev = 0, cus = 0;
+      if (hipGetDevice(&dev) != hipSuccess ||
+          hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
+        cus = 0; /* unknown: 256x256 */
+      cfg->tile_m = cfg->tile_n =
+          gemm_8wave_fp8_tile(p, !strcmp(tk_gemm_heuristic_target(), "gfx950"), (int64_t)cus);
+    }
     return;
   }
   const gemm_heuristic_row *r = tk_gemm__nearest_row(p);
@@ -280,7 +288,7 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
   }
   switch (cfg->kernel) {
   case TK_GEMM_8WAVE:
-    if (p->in == TK_GEMM_IN_FP8) { /* gemm_8wave_fp8.h: one tile, no split */
+    if (p->in == TK_GEMM_IN_FP8) { /* gemm_8wave_fp8.h: 256x256 unless auto chose 128x128, no split */
       if (!cfg->tile_m) cfg->tile_m = W8F_TILE;
       if (!cfg->tile_n) cfg->tile_n = W8F_TILE;
       if (!cfg->split_k) cfg->split_k = 1;
@@ -375,8 +383,9 @@ const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_c
     if (p->batch != 1) return "stream-K needs batch 1";
   }
   if (cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_FP8) {
-    if (cfg->tile_m != W8F_TILE || cfg->tile_n != W8F_TILE || cfg->split_k != 1 || cfg->k_step != 2 * W8F_KH)
-      return "the fp8 8wave kernel has one tile, 256x256, K step 128 and no split-K";
+    if ((cfg->tile_m != W8F_TILE && cfg->tile_m != W8F_SMALL) || cfg->tile_n != cfg->tile_m || cfg->split_k != 1 ||
+        cfg->k_step != 2 * W8F_KH)
+      return "the fp8 8wave kernel has two tiles, 256x256 and 128x128, K step 128 and no split-K";
     return gemm_8wave_fp8_unsupported(p);
   }
   if (cfg->kernel == TK_GEMM_8WAVE) {
@@ -423,7 +432,7 @@ int tk_gemm_run(const tk_gemm_problem *p, const tk_gemm_config *cfg, const void 
   switch (cfg->kernel) {
   case TK_GEMM_8WAVE: {
     if (p->in == TK_GEMM_IN_FP8) {
-      e = gemm_8wave_fp8_launch(p, (const uint8_t *)a, (const uint8_t *)b, c, stream);
+      e = gemm_8wave_fp8_launch(p, cfg->tile_m, (const uint8_t *)a, (const uint8_t *)b, c, stream);
       break;
     }
     const size_t need = tk_gemm_workspace_bytes(p, cfg);

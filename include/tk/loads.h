@@ -16,6 +16,10 @@
  *    compiler-inserted wait, never a wrong result.
  *    Thread tid (0..NT-1) moves 16-byte chunks tid, tid+NT, ...; chunk j is
  *    row j / (row_bytes/16), bytes 16*(j % (row_bytes/16)) of that row.
+ *    For loops: tk_load_at_mat computes a thread's addresses once, then
+ *    tk_load_issue_at / tk_load_commit_at issue and commit with no address
+ *    arithmetic (column offset in the loads' SGPR offset, another buffer's
+ *    distance in the LDS writes' offset field).
  * 2. Direct-to-LDS loads (tk_load_lds_direct): buffer_load_dword ... lds,
  *    4 bytes per lane straight into LDS at M0 + lane*4 (no VGPR staging; the
  *    global address of each lane is permuted so any LDS layout works).  For
@@ -45,6 +49,8 @@
  *    at K column 2j*FK + 2*KW*h, i.e. fragment kf's element i is K column
  *    (kf & ~1)*FK + 2*KW*h + KW*(kf & 1) + i (FK = K per fragment).  Read
  *    both operands of a product with it; half the LDS instructions.
+ *    tk_prefetch_at_b128 + tk_prefetch_issue_b128_at: the same reads with
+ *    the lane addresses computed once and reused (e.g. for each buffer).
  *
  * Hardware facts (CDNA3 ISA guide: "Vector Memory Buffer Instructions"
  * (MUBUF, LDS bit, range checking), "Data Share Operations" (DS_WRITE_B128,
@@ -321,6 +327,61 @@ TK_DI tk_rsrc tk_gl_rsrc_mat(const tk_gl *g, int64_t b, int64_t h) {
 #define tk_load_issue_t_mat(S, mv, rsrc, r0, c0, tid)                              \
   tk_load_issue_t_mat_part(S, mv, rsrc, r0, c0, tid, 0, TK_STAGE_T_UNITS(S))
 
+/* Group loads with the per-lane addresses held across a loop (gfx950's 8wave
+ * GEMM: there its memory cluster sets the ping-pong step, and re-deriving
+ * every address from the thread id in each cluster was most of it):
+ *   tk_load_at la;  tk_load_at_mat(la, S, sm, mv, r0, tid);   (once)
+ *   tk_load_issue_at(S, rsrc, la, soff);      buffer_load_dwordx4s, no VALU
+ *   tk_load_commit_at(S, la, OFF, n_after);   wait + ds_write_b128s
+ * at: chunk i's row offset in the matrix (rows from r0, clamped as
+ * tk_load_issue_mat: rows past the matrix read 0) and its LDS address in
+ * tile sm.  issue_at: each load's offset is that register (voffset, range
+ * checked) plus soff, a wave-uniform byte offset (the columns: c0 * element
+ * bytes) in the instruction's SGPR offset, which the hardware does not range
+ * check (CDNA3 ISA guide, "Vector Memory Buffer Instructions": soffset is
+ * outside the bounds check; tksim likewise): the caller keeps soff + the
+ * tile's row bytes inside the matrix's rows (e.g. clamps loads beyond the
+ * last K step it uses).  commit_at: the writes at those LDS addresses plus
+ * OFF bytes (a constant: the same tile of another buffer), which LLVM puts
+ * in the offset field.  Needs a layout that keeps 16-byte chunks whole. */
+#define TK_LOAD_AT_MAX 8
+typedef struct {
+  uint32_t tk_goff_[TK_LOAD_AT_MAX]; /* chunk i: byte offset of its row and column in the matrix */
+  uint32_t tk_lds_[TK_LOAD_AT_MAX];  /* chunk i: its LDS byte address */
+} tk_load_at;
+#define tk_load_at_mat(L, S, sm, mv, r0, tid)                                      \
+  do {                                                                             \
+    typedef TK_TYPEOF(S) _S;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    static_assert(((int)_S::tk_rows) == ((int)_T::tk_rows) && ((int)_S::tk_cols) == ((int)_T::tk_cols) && \
+                  ((int)_S::tk_elem_bytes) == ((int)_T::tk_elem_bytes), "tk: stage and LDS tile have different shapes"); \
+    static_assert(((int)_S::tk_per) <= TK_LOAD_AT_MAX, "tk: tk_load_at holds up to 8 chunks per thread"); \
+    static_assert(!TK_LDS_HALVES((int)_T::tk_layout),                              \
+                  "tk: tk_load_at needs a layout that keeps 16-byte chunks whole (linear, TK_LDS_SWZ16, gfx950's swizzle)"); \
+    const uint32_t _r0 = tk__mat_row0(mv, r0);                                     \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++) {            \
+      const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
+      (L).tk_goff_[_i] = (_r0 + _j / ((int)_S::tk_cpr)) * (mv).pitch + (_j % ((int)_S::tk_cpr)) * 16u; \
+      (L).tk_lds_[_i] = tk_lds_addr((sm).data) + (tk__load_slot(_T, _S, tid, _i) & ~15u); \
+    }                                                                              \
+  } while (0)
+#define tk_load_issue_at(S, rsrc, L, soff)                                         \
+  do {                                                                             \
+    typedef TK_TYPEOF(S) _S;                                                       \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++)              \
+      (S).v[_i] = __builtin_bit_cast(tk_u32x4, tk_llvm_raw_buffer_load_i32x4((rsrc), (int32_t)(L).tk_goff_[_i], \
+                                                                               (int32_t)(soff), 0)); \
+  } while (0)
+#define tk_load_commit_at(S, L, OFF, n_after)                                      \
+  do {                                                                             \
+    typedef TK_TYPEOF(S) _S;                                                       \
+    TK_WAIT_VMCNT(n_after);                                                        \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++) {            \
+      asm volatile("" : "+v"((S).v[_i])); /* no use of the loads above the wait */ \
+      *(__attribute__((address_space(3))) tk_u32x4 *)(uintptr_t)((L).tk_lds_[_i] + (uint32_t)(OFF)) = (S).v[_i]; \
+    }                                                                              \
+  } while (0)
+
 /* the 16-bit halves h (0 low, 1 high) of a and b as one dword, a's in the low
  * half: one v_perm_b32 (CDNA3 ISA guide VOP3 V_PERM_B32: byte selectors 0-3
  * pick the second source's bytes, 4-7 the first's) instead of two ops */
@@ -461,28 +522,9 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
  * permutes 16-byte chunks and never exchanges their halves, shared.h). */
 #define tk_load_lds_direct_x4(sm, NT, gl, rsrc, b, h, r0, c0, tid)                 \
   do {                                                                             \
-    typedef TK_TYPEOF(sm) _T;                                                      \
-    enum { _bytes = ((int)_T::tk_rows) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes), \
-           _rb = ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) };                  \
-    static_assert(TK_HAS_GLOBAL_LOAD_LDS_X4,                                       \
-                  "tk: tk_load_lds_direct_x4 needs 16-byte direct LDS loads (gfx950); this pass targets a device without them (gfx942: use tk_load_lds_direct)"); \
-    static_assert(!TK_LDS_HALVES((int)_T::tk_layout),                               \
-                  "tk: 16-byte direct loads need a layout that keeps 16-byte chunks whole"); \
-    static_assert(_bytes % ((NT) * 16) == 0 && (NT) % 64 == 0,                     \
-                  "tk: 16-byte direct loads need whole waves and a tile of a multiple of NT*16 bytes"); \
     const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));                \
-    const uint32_t _wave0 = (uint32_t)__builtin_amdgcn_readfirstlane((int)((uint32_t)(tid) / 64u)) * 1024u; \
-    _Pragma("unroll") for (int _i = 0; _i < _bytes / ((NT) * 16); _i++) {          \
-      const uint32_t _wbase = _wave0 + (uint32_t)_i * (NT) * 16u; /* wave-uniform */ \
-      const uint32_t _p = _wbase + ((uint32_t)(tid) % 64u) * 16u;                  \
-      const uint32_t _r = _p / _rb;                                                \
-      const uint32_t _u = (_p % _rb) / 8u; /* even: the chunk's first 8-byte unit */ \
-      const uint32_t _uu = _u ^ tk_lds_swz_units(((int)_T::tk_layout), _rb, _r);    \
-      const uint32_t _go = tk_gview_off(&_gv, _r, _uu * 8u / ((int)_T::tk_elem_bytes)); \
-      tk_llvm_raw_buffer_load_lds((rsrc),                                          \
-          (__attribute__((address_space(3))) void *)((char *)(sm).data + _wbase),  \
-          16, (int32_t)_go, 0, 0, 0);                                              \
-    }                                                                              \
+    TK__LDS_DIRECT_X4(tk_load_lds_direct_x4, sm, NT, rsrc, tid,                    \
+                      tk_gview_off(&_gv, _r, _byte / ((int)_T::tk_elem_bytes)));   \
   } while (0)
 
 /* tk_load_lds_direct_x4 through a matrix descriptor (mv = tk_gl_mview(&g), rsrc =
@@ -493,26 +535,38 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
  * one register and pays one add per instruction. */
 #define tk_load_lds_direct_x4_mat(sm, NT, mv, rsrc, r0, c0, tid)                   \
   do {                                                                             \
+    typedef TK_TYPEOF(sm) _Tm;                                                     \
+    const uint32_t _roff = tk__mat_row0(mv, r0) * (mv).pitch + (uint32_t)(c0) * ((int)_Tm::tk_elem_bytes); \
+    TK__LDS_DIRECT_X4(tk_load_lds_direct_x4_mat, sm, NT, rsrc, tid, _roff + _r * (mv).pitch + _byte); \
+  } while (0)
+
+/* The loop both share (written once): wave w's instruction i fills the 1 KiB
+ * of LDS at w*1024 + i*NT*16 of tile sm, lane l its 16-byte chunk; GOFF, the
+ * caller's expression for the chunk's global byte offset, sees the chunk's
+ * LDS row _r and the byte _byte of that row whose data belongs there (the
+ * layout's swizzle inverted), and _T, sm's type.  NAME: the public macro,
+ * for the messages. */
+#define TK__LDS_DIRECT_X4(NAME, sm, NT, rsrc, tid, GOFF)                           \
+  do {                                                                             \
     typedef TK_TYPEOF(sm) _T;                                                      \
     enum { _bytes = ((int)_T::tk_rows) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes), \
            _rb = ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) };                  \
-    static_assert(TK_HAS_GLOBAL_LOAD_LDS_X4,                                       \
-                  "tk: tk_load_lds_direct_x4_mat needs 16-byte direct LDS loads (gfx950); this pass targets a device without them (gfx942: use tk_load_lds_direct)"); \
+    static_assert(TK_HAS_GLOBAL_LOAD_LDS_X4, "tk: " #NAME                          \
+                  " needs 16-byte direct LDS loads (gfx950); this pass targets a device without them (gfx942: use tk_load_lds_direct)"); \
     static_assert(!TK_LDS_HALVES((int)_T::tk_layout),                               \
                   "tk: 16-byte direct loads need a layout that keeps 16-byte chunks whole"); \
     static_assert(_bytes % ((NT) * 16) == 0 && (NT) % 64 == 0,                     \
                   "tk: 16-byte direct loads need whole waves and a tile of a multiple of NT*16 bytes"); \
     const uint32_t _wave0 = (uint32_t)__builtin_amdgcn_readfirstlane((int)((uint32_t)(tid) / 64u)) * 1024u; \
-    const uint32_t _roff = tk__mat_row0(mv, r0) * (mv).pitch + (uint32_t)(c0) * ((int)_T::tk_elem_bytes); \
     _Pragma("unroll") for (int _i = 0; _i < _bytes / ((NT) * 16); _i++) {          \
       const uint32_t _wbase = _wave0 + (uint32_t)_i * (NT) * 16u; /* wave-uniform */ \
       const uint32_t _p = _wbase + ((uint32_t)(tid) % 64u) * 16u;                  \
       const uint32_t _r = _p / _rb;                                                \
       const uint32_t _u = (_p % _rb) / 8u; /* even: the chunk's first 8-byte unit */ \
-      const uint32_t _uu = _u ^ tk_lds_swz_units(((int)_T::tk_layout), _rb, _r);    \
+      const uint32_t _byte = (_u ^ tk_lds_swz_units(((int)_T::tk_layout), _rb, _r)) * 8u; \
       tk_llvm_raw_buffer_load_lds((rsrc),                                          \
           (__attribute__((address_space(3))) void *)((char *)(sm).data + _wbase),  \
-          16, (int32_t)(_roff + _r * (mv).pitch + _uu * 8u), 0, 0, 0);             \
+          16, (int32_t)(GOFF), 0, 0, 0);                                           \
     }                                                                              \
   } while (0)
 
@@ -680,23 +734,56 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * share their address registers) */
 #define tk_prefetch_issue_b128_rows(P, sm, r0, c0, RS)                             \
   do {                                                                             \
+    typedef TK_TYPEOF(sm) _Tr;                                                     \
+    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
+    tk_prefetch_at _pat;                                                           \
+    tk_prefetch_at_b128(_pat, P, sm, r0, c0);                                      \
+    tk_prefetch_issue_b128_at(P, sm, _pat, (RS) * ((int)_Tr::tk_cols) * ((int)_Tr::tk_elem_bytes)); \
+  } while (0)
+
+/* tk_prefetch_issue_b128 in two steps, so a loop that reads the same place of
+ * several buffers keeps the lane addresses in registers instead of deriving
+ * them from the lane id each time (gfx950's 8wave GEMM: its memory cluster
+ * sets the ping-pong step there):
+ *   tk_prefetch_at pat;  tk_prefetch_at_b128(pat, P, sm, r0, c0);   (once)
+ *   tk_prefetch_issue_b128_at(P, sm2, pat, OFF);                     (each time)
+ * at: this lane's address per K pair and the halves flag of (r0, c0) of sm;
+ * issue_at: the reads at those addresses plus OFF bytes (an integer constant
+ * expression, into the offset field: e.g. the distance to the same tile of
+ * another buffer, or RS rows down as tk_prefetch_issue_b128_rows), sm2 a
+ * tile of sm's type (only its type is used). */
+typedef struct {
+  uint32_t tk_addr_[8]; /* per K pair (at most 8: 16 K fragments) */
+  uint32_t tk_swapped_;
+} tk_prefetch_at;
+#define tk_prefetch_at_b128(A, P, sm, r0, c0)                                      \
+  do {                                                                             \
     typedef TK_TYPEOF(P) _P;                                                       \
     typedef TK_TYPEOF(sm) _T;                                                      \
-    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
-    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
-    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes)); \
+    TK__PREFETCH_GEOM(_P, _T);                                                     \
+    static_assert(_nk / 2 <= 8, "tk: tk_prefetch_at holds up to 8 K pairs");       \
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
       const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), \
           ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s,                      \
           (uint32_t)(c0) + 2 * _k * _kw + 2 * ((int)_P::tk_n) * (_l / _s));        \
-      const uint32_t _addr = _base + (_o & ~15u);                                  \
-      if (_k == 0) (P).tk_swapped_ = TK_LDS_HALVES((int)_T::tk_layout) ? (_o & 8u) : 0u;                     \
+      (A).tk_addr_[_k] = _base + (_o & ~15u);                                      \
+      if (_k == 0) (A).tk_swapped_ = TK_LDS_HALVES((int)_T::tk_layout) ? (_o & 8u) : 0u; \
+    }                                                                              \
+  } while (0)
+#define tk_prefetch_issue_b128_at(P, sm, A, OFF)                                   \
+  do {                                                                             \
+    typedef TK_TYPEOF(P) _P;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
+    static_assert((OFF) >= 0, "tk: a prefetch offset is a non-negative constant"); \
+    TK__PREFETCH_GEOM_O(_P, _T, (OFF));                                            \
+    (P).tk_swapped_ = (A).tk_swapped_;                                             \
+    _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
         tk_u32x4 *_dst = &(P).tk_pending4_[_r * (_nk / 2) + _k];                   \
-        TK__DSR_ROW(TK__DSR128, *_dst, _addr, _r, _step, _imm,                     \
-                    (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));         \
+        TK__DSR_ROW(TK__DSR128, *_dst, (A).tk_addr_[_k], _r, _step, _imm, (OFF));  \
       }                                                                            \
     }                                                                              \
   } while (0)
