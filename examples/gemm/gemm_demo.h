@@ -24,6 +24,7 @@
 #define W4_TILE 128
 #define W4_KS 32
 #define W8F_TILE 256
+#define W8F_SMALL 128
 #define W8F_KH 64
 #define MX_TILE 128
 #define MX_KS 64
@@ -36,6 +37,10 @@ static inline const char *gemm_8wave_fp8_unsupported(const tk_gemm_problem *p) {
 static inline const char *gemm_mx_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }
 static inline const char *gemm_8wave_mx_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }
 static inline int gemm_mx_fmt(const tk_gemm_problem *p) { return (void)p, 0; }
+static inline int32_t gemm_8wave_fp8_tile(const tk_gemm_problem *p, int gfx950, int64_t cus)
+{
+  return (void)p, (void)gfx950, (void)cus, W8F_TILE;
+}
 
 static inline hipError_t gemm_4wave_launch(const tk_gemm_problem *p, const uint16_t *a, const uint16_t *b, void *c,
                                            hipStream_t stream)
@@ -43,10 +48,10 @@ static inline hipError_t gemm_4wave_launch(const tk_gemm_problem *p, const uint1
   (void)p, (void)a, (void)b, (void)c, (void)stream;
   return hipErrorInvalidDeviceFunction;
 }
-static inline hipError_t gemm_8wave_fp8_launch(const tk_gemm_problem *p, const uint8_t *a, const uint8_t *b, void *c,
-                                               hipStream_t stream)
+static inline hipError_t gemm_8wave_fp8_launch(const tk_gemm_problem *p, int32_t tile, const uint8_t *a,
+                                               const uint8_t *b, void *c, hipStream_t stream)
 {
-  (void)p, (void)a, (void)b, (void)c, (void)stream;
+  (void)p, (void)tile, (void)a, (void)b, (void)c, (void)stream;
   return hipErrorInvalidDeviceFunction;
 }
 static inline hipError_t gemm_mx_launch(const tk_gemm_problem *p, const void *a, const void *b, void *c,
