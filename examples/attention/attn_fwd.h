@@ -81,18 +81,12 @@ typedef struct attn_fwd_args {
   int32_t nqb, item0, nsplit, ntail;
   tk_gl ws_o;
   float *ws_lse;
-  /* nqb > 0, nsplit 1: the launch's whole items (0: one per group, gridDim.x); a grid of fewer
-   * groups loops over them (persistent; host side: ngroups, 0 = one group per item) */
-  int32_t nitems, ngroups;
 } attn_fwd_args;
 
 #define AF_VEARLY 4 /* S-phase MFMAs left when V(j)'s first chunk reads issue (<= 8: after the last K wait) */
 #define AF_ODEFER 4 /* O MFMAs of a tile issued at the next tile's start (even, 0..8) */
 #ifndef AF_QAGPR
 #define AF_QAGPR 1 /* Q's fragments kept in AGPRs (tk_rt_in_agpr) */
-#endif
-#ifndef AF_PREFETCH
-#define AF_PREFETCH 2 /* persistent groups: the next item's loads after (1) or before (2) the O stores */
 #endif
 #define AF_RESCALE 8.0f /* lazy rescale: the running max moves when a tile's max exceeds it by this (log2 units) */
 
@@ -358,25 +352,6 @@ typedef struct attn_fwd_args {
     }                                                                                             \
   } while (0)
 
-/* item of virtual group V of N: V % 8 is the XCD it runs on (round-robin dispatch, CDNA3 ISA
- * guide 1.2), and each XCD gets a contiguous range of items (the same heads' K/V share its L2);
- * a bijection on [0, N) */
-#define AF_ITEM(V, N) (((V) % 8) * ((N) / 8) + min((V) % 8, (N) % 8) + (V) / 8)
-/* a persistent group's next item (qb, h, b): its Q block and K(0), V(0) loads (whole items:
- * kv_lo 0), committed by the next iteration (inside ATTN_FWD_KERNEL) */
-#define AF_NEXT_ISSUE(NAME)                                                                       \
-  do {                                                                                            \
-    const uint32_t tn_ = tk_opaque((uint32_t)tid); /* addresses made here, not held across the items */ \
-    tk_load_issue(qs, &a.q, tk_gl_rsrc(&a.q), b, h, qb * AF_BQ, 0, tn_);                          \
-    const tk_rsrc rkn_ = tk_gl_rsrc_mat(&a.k, b, h / a.group), rvn_ = tk_gl_rsrc_mat(&a.v, b, h / a.group); \
-    _Pragma("unroll") for (int c_ = 0; c_ < NC; ++c_) tk_load_issue_mat(ks0[c_], mvk, rkn_, 0, 32 * c_, tn_); \
-    tk_load_issue_t_mat(vs0, mvv, rvn_, 0, 0, tn_);                                               \
-  } while (0)
-
-/* the kernel's arguments as `a`, loaded where this stands (tk_kernarg_fresh): a persistent
- * group reads them per item instead of holding ~70 SGPRs across its item loop */
-#define AF_ARGS const attn_fwd_args a = *(const attn_fwd_args *)tk_kernarg_fresh()
-
 #define ATTN_FWD_KERNEL(NAME, D, WPE)                                                                \
   TK_ST(NAME##_kst, tk_bf16, AF_BKV, 32, TK_LDS_SWZ); /* K tile, one per 32 d-columns */          \
   TK_ST(NAME##_vst, tk_bf16, D, AF_BKV, TK_LDS_SWZ);  /* V^T tile: d x keys */                   \
@@ -403,164 +378,130 @@ typedef struct attn_fwd_args {
   TK_PENDING(NAME##_qpend, NAME##_q_t);                                                           \
   TK_PENDING(NAME##_kpend, NAME##_k_t);                                                           \
   TK_PENDING(NAME##_vpend, NAME##_v_t);                                                           \
-  __global__ __launch_bounds__(256, WPE) void NAME(attn_fwd_args a_)                              \
+  __global__ __launch_bounds__(256, WPE) void NAME(attn_fwd_args a)                               \
   {                                                                                               \
-    (void)a_; /* read through tk_kernarg_fresh, per item (AF_ARGS) */                             \
-    AF_ARGS;                                                                                      \
     TK_LDS_ALLOC(NAME##_smem, sm);                                                                \
     enum { NC = (D) / 32, AF_WPE = (WPE),  /* 32-wide d-chunks; workgroups per CU */               \
            AF_KLA = (WPE) == 1 ? 2 : 1,    /* chunk reads in flight: AF_CHUNK */                     \
-           AF_RPC = 8,                     /* ds_read_b64 per chunk (K: 64x32, V^T: 32x64) */       \
-           AF_PERSIST = (WPE) == 1 };      /* items looped over (d = 64: 256 registers, no room) */  \
+           AF_RPC = 8 };                   /* ds_read_b64 per chunk (K: 64x32, V^T: 32x64) */       \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
-    /* the work items: (Q block, head, batch) and, for a tail split item, its part (-1: whole).    \
-     * nqb > 0, nsplit 1: virtual groups v = blockIdx.x, + gridDim.x, ... < nw_ (AF_ITEM), so a    \
-     * grid smaller than nw_ is persistent: each group loops over items, the next item's Q, K(0)   \
-     * and V(0) loads issued under this item's epilogue (AF_PREFETCH) */                           \
-    const int pid = (int)blockIdx.x; /* a part's slot in the workspace */                          \
-    const int nw_ = a.nqb > 0 && a.nsplit == 1 ? (a.nitems > 0 ? a.nitems : (int)gridDim.x) : 0;   \
-    int vi = pid;                                                                                  \
-    int qb = (int)blockIdx.x, h = (int)blockIdx.y, b = (int)blockIdx.z, part = -1;                 \
-    if (a.nqb > 0) {                                                                               \
-      const int item = a.nsplit > 1 ? a.item0 + pid / a.nsplit : AF_ITEM(vi, nw_);                 \
-      if (a.nsplit > 1) part = pid % a.nsplit;                                                     \
-      qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq);                     \
-    }                                                                                              \
-    const tk_rsrc rq0 = tk_gl_rsrc(&a.q);                                                          \
-    NAME##_qstage qs;                                                                              \
-    NAME##_kstage ks0[NC], ks1[NC]; /* K(j+2) (loaded in tile j-1) and K(j+3) in flight during tile j */ \
-    NAME##_vstage vs0;                                                                             \
-    enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                         \
-    tk_load_issue(qs, &a.q, rq0, b, h, qb * AF_BQ, 0, tid);                                        \
-    int pre = 0; /* this item's K(0) and V(0) were issued after its Q (AF_PREFETCH) */             \
-    for (;;) {                                                                                     \
-    /* the arguments read again per item (the loop's live registers stay those of one item) */     \
-    AF_ARGS;                                                                                       \
-    const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */          \
-                                                                                                   \
-    const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                               \
-    const int q0 = qb * AF_BQ;                                                                     \
-    const int hk = h / a.group;                                                                    \
-    /* K and V through matrix-bounded loads: the descriptor spans matrix (b, hk), so key rows      \
-     * past skv read 0 without per-lane checks (tk/loads.h) */                                     \
-    const tk_rsrc rk = tk_gl_rsrc_mat(&a.k, b, hk), rv = tk_gl_rsrc_mat(&a.v, b, hk);              \
-    /* keys [kv_lo, kv_hi): all (causal: up to the block's last visible key), or a part's whole    \
+    /* the work item: (Q block, head, batch) and, for a tail split item, its part (-1: whole) */ \
+    int qb = (int)blockIdx.x, h = (int)blockIdx.y, b = (int)blockIdx.z, part = -1;                \
+    const int pid = (int)blockIdx.x; /* a part's slot in the workspace */                         \
+    if (a.nqb > 0) {                                                                              \
+      /* whole items: workgroup i runs on XCD i % 8 (round-robin dispatch, CDNA3 ISA guide 1.2), \
+       * so each XCD gets a contiguous range of items (the same heads' K/V share its L2) */       \
+      const int n_ = (int)gridDim.x, x_ = pid % 8;                                                \
+      const int item = a.nsplit > 1 ? a.item0 + pid / a.nsplit                                    \
+                                    : x_ * (n_ / 8) + min(x_, n_ % 8) + pid / 8;                  \
+      if (a.nsplit > 1) part = pid % a.nsplit;                                                    \
+      qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq);                    \
+    }                                                                                             \
+    const int q0 = qb * AF_BQ;                                                                    \
+    const int hk = h / a.group;                                                                   \
+    const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
+    const tk_rsrc rq = tk_gl_rsrc(&a.q);                                                          \
+    /* K and V through matrix-bounded loads: the descriptor spans matrix (b, hk), so key rows    \
+     * past skv read 0 without per-lane checks (tk/loads.h) */                                    \
+    const tk_rsrc rk = tk_gl_rsrc_mat(&a.k, b, hk), rv = tk_gl_rsrc_mat(&a.v, b, hk);             \
+    const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
+    /* keys [kv_lo, kv_hi): all (causal: up to the block's last visible key), or a part's whole  \
      * tiles (the split is for non-causal problems: attn_fwd_plan) */                              \
-    int kv_lo = 0, kv_hi = a.skv;                                                                  \
-    if (a.causal && q0 + AF_BQ + off < kv_hi) kv_hi = q0 + AF_BQ + off;                            \
-    if (part >= 0) {                                                                               \
-      const int tt = (a.skv + AF_BKV - 1) / AF_BKV;                                                \
-      kv_lo = AF_BKV * (part * tt / a.nsplit);                                                     \
-      kv_hi = min(a.skv, AF_BKV * ((part + 1) * tt / a.nsplit));                                   \
-    }                                                                                              \
-    /* Q block -> LDS -> this wave's 32 rows in registers, in d-chunks */                          \
-    NAME##_q_t qf[NC];                                                                             \
-    {                                                                                              \
-      if (pre) { /* after every wave's epilogue reads of sm.o (it aliases sm.q) */                 \
-        tk_lds_barrier();                                                                          \
-        tk_load_commit(sm.q, qs, tid, AF_PREFETCH == 1 ? NK + NV : 0); /* K(0), V(0) in flight */  \
-      } else {                                                                                     \
-        tk_load_commit(sm.q, qs, tid, 0);                                                          \
-      }                                                                                            \
-      tk_lds_barrier();                                                                            \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                             \
-        NAME##_qpend qp;                                                                           \
-        tk_prefetch_issue(qp, sm.q, 32 * wave, 32 * c);                                            \
-        tk_prefetch_wait(qf[c], qp, 0);                                                            \
+    int kv_lo = 0, kv_hi = a.skv;                                                                 \
+    if (a.causal && q0 + AF_BQ + off < kv_hi) kv_hi = q0 + AF_BQ + off;                           \
+    if (part >= 0) {                                                                              \
+      const int tt = (a.skv + AF_BKV - 1) / AF_BKV;                                               \
+      kv_lo = AF_BKV * (part * tt / a.nsplit);                                                    \
+      kv_hi = min(a.skv, AF_BKV * ((part + 1) * tt / a.nsplit));                                  \
+    }                                                                                             \
+    /* Q block -> LDS -> this wave's 32 rows in registers, in d-chunks */                         \
+    NAME##_q_t qf[NC];                                                                            \
+    {                                                                                             \
+      NAME##_qstage qs;                                                                           \
+      tk_load(sm.q, qs, &a.q, rq, b, h, q0, 0, tid);                                              \
+      tk_lds_barrier();                                                                           \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        NAME##_qpend qp;                                                                          \
+        tk_prefetch_issue(qp, sm.q, 32 * wave, 32 * c);                                           \
+        tk_prefetch_wait(qf[c], qp, 0);                                                           \
         if (AF_QAGPR && AF_WPE == 1) tk_rt_in_agpr(qf[c]); /* d128: S reads B from AGPRs, no copies */ \
-      }                                                                                            \
-      tk_barrier();                                                                                \
-    }                                                                                              \
-    NAME##_o_t o[NC];                                                                              \
-    _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(o[c]);                               \
-    float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */      \
-    const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                         \
+      }                                                                                           \
+      tk_barrier();                                                                               \
+    }                                                                                             \
+    NAME##_o_t o[NC];                                                                             \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(o[c]);                              \
+    float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */     \
+    const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                        \
     const int nt = kv_hi > kv_lo ? (kv_hi - kv_lo + AF_BKV - 1) / AF_BKV : 0; /* key tiles (0 when causal hides all) */ \
-    NAME##_kpend kp_[NC]; /* K fragment reads; chunk 0's cross the tile boundary */                \
-    NAME##_k_t kf_[NC];                                                                            \
-    NAME##_s_t s_a, s_b; /* S(j) and S(j+1), alternating */                                        \
-    tk_rt_zero(s_a);                                                                               \
-    float mt = -INFINITY; /* column max of S(j) (raw scores) */                                    \
-    /* prologue: tile 0 in LDS and S(0); tiles 1 (set 1) and 2 (set 0) in flight */                \
-    if (nt > 0) {                                                                                  \
-      if (!pre) {                                                                                  \
-        AF_K_ISSUE(ks0, kv_lo);                                                                    \
-        tk_load_issue_t_mat(vs0, mvv, rv, kv_lo, 0, tid);                                          \
-      }                                                                                            \
-      AF_K_COMMIT(ks0, 0, NV); /* K(0) -> buffer 0 */                                              \
-      AF_K_ISSUE(ks1, kv_lo + AF_BKV);                                                             \
-      tk_lds_barrier();                                                                            \
-      AF_S_PHASE(NAME, s_a);                                                                       \
-      tk_load_commit_t(sm.kv.v[0], vs0, tid, NK); /* V(0) -> buffer 0; K(1) in flight */           \
-      tk_load_issue_t_mat(vs0, mvv, rv, kv_lo + AF_BKV, 0, tid);                                   \
-      AF_K_COMMIT(ks1, 1, NV); /* K(1) -> buffer 1; V(1) in flight */                              \
-      AF_K_ISSUE(ks0, kv_lo + 2 * AF_BKV); /* K(2): committed by tile 0 */                         \
-      tk_lds_barrier();                                                                            \
-      { enum { VB_ = 1 }; AF_SHIFTED(AF_KREADN_, 0); } /* tile 0's first K(1) chunk */             \
-      if (kv_lo + AF_BKV > kv_hi) tk_rt_mask_rows(s_a, s_a, kv_hi - kv_lo, -INFINITY);             \
-      if (a.causal && qw + off < AF_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);      \
-      float mv[1];                                                                                 \
-      tk_rt_col_max(mv, s_a);                                                                      \
-      mt = mv[0];                                                                                  \
-    }                                                                                              \
-    /* Software pipeline, per key tile j: S(j+1) = K(j+1) Q^T is issued together with the          \
-     * softmax of S(j) (interleaved: the MFMAs run while the VALU works), then O += V(j) P(j).     \
+    NAME##_kstage ks0[NC], ks1[NC]; /* K(j+2) (loaded in tile j-1) and K(j+3) in flight during tile j */ \
+    NAME##_kpend kp_[NC]; /* K fragment reads; chunk 0's cross the tile boundary */             \
+    NAME##_k_t kf_[NC];                                                                           \
+    NAME##_vstage vs0;                                                                            \
+    enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
+    NAME##_s_t s_a, s_b; /* S(j) and S(j+1), alternating */                                       \
+    tk_rt_zero(s_a);                                                                              \
+    float mt = -INFINITY; /* column max of S(j) (raw scores) */                                   \
+    /* prologue: tile 0 in LDS and S(0); tiles 1 (set 1) and 2 (set 0) in flight */               \
+    if (nt > 0) {                                                                                 \
+      AF_K_ISSUE(ks0, kv_lo);                                                                     \
+      tk_load_issue_t_mat(vs0, mvv, rv, kv_lo, 0, tid);                                           \
+      AF_K_COMMIT(ks0, 0, NV); /* K(0) -> buffer 0 */                                             \
+      AF_K_ISSUE(ks1, kv_lo + AF_BKV);                                                            \
+      tk_lds_barrier();                                                                           \
+      AF_S_PHASE(NAME, s_a);                                                                      \
+      tk_load_commit_t(sm.kv.v[0], vs0, tid, NK); /* V(0) -> buffer 0; K(1) in flight */          \
+      tk_load_issue_t_mat(vs0, mvv, rv, kv_lo + AF_BKV, 0, tid);                                  \
+      AF_K_COMMIT(ks1, 1, NV); /* K(1) -> buffer 1; V(1) in flight */                             \
+      AF_K_ISSUE(ks0, kv_lo + 2 * AF_BKV); /* K(2): committed by tile 0 */                        \
+      tk_lds_barrier();                                                                           \
+      { enum { VB_ = 1 }; AF_SHIFTED(AF_KREADN_, 0); } /* tile 0's first K(1) chunk */          \
+      if (kv_lo + AF_BKV > kv_hi) tk_rt_mask_rows(s_a, s_a, kv_hi - kv_lo, -INFINITY);            \
+      if (a.causal && qw + off < AF_BKV - 1) tk_rt_mask_lower(s_a, s_a, qw + off, -INFINITY);     \
+      float mv[1];                                                                                \
+      tk_rt_col_max(mv, s_a);                                                                     \
+      mt = mv[0];                                                                                 \
+    }                                                                                             \
+    /* Software pipeline, per key tile j: S(j+1) = K(j+1) Q^T is issued together with the       \
+     * softmax of S(j) (interleaved: the MFMAs run while the VALU works), then O += V(j) P(j).    \
      * LDS holds K(j+1) and V(j) (two barriers per tile); global loads run 2 tiles ahead in two    \
-     * alternating register stage sets, so the loop is unrolled by 2. */                           \
-    NAME##_v_t vkeep; /* O(j)'s deferred operands (AF_O_DEFERRED), zero before tile 0 */           \
-    NAME##_p_t pkeep;                                                                              \
-    tk_rt_zero(vkeep);                                                                             \
-    tk_rt_zero(pkeep);                                                                             \
-    for (int j = 0; j < nt; j += 2) {                                                              \
-      AF_TILE(NAME, j, 0, ks0, ks1, vs0, s_a, s_b);                                                \
-      if (j + 1 < nt) AF_TILE(NAME, j + 1, 1, ks1, ks0, vs0, s_b, s_a);                            \
-    }                                                                                              \
+     * alternating register stage sets, so the loop is unrolled by 2. */                          \
+    NAME##_v_t vkeep; /* O(j)'s deferred operands (AF_O_DEFERRED), zero before tile 0 */         \
+    NAME##_p_t pkeep;                                                                             \
+    tk_rt_zero(vkeep);                                                                            \
+    tk_rt_zero(pkeep);                                                                            \
+    for (int j = 0; j < nt; j += 2) {                                                             \
+      AF_TILE(NAME, j, 0, ks0, ks1, vs0, s_a, s_b);                                               \
+      if (j + 1 < nt) AF_TILE(NAME, j + 1, 1, ks1, ks0, vs0, s_b, s_a);                           \
+    }                                                                                             \
     if (nt > 0) AF_O_DEFERRED(NAME, 8 - AF_ODEFER, 8);                                             \
-    {                                                                                              \
-    AF_ARGS; /* again: nothing of the prologue's held across the tiles for the epilogue */         \
     /* epilogue: O = (O^T / l)^T, LSE = (m + log2 l) ln 2 */                                       \
     l[0] += tk_xor_f32(l[0], 32); /* the column's other 32 keys were summed in lane ^ 32 */        \
-    float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                             \
-    if (part >= 0) {                                                                               \
-      /* a tail part: O^T / l as f32 straight from the registers and the log2-domain LSE (-inf:    \
+    float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
+    if (part >= 0) {                                                                              \
+      /* a tail part: O^T / l as f32 straight from the registers and the log2-domain LSE (-inf:  \
        * no key) to the workspace, for attn_fwd_combine; no LDS use, no barrier */                 \
-      const tk_rsrc rw = tk_gl_rsrc(&a.ws_o);                                                      \
-      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                             \
-        tk_rt_col_bcast(o[c], o[c], inv, *);                                                       \
-        tk_store_acc_f32(&a.ws_o, rw, 0, pid, 32 * c, 32 * (int)wave, o[c], 1.0f, 0.0f);           \
-      }                                                                                            \
+      const tk_rsrc rw = tk_gl_rsrc(&a.ws_o);                                                     \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
+        tk_rt_col_bcast(o[c], o[c], inv, *);                                                      \
+        tk_store_acc_f32(&a.ws_o, rw, 0, pid, 32 * c, 32 * (int)wave, o[c], 1.0f, 0.0f);          \
+      }                                                                                           \
       if (lane < 32) a.ws_lse[(int64_t)pid * AF_BQ + 32 * (int)wave + (int)lane] =                 \
-                         l[0] > 0.0f ? m[0] + log2f(l[0]) : -INFINITY;                             \
-      return;                                                                                      \
-    }                                                                                              \
-    const int qi = qw + (int)lane;                                                                 \
-    if (lane < 32 && qi < a.sq)                                                                    \
-      a.lse[((int64_t)b * a.hq + h) * a.sq + qi] =                                                 \
-          l[0] > 0.0f ? (m[0] + log2f(l[0])) * AF_LN2 : INFINITY;                                  \
-    /* the next item of a persistent group: its Q, K(0) and V(0) loads before this item's O        \
-     * stores (AF_PREFETCH 2: their latency under the O epilogue; its Q commit then waits for      \
-     * the stores too) or after them (1: in-order returns, so the commit waits for Q only) */      \
-    vi += (int)gridDim.x;                                                                          \
-    const int more = AF_PERSIST && vi < nw_;                                                                     \
-    const int ob = b, oh = h; /* this item's O */                                                  \
-    if (more) {                                                                                    \
-      const int item = AF_ITEM(vi, nw_);                                                           \
-      qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq);                     \
-      pre = 1;                                                                                     \
-    }                                                                                              \
-    if (more && AF_PREFETCH == 2) AF_NEXT_ISSUE(NAME);                                             \
-    tk_lds_barrier(); /* the last tile's V commit (every wave's writes done) before sm.o */        \
-    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                               \
-      tk_rt_col_bcast(o[c], o[c], inv, *);                                                         \
-      tk_store_acc_lds_t_bf16(sm.o[wave], o[c], 0, 32 * c); /* 4 bf16 per ds_write_b64 */          \
-    }                                                                                              \
-    tk_lds_barrier();                                                                              \
-    tk_store_lds_global(&a.o, tk_gl_rsrc(&a.o), ob, oh, qw, 0, sm.o[wave], tk_opaque(lane), 64);              \
-    if (!more) break;                                                                              \
-    if (AF_PREFETCH == 1) AF_NEXT_ISSUE(NAME);                                                     \
-    }                                                                                              \
-    }                                                                                              \
+                         l[0] > 0.0f ? m[0] + log2f(l[0]) : -INFINITY;                            \
+      return;                                                                                     \
+    }                                                                                             \
+    tk_lds_barrier(); /* the last tile's V commit (every wave's writes done) before sm.o */       \
+    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
+      tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
+      tk_store_acc_lds_t_bf16(sm.o[wave], o[c], 0, 32 * c); /* 4 bf16 per ds_write_b64 */         \
+    }                                                                                             \
+    const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                          \
+    tk_lds_barrier();                                                                             \
+    tk_store_lds_global(&a.o, ro, b, h, qw, 0, sm.o[wave], lane, 64);                             \
+    const int qi = qw + (int)lane;                                                                \
+    if (lane < 32 && qi < a.sq)                                                                   \
+      a.lse[((int64_t)b * a.hq + h) * a.sq + qi] =                                                \
+          l[0] > 0.0f ? (m[0] + log2f(l[0])) * AF_LN2 : INFINITY;                                 \
   }
 
 ATTN_FWD_KERNEL(attn_fwd_d64, 64, 2)
@@ -592,21 +533,6 @@ static int attn_fwd_plan(int64_t nqb, int64_t hq, int64_t b, int64_t skv, int d,
   }
   if (best > 1) *ntail = (int32_t)r;
   return (int)best;
-}
-/* Persistent groups for a launch of nitems whole items on `slots` group slots (the d = 128
- * kernel: one per CU): items per group P = the largest divisor of the rounds R = nitems / slots
- * that is at most AF_PERSIST_MAX, so the launch stays whole rounds of groups that each run P
- * items.  Returns the grid (0: one group per item, P = 1).  The cap keeps tksim's sampled runs
- * (--model-sample: XCD 0's first rounds of groups) within P times a plain launch's emulation. */
-#ifndef AF_PERSIST_MAX
-#define AF_PERSIST_MAX 2
-#endif
-static int32_t attn_fwd_groups(int64_t nitems, int slots)
-{
-  const int64_t r = slots > 0 ? nitems / slots : 0;
-  int64_t p = r < AF_PERSIST_MAX ? r : AF_PERSIST_MAX;
-  while (p > 1 && r % p) --p;
-  return p > 1 ? (int32_t)((nitems + p - 1) / p) : 0;
 }
 /* workspace bytes for a plan: f32 O^T (d x 128) and 128 LSEs per part */
 static size_t attn_fwd_ws_bytes(int32_t ntail, int nsplit, int d)
@@ -665,10 +591,9 @@ __global__ __launch_bounds__(256) void attn_fwd_combine(attn_fwd_args a, int d)
   if (e0 == 0) a.lse[((int64_t)b * a.hq + h) * a.sq + q] = mx == -INFINITY ? INFINITY : (mx + log2f(sum)) * AF_LN2;
 }
 
-/* plain forward (a->nqb == 0: one group per item, a 3-D grid), or 1-D over the items (a->nqb
- * set): the whole items (a->ntail 0: all of them) in a->ngroups persistent groups (0: one per
- * item), then, with a plan (a->nsplit > 1, a->ntail; ws_o / ws_lse in a workspace of
- * attn_fwd_ws_bytes), the tail parts and the merge; launches in stream order */
+/* plain forward (a->nqb == 0) or, with a plan (a->nsplit > 1, a->ntail, a->nqb set; ws_o /
+ * ws_lse in a workspace of attn_fwd_ws_bytes): the whole items, the tail parts, the merge;
+ * three launches in stream order */
 static hipError_t attn_fwd_launch(const attn_fwd_args *a, int d, int b, hipStream_t stream)
 {
   if (a->nqb == 0) {
@@ -679,18 +604,16 @@ static hipError_t attn_fwd_launch(const attn_fwd_args *a, int d, int b, hipStrea
   }
   attn_fwd_args w = *a, t = *a;
   const int32_t items = a->nqb * a->hq * b;
-  w.item0 = 0, w.nsplit = 1, w.nitems = items - a->ntail;
+  w.item0 = 0, w.nsplit = 1;
   t.item0 = items - a->ntail;
-  /* a->ngroups: a multiple of 8 (whole rounds of the CUs), so a group's items stay on its XCD's range */
-  const unsigned nw = (unsigned)(a->ngroups > 0 && a->ngroups < w.nitems ? a->ngroups : w.nitems);
-  const unsigned nt = (unsigned)(a->ntail * a->nsplit);
-  if (nw) {
-    if (d == 64) hipLaunchKernelGGL(attn_fwd_d64, dim3(nw), dim3(256), 0, stream, w);
-    else hipLaunchKernelGGL(attn_fwd_d128, dim3(nw), dim3(256), 0, stream, w);
+  const unsigned nw = (unsigned)(items - a->ntail), nt = (unsigned)(a->ntail * a->nsplit);
+  if (d == 64) {
+    if (nw) hipLaunchKernelGGL(attn_fwd_d64, dim3(nw), dim3(256), 0, stream, w);
+    hipLaunchKernelGGL(attn_fwd_d64, dim3(nt), dim3(256), 0, stream, t);
+  } else {
+    if (nw) hipLaunchKernelGGL(attn_fwd_d128, dim3(nw), dim3(256), 0, stream, w);
+    hipLaunchKernelGGL(attn_fwd_d128, dim3(nt), dim3(256), 0, stream, t);
   }
-  if (a->ntail == 0) return hipGetLastError();
-  if (d == 64) hipLaunchKernelGGL(attn_fwd_d64, dim3(nt), dim3(256), 0, stream, t);
-  else hipLaunchKernelGGL(attn_fwd_d128, dim3(nt), dim3(256), 0, stream, t);
   hipLaunchKernelGGL(attn_fwd_combine, dim3((unsigned)a->ntail, (unsigned)(d / 8)), dim3(256), 0, stream, t, d);
   return hipGetLastError();
 }

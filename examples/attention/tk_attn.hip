@@ -160,14 +160,6 @@ int tk_attn_fwd_ws(const tk_attn_problem *p, const uint16_t *q, const uint16_t *
   a.causal = p->causal;
   a.scale_log2 = p->scale * AF_LOG2E;
   a.nsplit = 1; /* a.nqb 0: one launch, every item whole */
-  int pcus = 0; /* non-causal gfx942 d128 forward: persistent groups (attn_fwd_groups), the CUs */
-  {
-    int dev = 0, cus = 0;
-    if (!p->causal && p->d == 128 && !attn_fwd_cdna4_device() && hipGetDevice(&dev) == hipSuccess &&
-        hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) == hipSuccess && cus > 0 &&
-        (p->sq + AF_BQ - 1) / AF_BQ * p->hq * p->b < ((int64_t)1 << 30)) /* 1-D item numbers in int32 */
-      pcus = cus;
-  }
   if (workspace) {
     int32_t ntail;
     const int s = fwd_plan(p, &ntail);
@@ -182,11 +174,6 @@ int tk_attn_fwd_ws(const tk_attn_problem *p, const uint16_t *q, const uint16_t *
       if (tk_gl_make(&a.ws_o, workspace, 4, 3, dims, NULL) != TK_OK) return TK_ATTN_ERR_ARG;
       a.ws_lse = (float *)workspace + parts * p->d * AF_BQ;
     }
-  }
-  if (pcus > 0) { /* the whole items' launch: P items per group (0: one per group) */
-    const int64_t items = (p->sq + AF_BQ - 1) / AF_BQ * p->hq * p->b;
-    a.ngroups = attn_fwd_groups(items - a.ntail, pcus);
-    if (a.ngroups > 0) a.nqb = (int32_t)((p->sq + AF_BQ - 1) / AF_BQ);
   }
   /* gfx950 runs its own forward (attn_fwd_cdna4.h: double-rate MFMAs, transposing LDS reads); it has no
    * tail split, so fwd_plan plans none there and a.nqb stays 0 */
