@@ -36,7 +36,8 @@
  * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
  * aligned like FlashAttention-2: key j is visible to query i when
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
- * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t_bf16) ->
+ * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t_bf16_rn: O is finite,
+ * round to nearest in 3 integer ops per pair on gfx942, not RNE's NaN-safe 11) ->
  * 16-byte global stores (tk_store_lds_global); LSE (natural log) per query
  * from lanes 0..31.
  * LDS: two buffers, each K(t) as 32-column tiles or V^T(t) (K(t), V(t) in
@@ -493,7 +494,7 @@ typedef struct attn_fwd_args {
     tk_lds_barrier(); /* the last tile's V commit (every wave's writes done) before sm.o */       \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
-      tk_store_acc_lds_t_bf16(sm.o[wave], o[c], 0, 32 * c); /* 4 bf16 per ds_write_b64 */         \
+      tk_store_acc_lds_t_bf16_rn(sm.o[wave], o[c], 0, 32 * c); /* 4 bf16 per ds_write_b64 */      \
     }                                                                                             \
     const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                          \
     tk_lds_barrier();                                                                             \

@@ -9,6 +9,8 @@
  *                    (r, c) to LDS (r0 + c, c0 + r)), e.g. attention's O^T
  *   tk_store_acc_lds_t_bf16(sm, acc, r0, c0);  the same into a bf16 tile, four
  *                    elements per 8-byte write, RNE conversion in pairs
+ *   tk_store_acc_lds_t_bf16_rn(sm, acc, r0, c0);  the same for finite values,
+ *                    round to nearest (ties away on gfx942: 3 ops per pair)
  *   tk_store_lds_global(gl, rsrc, b, h, r0, c0, sm, tid, NT);
  *   tk_store_lds_global_ab(gl, rsrc, b, h, r0, c0, sm, tid, NT, alpha, beta);
  *                    f32 LDS tile -> f32/bf16 tensor, alpha/beta, 16/8-byte
@@ -164,7 +166,14 @@
  * (TK_LDS_SWZ permutes 8-byte units): two pair conversions (tk_pack_bf16x2_rne)
  * and one ds_write_b64 per group instead of four scalar conversions and four
  * ds_write_b16 (attention's O^T epilogue: 64 elements per lane at d = 128). */
-#define tk_store_acc_lds_t_bf16(sm, A, r0, c0)                                    \
+#define tk_store_acc_lds_t_bf16(sm, A, r0, c0) tk__store_acc_lds_t_bf16(sm, A, r0, c0, tk_pack_bf16x2_rne)
+/* the same for finite accumulators, rounded to nearest by tk_pack_bf16x2_rn: ties to even on
+ * gfx950 (one v_cvt_pk_bf16_f32 per pair, as tk_store_acc_lds_t_bf16), ties away from zero on
+ * gfx942 (3 integer ops per pair instead of tk_pack_bf16x2's 11: no NaN test, no tie bit);
+ * the error bound is the same half an ulp, only exact ties differ.  Attention's O^T epilogue
+ * (64 elements per lane at d = 128). */
+#define tk_store_acc_lds_t_bf16_rn(sm, A, r0, c0) tk__store_acc_lds_t_bf16(sm, A, r0, c0, tk_pack_bf16x2_rn)
+#define tk__store_acc_lds_t_bf16(sm, A, r0, c0, PACK)                          \
   do {                                                                            \
     typedef TK_TYPEOF(A) _A;                                                      \
     typedef TK_TYPEOF(sm) _T;                                                     \
@@ -180,8 +189,8 @@
           (uint32_t)(r0) + _fc * ((int)_A::tk_frag_cols) + _l % ((int)_A::tk_frag_cols), \
           _c0 + _fr * ((int)_A::tk_frag_rows) + tk_layout_c_row(((int)_A::tk_frag_rows), (int)_l, _i)); \
       const int _f = _fr * ((int)_A::tk_frag_count_c) + _fc;                      \
-      const tk_u32x2 _w = {tk_pack_bf16x2_rne((A).f[_f][_i], (A).f[_f][_i + 1]),  \
-                           tk_pack_bf16x2_rne((A).f[_f][_i + 2], (A).f[_f][_i + 3])}; \
+      const tk_u32x2 _w = {PACK((A).f[_f][_i], (A).f[_f][_i + 1]),  \
+                           PACK((A).f[_f][_i + 2], (A).f[_f][_i + 3])}; \
       *(tk_u32x2 *)((char *)(sm).data + _o) = _w;                                 \
     }                                                                             \
   } while (0)

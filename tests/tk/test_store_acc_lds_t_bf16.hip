@@ -1,4 +1,4 @@
-// Device test of tk_store_acc_lds_t_bf16 (tk/stores.h) and tk_pack_bf16x2_rne
+// Device test of tk_store_acc_lds_t_bf16, tk_store_acc_lds_t_bf16_rn (tk/stores.h) and tk_pack_bf16x2_rne
 // (tk/types.h) against CPU references, on both targets (gfx950: one
 // v_cvt_pk_bf16_f32 per pair; gfx942: tk_pack_bf16x2).
 // - pack: every pair of a list of f32 with rounding ties (even and odd
@@ -11,6 +11,9 @@
 //   tiles at (r0, c0) = (0, 0) and (16, 32), read back element by element
 //   through tk_lds_offset: element (r, c) must be at (r0 + c, c0 + r), every
 //   other element of the tile untouched.
+// - the _rn store (finite values, round to nearest): the same placement; the
+//   RNE result except at exact ties, where gfx942 rounds away from zero
+//   (tk_pack_bf16x2_rna) and gfx950 to even (v_cvt_pk_bf16_f32).
 #include <hip/hip_runtime.h>
 #include <math.h>
 #include <string.h>
@@ -33,6 +36,17 @@ static uint16_t ref_rne(float f) {
   if (d0 < d1 || (d0 == d1 && ((t >> 16) & 1u) == 0)) return (uint16_t)(t >> 16);
   return (uint16_t)(t1 >> 16);
 }
+// ties away from zero (finite f): the nearer neighbour, the larger magnitude at a tie
+static uint16_t ref_rna(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return (uint16_t)((u + 0x8000u) >> 16);
+}
+static int is_tie(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return (u & 0xffffu) == 0x8000u;
+}
 static int same_bf16(uint16_t got, uint16_t want) {
   if ((want & 0x7fffu) > 0x7f80u || want == 0x7fc0u) return (got & 0x7fffu) > 0x7f80u; /* NaN stays NaN */
   return got == want;
@@ -48,7 +62,8 @@ __host__ __device__ static float val(int r, int c) {
 }
 #define SENT 0x5a5au
 
-#define STORE_KERNEL(NAME, ACC_KIND, AR, AC, LAYOUT, R0, C0, TR, TC)                   \
+#define STORE_KERNEL(NAME, ACC_KIND, AR, AC, LAYOUT, R0, C0, TR, TC) STORE_KERNEL_(NAME, ACC_KIND, AR, AC, LAYOUT, R0, C0, TR, TC, tk_store_acc_lds_t_bf16)
+#define STORE_KERNEL_(NAME, ACC_KIND, AR, AC, LAYOUT, R0, C0, TR, TC, STORE)          \
   __global__ __launch_bounds__(64) void NAME(uint16_t *out) {                         \
     TK_RT(a_t, ACC_KIND, AR, AC);                                                     \
     TK_ST(s_t, tk_bf16, TR, TC, LAYOUT);                                              \
@@ -63,7 +78,7 @@ __host__ __device__ static float val(int r, int c) {
         A.f[f][i] = val(fr * a_t::tk_frag_rows + tk_layout_c_row(a_t::tk_frag_rows, l, i), \
                         fc * a_t::tk_frag_cols + tk_layout_c_col(a_t::tk_frag_cols, l, i)); \
       }                                                                               \
-    tk_store_acc_lds_t_bf16(sm, A, R0, C0);                                           \
+    STORE(sm, A, R0, C0);                                                             \
     tk_lds_barrier();                                                                 \
     for (int e = l; e < (TR) * (TC); e += 64)                                         \
       out[e] = *(const uint16_t *)((const char *)sm.data + tk_st_offset(s_t, e / (TC), e % (TC))); \
@@ -74,9 +89,12 @@ STORE_KERNEL(k_st32_swz, TK_K_C_F32_32x32, 64, 64, TK_LDS_SWZ, 0, 0, 64, 64)
 STORE_KERNEL(k_st32_swz_off, TK_K_C_F32_32x32, 32, 64, TK_LDS_SWZ, 16, 32, 96, 128)
 STORE_KERNEL(k_st16_lin_off, TK_K_C_F32_16x16, 32, 16, TK_LDS_LINEAR, 16, 32, 32, 64)
 STORE_KERNEL(k_st16_swz, TK_K_C_F32_16x16, 32, 64, TK_LDS_SWZ, 0, 0, 64, 32)
+STORE_KERNEL_(k_rn32_swz_off, TK_K_C_F32_32x32, 32, 64, TK_LDS_SWZ, 16, 32, 96, 128, tk_store_acc_lds_t_bf16_rn)
+STORE_KERNEL_(k_rn16_lin_off, TK_K_C_F32_16x16, 32, 16, TK_LDS_LINEAR, 16, 32, 32, 64, tk_store_acc_lds_t_bf16_rn)
+static int g_rn_away; /* the _rn store's ties: away from zero (gfx942) or to even (gfx950) */
 
 typedef void (*store_k)(uint16_t *);
-static void run_store(const char *what, store_k k, int AR, int AC, int R0, int C0, int TR, int TC) {
+static void run_store(const char *what, store_k k, int AR, int AC, int R0, int C0, int TR, int TC, int rn = 0) {
   uint16_t *d;
   HIPCHECK(hipMalloc((void **)&d, (size_t)TR * TC * 2));
   hipLaunchKernelGGL(k, dim3(1), dim3(64), 0, 0, d);
@@ -84,17 +102,20 @@ static void run_store(const char *what, store_k k, int AR, int AC, int R0, int C
   HIPCHECK(hipDeviceSynchronize());
   std::vector<uint16_t> h = tt_host(d, (size_t)TR * TC);
   HIPCHECK(hipFree(d));
-  int bad = 0;
+  int bad = 0, ties = 0;
   for (int r = 0; r < TR; r++)
     for (int c = 0; c < TC; c++) {
       const int ar = c - C0, ac = r - R0; /* accumulator element stored here, if any */
       const int inside = ar >= 0 && ar < AR && ac >= 0 && ac < AC;
-      const uint16_t want = inside ? ref_rne(val(ar, ac)) : (uint16_t)SENT;
+      const float x = inside ? val(ar, ac) : 0.0f;
+      const uint16_t want = !inside ? (uint16_t)SENT : rn && g_rn_away && is_tie(x) ? ref_rna(x) : ref_rne(x);
+      ties += inside && rn && is_tie(x);
       if (h[(size_t)r * TC + c] != want && bad++ < 3)
         printf("  %s (%d,%d): 0x%04x, want 0x%04x%s\n", what, r, c, h[(size_t)r * TC + c], want,
                inside ? "" : " (outside the stored block: untouched)");
     }
   TT_CHECK(bad == 0, "%s: %d elements wrong", what, bad);
+  TT_CHECK(!rn || ties > 0, "%s: no exact ties among the values (the rounding difference untested)", what);
 }
 
 int main() {
@@ -140,5 +161,10 @@ int main() {
   run_store("32x32 swizzled at (16, 32)", k_st32_swz_off, 32, 64, 16, 32, 96, 128);
   run_store("16x16 linear at (16, 32)", k_st16_lin_off, 32, 16, 16, 32, 32, 64);
   run_store("16x16 swizzled", k_st16_swz, 32, 64, 0, 0, 64, 32);
+  hipDeviceProp_t prop;
+  HIPCHECK(hipGetDeviceProperties(&prop, 0));
+  g_rn_away = strstr(prop.gcnArchName, "gfx950") == NULL;
+  run_store("_rn 32x32 swizzled at (16, 32)", k_rn32_swz_off, 32, 64, 16, 32, 96, 128, 1);
+  run_store("_rn 16x16 linear at (16, 32)", k_rn16_lin_off, 32, 16, 16, 32, 32, 64, 1);
   return tt_finish();
 }
