@@ -52,7 +52,8 @@ typedef struct mwave {
   int cur_q;            /* 1 vm, 2 lgkm: the entry the current instruction pushed */
   int prio;             /* s_setprio level 0..3 */
   int mfma_regs;        /* any MFMA result pending */
-  double mfma_end;      /* when its last MFMA finishes (never-co-issue rule) */
+  double valu_hold;     /* its last MFMA holds its VALU ops until then (params.h mfma_valu_hold) */
+  double pk_hold;       /* ... and its v_pk_*_f32 / v_pk_mov_b32 / dot ops until then */
   double valu_end;      /* its last VALU op's end: its next one starts no earlier (dual issue pairs two waves, not one) */
   double reg_ready[MREGS];
 } mwave;
@@ -62,10 +63,11 @@ typedef struct mwave {
  * is read more than once per XCD. */
 typedef struct mparse {
   uint8_t done, nops, kind, slow;
-  uint8_t nocoissue;            /* VALU op never issued while an MFMA executes (params.h never_coissue) */
+  uint8_t pk_f32;               /* VALU: v_pk_{add,fma,mul}_f32, v_pk_mov_b32 or dot (held to the MFMA's passes + 2) */
   uint8_t fixed;                /* scalar op that waits without using the SALU (s_nop, s_sleep) */
   int8_t prio;                  /* s_setprio level, -1 otherwise */
   float mfma_cycles;
+  float hold_valu, hold_pk;     /* MFMA: clocks from its start during which the wave's VALU / PK_F32 ops wait */
   float scalar_cycles;
   double mfma_flops;
   uint16_t first[4], count[4];  /* operand 0 = destination */
@@ -495,12 +497,10 @@ static mparse *parse(mslot *s, const tks_inst_view *in)
     r->slow = strstr(r->mnem, "f64") || strstr(r->mnem, "_exp_") || strstr(r->mnem, "_log_") ||
               strstr(r->mnem, "_rcp_") || strstr(r->mnem, "_rsq_") || strstr(r->mnem, "_sqrt_") ||
               strstr(r->mnem, "_sin_") || strstr(r->mnem, "_cos_");
-    /* LLVM isNeverCoissue (params.c): TRANS, DOT, packed, cvt_pk fp8/bf8, qsad */
-    r->nocoissue = (r->slow && !strstr(r->mnem, "f64")) || !strncmp(r->mnem, "v_pk_", 5) ||
-                   !strncmp(r->mnem, "v_dot", 5) || !strncmp(r->mnem, "v_cvt_pk_fp8_f32", 16) ||
-                   !strncmp(r->mnem, "v_cvt_pk_bf8_f32", 16) || strstr(r->mnem, "qsad_") ||
-                   (strstr(r->mnem, "f64") && (strstr(r->mnem, "_rcp_") || strstr(r->mnem, "_rsq_") ||
-                                               strstr(r->mnem, "_sqrt_")));
+    /* held to an MFMA's passes + 2 (params.c mfma_valu_hold): packed f32 and dot */
+    r->pk_f32 = !strncmp(r->mnem, "v_pk_add_f32", 12) || !strncmp(r->mnem, "v_pk_fma_f32", 12) ||
+                !strncmp(r->mnem, "v_pk_mul_f32", 12) || !strncmp(r->mnem, "v_pk_mov_b32", 12) ||
+                !strncmp(r->mnem, "v_dot", 5);
   }
   if (r->kind) {
     const char *q = t + ml;
@@ -513,6 +513,22 @@ static mparse *parse(mslot *s, const tks_inst_view *in)
       r->nops++;
       q += strcspn(q, ",");
     }
+  }
+  if (r->kind == K_MFMA) {
+    /* params.c mfma_valu_hold: in 4-clock slots from the MFMA's issue, an XDL
+     * MFMA holds the wave's VALU ops off for 1 + (widest A/B source bytes) /
+     * 16 slots and its PK_F32 / dot ops until passes + 2 (+1 with an A source
+     * of 16 B or more); f32 and f64 MFMAs (not XDL) hold every VALU op until
+     * passes + 2. Operands 1 and 2 are A and B. */
+    double slot = g_m.p->issue_cycles, passes = ceil(r->mfma_cycles / slot);
+    int bytes = 4 * (r->nops > 2 && r->count[2] > r->count[1] ? r->count[2] : r->nops > 1 ? r->count[1] : 1);
+    size_t mlen = strlen(r->mnem);
+    int sgemm = mlen > 4 && !strcmp(r->mnem + mlen - 3, "f32") && r->mnem[mlen - 4] != 'x';
+    int xdl = !strstr(r->mnem, "f64") && !sgemm;
+    if (xdl) {
+      r->hold_valu = (float)(slot * (1 + bytes / 16));
+      r->hold_pk = (float)(slot * (passes + 2 + (r->nops > 1 && 4 * r->count[1] >= 16)));
+    } else r->hold_valu = r->hold_pk = (float)(slot * (passes + 2));
   }
   r->done = 1;
   return r;
@@ -690,7 +706,7 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
     if (r->nops > 0)
       for (int i = 0; i < r->count[0]; i++) w->reg_ready[r->first[0] + i] = st + r->mfma_cycles;
     w->mfma_regs = 1;
-    w->mfma_end = dmax(w->mfma_end, st + r->mfma_cycles);
+    if (p->mfma_valu_hold) { w->valu_hold = st + r->hold_valu; w->pk_hold = st + r->hold_pk; }
     if (st > t) tl(s, tid, "mfma dependency", "wait", t, st);
     w->next = st + p->issue_cycles;
     tl(s, 100 + simd, r->mnem, "MFMA", st, st + r->mfma_cycles);
@@ -707,9 +723,9 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           if (w->reg_ready[g] > 0) ready = dmax(ready, w->reg_ready[g] + p->mfma_dep_tail_cycles);
         }
     double c = r->slow ? p->valu_slow_cycles : p->valu_cycles;
-    /* never co-issued with an MFMA: waits for the wave's own MFMAs to finish
-     * (params.h; another wave's MFMA on the SIMD does not hold it) */
-    if (r->nocoissue && p->never_coissue) ready = dmax(ready, w->mfma_end);
+    /* the wave's last MFMA holds its VALU ops (params.c mfma_valu_hold; an
+     * MFMA of another wave on the SIMD does not) */
+    ready = dmax(ready, r->pk_f32 ? w->pk_hold : w->valu_hold);
     /* dual issue: the SIMD issues up to valu_per_issue VALU ops of different
      * waves per issue cycle, modeled as that many ports, each a calendar. A
      * wave takes the port whose last booking ends first (ties: its home port,

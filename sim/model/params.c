@@ -46,18 +46,27 @@ static const tks_model_params g_mi300x = {
    * ASSUMPTION: AMD says "in specific circumstances" without listing them;
    * the model pairs any two VALU ops of different waves. */
   .valu_per_issue = 2,
-  /* Never co-issued with an executing MFMA on gfx940-gfx950: transcendentals
-   * (v_exp, v_log, v_rcp, v_rsq, v_sqrt, v_sin, v_cos), dot products, every
-   * packed op (v_pk_*, incl. v_pk_fma/mul/add_f32 and v_pk_mov_b32),
-   * v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 and v_[m]qsad_*: LLVM's
-   * isNeverCoissue (llvm-project PR #151704, moved into SIInstrInfo by PR
-   * #157968, whose SIPreEmitPeephole unpacks v_pk_*_f32 ops that fall inside
-   * an MFMA's latency so they can co-issue). Modeled as: such an op starts
-   * no earlier than the end of its own wave's last MFMA. ASSUMPTION: per
-   * wave, as LLVM reasons (the instructions after an MFMA in one stream);
-   * a SIMD-wide rule would forbid the ping-pong overlap (one wave's softmax
-   * under another's MFMAs) HipKittens' measured attention relies on. */
-  .never_coissue = 1,
+  /* How long a wave's MFMA holds the wave's next VALU ops (model v7),
+   * counted in 4-clock issue slots from the MFMA's issue: an XDL MFMA holds
+   * any VALU op (transcendentals and packed 16-bit ops included) until slot
+   * 1 + (widest A/B source in bytes) / 16, and v_pk_{add,fma,mul}_f32,
+   * v_pk_mov_b32 and dot ops until slot passes + 2 (+1 for an A source of
+   * 16 B or more); f32 and f64 MFMAs (not XDL) hold every VALU op until
+   * passes + 2. Source: llvm-project PR #233721 (AMD, "Add MFMA VALU and
+   * packed-VALU issue cycle helpers", getVALUIssueCycle /
+   * getPackedVALUIssueCycle), whose rules "fit ATT thread traces taken on
+   * MI308X (gfx942 ...) and MI350X (gfx950) for every MFMA family"; the
+   * 2-slot VALU hold of a 16 B-source XDL MFMA is also llvm-project PR
+   * #184084's ("VALU cannot co-execute with MFMA during its first two
+   * passes"). This replaces v6's reading of LLVM's isNeverCoissue (every
+   * transcendental, packed, dot, cvt_pk_fp8 and qsad op waits for the
+   * MFMA's end): isNeverCoissue is a compiler-side list whose one use
+   * (SIPreEmitPeephole, PR #157968) is to decide which v_pk_*_f32 ops inside
+   * an MFMA's shadow to unpack -- exactly the PK_F32 ops the traces show
+   * held; it does not say transcendentals wait. ASSUMPTION: per wave (the
+   * helpers count from the issuing stream's MFMA); another wave's MFMA on
+   * the SIMD does not hold a wave's VALU ops. */
+  .mfma_valu_hold = 1,
   .salu_cycles = 4,           /* one SALU issue per SIMD slot */
   .nop_wait_state_cycles = 4, /* ASSUMPTION: one wait state = one issue slot */
   /* f16/bf16, f32, xf32, f64, i8, fp8: from the peak rates above */
@@ -139,7 +148,7 @@ static const tks_model_params g_mi355x_base = {
   .valu_cycles = 4,
   .valu_slow_cycles = 16,     /* ASSUMPTION, as CDNA3 */
   .valu_per_issue = 2,        /* VALU dual issue, as CDNA3 (sources at g_mi300x; SQ_ACTIVE_INST_VALU2 is an MI350 counter) */
-  .never_coissue = 1,         /* gfx950 too (isNeverCoissue applies to gfx940-gfx950; sources at g_mi300x) */
+  .mfma_valu_hold = 1,        /* gfx950 too: PR #233721's traces include MI350X (source at g_mi300x) */
   .salu_cycles = 4,
   .nop_wait_state_cycles = 4, /* ASSUMPTION, as CDNA3 */
   /* f16/bf16, f32, xf32 (gfx950 has no xf32 MFMA: f32's rate, unused), f64,
