@@ -84,6 +84,16 @@ static const tks_model_params g_mi300x = {
   .l2_bytes_per_xcd = 4 * MIB,/* CDNA3 white paper: 4 MB L2 per XCD */
   .l2_ways = 16,              /* CDNA3 white paper: 16-way L2 */
   .line_bytes = 128,          /* CDNA3 white paper: 128 B L2 cache line */
+  /* The L2 reads memory in 32, 64 and 128 B requests, not whole lines:
+   * rocprofiler-compute counts HBM read bytes on gfx942/gfx950 as
+   * 128 x TCC_BUBBLE + 64 x (TCC_EA0_RDREQ - TCC_BUBBLE - TCC_EA0_RDREQ_32B)
+   * + 32 x TCC_EA0_RDREQ_32B (its roofline HBM-bytes formula; the counters'
+   * descriptions: 32-byte and 128-byte read requests to memory). Modeled as
+   * 32 B sectors: a miss reads the sectors the access needs; a later access
+   * to the line's other sectors reads those (model v7; v6 read the whole
+   * line on every miss, so partial lines evicted between a wave's accesses
+   * were read twice: HipKittens' rotary N = 1024 moved 1.76x its tensors). */
+  .l2_sector_bytes = 32,
   /* Infinity Cache: 256 MB, 17.2 TB/s peak (AMD's MI300X launch slides,
    * ServeTheHome "AMD Instinct MI300X GPU and MI300A APUs launched"; CDNA3
    * white paper). Achievable, as for HBM: Chips and Cheese ("Testing AMD's
@@ -177,6 +187,7 @@ static const tks_model_params g_mi355x_base = {
   .l2_bytes_per_xcd = 4 * MIB,/* MI355X product page / CDNA4 white paper: 4 MB L2 per XCD */
   .l2_ways = 16,              /* ASSUMPTION: as CDNA3 */
   .line_bytes = 128,          /* ASSUMPTION: as CDNA3 */
+  .l2_sector_bytes = 32,      /* as CDNA3 (the same counters and formula on gfx950; source at g_mi300x) */
   /* Infinity Cache: 256 MB (MI355X product page); bandwidth, latency and
    * ways: MI300X's measured ones (ASSUMPTION; no CDNA4 figure is published) */
   .mall_bytes = 256ull * MIB,

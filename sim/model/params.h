@@ -56,6 +56,9 @@ typedef struct tks_model_params {
   double cu_bytes_per_clk;   /* a CU's vector-memory request path (L1/TA) */
   double l2_bytes_per_clk_per_xcd;
   uint32_t l2_bytes_per_xcd, l2_ways, line_bytes;
+  /* An L2 miss reads only the sectors of the line the access needs, in
+   * units of this many bytes (params.c); 0: whole lines. */
+  uint32_t l2_sector_bytes;
   /* Infinity Cache (MALL): memory-side cache in front of HBM (model.c) */
   uint64_t mall_bytes;       /* whole GPU; 0: none */
   uint32_t mall_ways;
