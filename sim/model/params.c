@@ -134,20 +134,19 @@ static const tks_model_params g_mi355x_base = {
    * MFMA use, so the clock cannot be much lower. */
   .clock_hz = 2400e6 * (1447.0 / 2100.0),
   .peak_clock_hz = 2400e6,    /* MI355X product page: peak engine clock */
-  /* FITTED (model v6), once for the part, with the model in the loop: the
-   * achievable HBM bandwidth that minimises the largest miss over
-   * HipKittens' six published MI355X streaming figures (rotary and fused
-   * LayerNorm, N = 1024 / 4096 / 16384), of the values tried. The figures
-   * with tensors beyond the 256 MB Infinity Cache imply 3.446-3.905 TB/s
-   * (bytes read + written / (time - 4.04 us launch): rotary N = 4096 3.457,
-   * 16384 3.446; LayerNorm 4096 3.587, 16384 3.905), log-midpoint 3.67; the
-   * model at 3.67 TB/s puts rotary N = 1024 at 0.67 and LayerNorm N = 1024
-   * at 0.80 of measured (the model moves 1.76x the tensor bytes through
-   * HBM at that size), at 4.2 TB/s at 0.76 and 0.88 with rotary N = 16384
-   * (one-round sample) at the value docs/tksim-model.md "Model v6" gives.
-   * 53% of the 8 TB/s peak (product page); v5's ASSUMPTION was MI300X's
-   * measured 75.8% share (6.06 TB/s). */
-  .hbm_bytes_per_s = 4.2e12,
+  /* FITTED (model v7; refit once after the sectored-L2 change), for the
+   * part, with the model in the loop: the achievable HBM bandwidth that
+   * minimises the largest miss over HipKittens' published MI355X streaming
+   * figures modeled (rotary N = 1024 / 4096 / 16384, fused LayerNorm N =
+   * 1024 / 4096). Modeled/measured at 4.2 TB/s: rotary 1.25 / 1.19 / 1.20,
+   * LayerNorm 0.86 / 1.11; at 3.6 TB/s: rotary 1.09 / 1.03, LayerNorm 0.80
+   * / 1.00. The two N = 1024 rows bound it from both sides (rotary's ratio
+   * goes as the bandwidth^0.88, LayerNorm's as ^0.47): no bandwidth puts
+   * both within 15% (rotary needs <= 3.86, LayerNorm >= 4.1 TB/s); 4.0
+   * balances them (about +19% / -16%). 50% of the 8 TB/s peak (product
+   * page). v6: 4.2 TB/s, fitted while the model moved 1.76x rotary N = 1024's
+   * tensor bytes through HBM; v5: 6.06 TB/s, ASSUMPTION. */
+  .hbm_bytes_per_s = 4.0e12,
   .xcds = 8,                  /* MI350 series product pages / CDNA4 white paper: 8 XCDs */
   .simds = 4,                 /* CDNA4 ISA guide: four SIMDs per CU, as CDNA3 */
   .max_waves_per_simd = 8,    /* LLVM AMDGPUUsage / GCNSubtarget: gfx950 max 8 waves per EU */
