@@ -52,7 +52,8 @@ typedef struct mwave {
   int cur_q;            /* 1 vm, 2 lgkm: the entry the current instruction pushed */
   int prio;             /* s_setprio level 0..3 */
   int mfma_regs;        /* any MFMA result pending */
-  double mfma_end;      /* when its last MFMA finishes (never-co-issue rule) */
+  double valu_hold;     /* its last MFMA holds its VALU ops until then (params.h mfma_valu_hold) */
+  double pk_hold;       /* ... and its v_pk_*_f32 / v_pk_mov_b32 / dot ops until then */
   double valu_end;      /* its last VALU op's end: its next one starts no earlier (dual issue pairs two waves, not one) */
   double reg_ready[MREGS];
 } mwave;
@@ -62,10 +63,11 @@ typedef struct mwave {
  * is read more than once per XCD. */
 typedef struct mparse {
   uint8_t done, nops, kind, slow;
-  uint8_t nocoissue;            /* VALU op never issued while an MFMA executes (params.h never_coissue) */
+  uint8_t pk_f32;               /* VALU: v_pk_{add,fma,mul}_f32, v_pk_mov_b32 or dot (held to the MFMA's passes + 2) */
   uint8_t fixed;                /* scalar op that waits without using the SALU (s_nop, s_sleep) */
   int8_t prio;                  /* s_setprio level, -1 otherwise */
   float mfma_cycles;
+  float hold_valu, hold_pk;     /* MFMA: clocks from its start during which the wave's VALU / PK_F32 ops wait */
   float scalar_cycles;
   double mfma_flops;
   uint16_t first[4], count[4];  /* operand 0 = destination */
@@ -105,7 +107,7 @@ typedef struct mxcd {
   /* sampling (XCD 0): each simulated group's linear id and duration */
   uint32_t *dlin; double *dur; uint64_t ndur, capdur;
   uint64_t groups, l2_hits, l2_misses, mall_hits;
-  double hbm_bytes;
+  double hbm_bytes, hbm_wbytes; /* HBM traffic; of which write-backs */
   pcache pc;
 } mxcd;
 
@@ -140,7 +142,8 @@ static mstate g_m;
 static double g_tl_next_us;
 
 /* ------------------------------------------------------------ L2 tags */
-typedef struct l2 { uint64_t *tag; double *ready; uint32_t sets, ways; pthread_mutex_t *locks; } l2;
+/* sec: per way, the line's sectors (params.h l2_sector_bytes) it holds (L2 only) */
+typedef struct l2 { uint64_t *tag; double *ready; uint8_t *sec; uint32_t sets, ways; pthread_mutex_t *locks; } l2;
 static l2 g_l2[MXCD];
 static pthread_mutex_t g_l2_lock[64];
 static pthread_once_t g_l2_once = PTHREAD_ONCE_INIT;
@@ -163,7 +166,11 @@ static void cache_alloc(l2 *c, uint64_t bytes, uint32_t ways, uint32_t line, pth
   if (!c->sets) return;
   c->tag = calloc((size_t)c->sets * c->ways, sizeof(uint64_t));
   c->ready = calloc((size_t)c->sets * c->ways, sizeof(double));
-  if (!c->tag || !c->ready) { free(c->tag); free(c->ready); c->tag = NULL; c->ready = NULL; }
+  c->sec = calloc((size_t)c->sets * c->ways, 1);
+  if (!c->tag || !c->ready || !c->sec) {
+    free(c->tag); free(c->ready); free(c->sec);
+    c->tag = NULL; c->ready = NULL; c->sec = NULL;
+  }
 }
 
 static void l2_init(void)
@@ -186,34 +193,9 @@ static void l2_new_dispatch(void)
 
 static uint32_t cache_set(const l2 *c, uint64_t line) { return (uint32_t)((line ^ (line >> 11)) % c->sets); }
 
-/* LRU within a set: way 0 most recent. A hit returns 1 and the time the
- * line's fill completes in *ready; a miss returns 0 and records `fill` as the
- * new line's fill completion. */
-static int cache_access(l2 *c, uint64_t line, double fill, double *ready)
-{
-  *ready = fill;
-  if (!c->tag) return 0;
-  uint32_t set = cache_set(c, line);
-  uint64_t *t = c->tag + (size_t)set * c->ways, key = line + 1;
-  double *r = c->ready + (size_t)set * c->ways;
-  pthread_mutex_t *mu = &c->locks[set & 63];
-  pthread_mutex_lock(mu);
-  uint32_t i = 0;
-  while (i < c->ways && t[i] != key) i++;
-  int hit = i < c->ways;
-  double rd = hit ? r[i] : fill;
-  if (!hit) i = c->ways - 1;
-  memmove(t + 1, t, i * sizeof *t);
-  memmove(r + 1, r, i * sizeof *r);
-  t[0] = key;
-  r[0] = rd;
-  pthread_mutex_unlock(mu);
-  *ready = rd;
-  return hit;
-}
-
-/* 1 when the line is cached (the LRU order is left alone). */
-static int cache_probe(l2 *c, uint64_t line)
+/* 1 when the line is cached with every sector of `need` (the LRU order is
+ * left alone). */
+static int cache_probe(l2 *c, uint64_t line, uint32_t need)
 {
   if (!c->tag) return 0;
   uint32_t set = cache_set(c, line);
@@ -222,16 +204,55 @@ static int cache_probe(l2 *c, uint64_t line)
   pthread_mutex_lock(mu);
   uint32_t i = 0;
   while (i < c->ways && t[i] != key) i++;
+  int hit = i < c->ways && (need & ~(uint32_t)c->sec[(size_t)set * c->ways + i]) == 0;
   pthread_mutex_unlock(mu);
-  return i < c->ways;
-}
-
-static int l2_access(uint32_t xcd, uint64_t line, double fill, double *ready)
-{
-  return cache_access(&g_l2[xcd], line, fill, ready);
+  return hit;
 }
 
 static double dmax(double a, double b) { return a > b ? a : b; }
+
+/* A cache access (L2 or MALL) that fills the sectors it needs, not always
+ * the whole line (params.h l2_sector_bytes): `need` is the access's sector
+ * mask. A hit (returns 1) finds every needed sector, and *ready is when the
+ * line's fill completes; otherwise *fetch gets the sectors to read from
+ * below (all of `need` when the line was not cached at all), `fill` is when
+ * they arrive, and the line now holds them. LRU within a set, way 0 most
+ * recent. */
+static int cache_access(l2 *c, uint64_t line, uint32_t need, double fill, double *ready, uint32_t *fetch)
+{
+  *ready = fill;
+  *fetch = need;
+  if (!c->tag) return 0;
+  uint32_t set = cache_set(c, line);
+  size_t base = (size_t)set * c->ways;
+  uint64_t *t = c->tag + base, key = line + 1;
+  double *r = c->ready + base;
+  uint8_t *sc = c->sec + base;
+  pthread_mutex_t *mu = &c->locks[set & 63];
+  pthread_mutex_lock(mu);
+  uint32_t i = 0;
+  while (i < c->ways && t[i] != key) i++;
+  uint32_t have = i < c->ways ? sc[i] : 0, miss = need & ~have;
+  double rd = i < c->ways ? r[i] : fill;
+  if (miss && i < c->ways) rd = dmax(rd, fill);
+  if (i == c->ways) i = c->ways - 1;
+  memmove(t + 1, t, i * sizeof *t);
+  memmove(r + 1, r, i * sizeof *r);
+  memmove(sc + 1, sc, i);
+  t[0] = key;
+  r[0] = rd;
+  sc[0] = (uint8_t)(have | need);
+  pthread_mutex_unlock(mu);
+  *ready = miss ? fill : rd;
+  *fetch = miss;
+  return !miss;
+}
+
+static int l2_access(uint32_t xcd, uint64_t line, uint32_t need, double fill, double *ready, uint32_t *fetch)
+{
+  return cache_access(&g_l2[xcd], line, need, fill, ready, fetch);
+}
+
 
 /* ------------------------------------------------------------ calendars */
 static void cal_reset(cal *c)
@@ -495,12 +516,10 @@ static mparse *parse(mslot *s, const tks_inst_view *in)
     r->slow = strstr(r->mnem, "f64") || strstr(r->mnem, "_exp_") || strstr(r->mnem, "_log_") ||
               strstr(r->mnem, "_rcp_") || strstr(r->mnem, "_rsq_") || strstr(r->mnem, "_sqrt_") ||
               strstr(r->mnem, "_sin_") || strstr(r->mnem, "_cos_");
-    /* LLVM isNeverCoissue (params.c): TRANS, DOT, packed, cvt_pk fp8/bf8, qsad */
-    r->nocoissue = (r->slow && !strstr(r->mnem, "f64")) || !strncmp(r->mnem, "v_pk_", 5) ||
-                   !strncmp(r->mnem, "v_dot", 5) || !strncmp(r->mnem, "v_cvt_pk_fp8_f32", 16) ||
-                   !strncmp(r->mnem, "v_cvt_pk_bf8_f32", 16) || strstr(r->mnem, "qsad_") ||
-                   (strstr(r->mnem, "f64") && (strstr(r->mnem, "_rcp_") || strstr(r->mnem, "_rsq_") ||
-                                               strstr(r->mnem, "_sqrt_")));
+    /* held to an MFMA's passes + 2 (params.c mfma_valu_hold): packed f32 and dot */
+    r->pk_f32 = !strncmp(r->mnem, "v_pk_add_f32", 12) || !strncmp(r->mnem, "v_pk_fma_f32", 12) ||
+                !strncmp(r->mnem, "v_pk_mul_f32", 12) || !strncmp(r->mnem, "v_pk_mov_b32", 12) ||
+                !strncmp(r->mnem, "v_dot", 5);
   }
   if (r->kind) {
     const char *q = t + ml;
@@ -513,6 +532,22 @@ static mparse *parse(mslot *s, const tks_inst_view *in)
       r->nops++;
       q += strcspn(q, ",");
     }
+  }
+  if (r->kind == K_MFMA) {
+    /* params.c mfma_valu_hold: in 4-clock slots from the MFMA's issue, an XDL
+     * MFMA holds the wave's VALU ops off for 1 + (widest A/B source bytes) /
+     * 16 slots and its PK_F32 / dot ops until passes + 2 (+1 with an A source
+     * of 16 B or more); f32 and f64 MFMAs (not XDL) hold every VALU op until
+     * passes + 2. Operands 1 and 2 are A and B. */
+    double slot = g_m.p->issue_cycles, passes = ceil(r->mfma_cycles / slot);
+    int bytes = 4 * (r->nops > 2 && r->count[2] > r->count[1] ? r->count[2] : r->nops > 1 ? r->count[1] : 1);
+    size_t mlen = strlen(r->mnem);
+    int sgemm = mlen > 4 && !strcmp(r->mnem + mlen - 3, "f32") && r->mnem[mlen - 4] != 'x';
+    int xdl = !strstr(r->mnem, "f64") && !sgemm;
+    if (xdl) {
+      r->hold_valu = (float)(slot * (1 + bytes / 16));
+      r->hold_pk = (float)(slot * (passes + 2 + (r->nops > 1 && 4 * r->count[1] >= 16)));
+    } else r->hold_valu = r->hold_pk = (float)(slot * (passes + 2));
   }
   r->done = 1;
   return r;
@@ -690,7 +725,7 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
     if (r->nops > 0)
       for (int i = 0; i < r->count[0]; i++) w->reg_ready[r->first[0] + i] = st + r->mfma_cycles;
     w->mfma_regs = 1;
-    w->mfma_end = dmax(w->mfma_end, st + r->mfma_cycles);
+    if (p->mfma_valu_hold) { w->valu_hold = st + r->hold_valu; w->pk_hold = st + r->hold_pk; }
     if (st > t) tl(s, tid, "mfma dependency", "wait", t, st);
     w->next = st + p->issue_cycles;
     tl(s, 100 + simd, r->mnem, "MFMA", st, st + r->mfma_cycles);
@@ -707,9 +742,9 @@ static void h_issue(void *u, const tks_wave_view *wv, const tks_inst_view *in)
           if (w->reg_ready[g] > 0) ready = dmax(ready, w->reg_ready[g] + p->mfma_dep_tail_cycles);
         }
     double c = r->slow ? p->valu_slow_cycles : p->valu_cycles;
-    /* never co-issued with an MFMA: waits for the wave's own MFMAs to finish
-     * (params.h; another wave's MFMA on the SIMD does not hold it) */
-    if (r->nocoissue && p->never_coissue) ready = dmax(ready, w->mfma_end);
+    /* the wave's last MFMA holds its VALU ops (params.c mfma_valu_hold; an
+     * MFMA of another wave on the SIMD does not) */
+    ready = dmax(ready, r->pk_f32 ? w->pk_hold : w->valu_hold);
     /* dual issue: the SIMD issues up to valu_per_issue VALU ops of different
      * waves per issue cycle, modeled as that many ports, each a calendar. A
      * wave takes the port whose last booking ends first (ties: its home port,
@@ -822,19 +857,30 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
   const tks_model_params *p = g_m.p;
   mslot *s = &g_m.slots[wv->worker];
   mwave *w = wave_of(s, wv);
+  /* each line the lanes touch, with the sectors of it they touch (params.h
+   * l2_sector_bytes; 0: the whole line), as line << 8 | mask */
   uint64_t lines[128];
+  uint32_t sb = p->l2_sector_bytes && p->l2_sector_bytes < p->line_bytes ? p->l2_sector_bytes : p->line_bytes;
+  uint32_t nsec = p->line_bytes / sb;
+  if (nsec > 8) { nsec = 8; sb = p->line_bytes / 8; }
+  const uint32_t full = (1u << nsec) - 1;
   int n = 0;
   for (int l = 0; l < 64; l++)
     if (exec >> l & 1) {
-      uint64_t da = dev_addr(s, addr[l]);
-      uint64_t a = da / p->line_bytes, b = (da + (bytes ? bytes : 1) - 1) / p->line_bytes;
-      lines[n++] = a;
-      if (b != a) lines[n++] = b;
+      uint64_t da = dev_addr(s, addr[l]), de = da + (bytes ? bytes : 1) - 1;
+      uint64_t a = da / p->line_bytes, b = de / p->line_bytes;
+      uint32_t s0 = (uint32_t)(da % p->line_bytes) / sb, s1 = (uint32_t)(de % p->line_bytes) / sb;
+      if (b == a) lines[n++] = a << 8 | (((2u << s1) - 1) & ~((1u << s0) - 1));
+      else {
+        lines[n++] = a << 8 | (full & ~((1u << s0) - 1));
+        lines[n++] = b << 8 | ((2u << s1) - 1);
+      }
     }
   sort_lines(lines, n);
   int nl = 0;
   for (int i = 0; i < n; i++)
-    if (!i || lines[i] != lines[i - 1]) lines[nl++] = lines[i];
+    if (nl && lines[nl - 1] >> 8 == lines[i] >> 8) lines[nl - 1] |= lines[i] & 0xff;
+    else lines[nl++] = lines[i];
   if (!nl) return;
   /* a write's HBM cost: the bytes it writes per line (the write-back L2
    * merges a line's partial writes before it goes out), whole 32 B HBM
@@ -856,29 +902,36 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
   mxcd *x = &g_m.x[xi];
   pthread_mutex_lock(&x->mu);
   for (int i = 0; i < nl; i++) {
+    uint64_t line = lines[i] >> 8;
+    uint32_t need = (uint32_t)(lines[i] & 0xff);
     double t = st + i * (double)p->line_bytes / p->cu_bytes_per_clk;
     x->l2_free = dmax(x->l2_free, t) + l2_cyc;
     double at_l2 = x->l2_free;
     double ready;
+    uint32_t fetch;
     if (is_write) { /* write-back traffic: HBM bandwidth, acknowledged by the L2; the MALL keeps the line */
       x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * wr_line / p->line_bytes;
       x->hbm_bytes += wr_line;
-      if (mall->tag) cache_access(mall, lines[i], 0, &ready);
+      x->hbm_wbytes += wr_line;
+      if (mall->tag) cache_access(mall, line, need, 0, &ready, &fetch);
       ret = dmax(ret, at_l2 + p->l2_hit_latency);
       continue;
     }
-    /* if the L2 misses: from the MALL when it holds the line, else HBM */
-    int in_mall = mall->tag && cache_probe(mall, lines[i]);
-    double mall_done = dmax(x->mall_free, at_l2) + mall_cyc, hbm_done = dmax(x->hbm_free, at_l2) + hbm_cyc;
+    /* if the L2 misses sectors: they come from the MALL when it holds the
+     * line, else from HBM; the bytes moved are the missing sectors' */
+    int in_mall = mall->tag && cache_probe(mall, line, need);
+    double fr = (double)__builtin_popcount(need) / nsec; /* a first guess for the fill's size */
+    double mall_done = dmax(x->mall_free, at_l2) + mall_cyc * fr, hbm_done = dmax(x->hbm_free, at_l2) + hbm_cyc * fr;
     double fill = in_mall ? mall_done + mall_lat : hbm_done + p->hbm_latency;
-    if (l2_access(xi, lines[i], fill, &ready)) {
+    if (l2_access(xi, line, need, fill, &ready, &fetch)) {
       x->l2_hits++;
       ret = dmax(ret, dmax(at_l2 + p->l2_hit_latency, ready));
     } else {
+      double f = (double)__builtin_popcount(fetch) / nsec;
       x->l2_misses++;
-      if (in_mall) { x->mall_free = mall_done; x->mall_hits++; }
-      else { x->hbm_free = hbm_done; x->hbm_bytes += p->line_bytes; }
-      if (mall->tag) cache_access(mall, lines[i], 0, &ready);
+      if (in_mall) { x->mall_free = dmax(x->mall_free, at_l2) + mall_cyc * f; x->mall_hits++; }
+      else { x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * f; x->hbm_bytes += p->line_bytes * f; }
+      if (mall->tag) cache_access(mall, line, fetch, 0, &ready, &fetch);
       ret = dmax(ret, fill);
     }
   }
@@ -1057,8 +1110,11 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
     fprintf(stderr, "tksim model: %s groups=%.0f simulated=%llu k=%u slots/XCD=%u%s cycles=%.0f hbm=%.3gs -> %.6g s\n",
             d->k->name, ngroups, (unsigned long long)groups, g_m.kpc, g_m.spx, sampled ? " (sampled)" : "", cyc,
             hbm_s, st->modeled_seconds);
-    fprintf(stderr, "  L2 hits %llu, misses %llu (of which Infinity Cache hits %llu), HBM %.4g MB\n",
-            (unsigned long long)hits, (unsigned long long)misses, (unsigned long long)mall_hits, hbm_all / 1e6);
+    double wb = 0;
+    for (uint32_t i = 0; i < MXCD; i++) wb += g_m.x[i].hbm_wbytes;
+    fprintf(stderr, "  L2 hits %llu, misses %llu (of which Infinity Cache hits %llu), HBM %.4g MB (writes %.4g MB)\n",
+            (unsigned long long)hits, (unsigned long long)misses, (unsigned long long)mall_hits, hbm_all / 1e6,
+            wb * (ngroups / groups) / 1e6);
     for (uint32_t i = 0; i < MXCD; i++)
       if (g_m.x[i].groups)
         fprintf(stderr, "  XCD %u: %llu groups, last ends at cycle %.0f\n", i, (unsigned long long)g_m.x[i].groups,

@@ -46,18 +46,27 @@ static const tks_model_params g_mi300x = {
    * ASSUMPTION: AMD says "in specific circumstances" without listing them;
    * the model pairs any two VALU ops of different waves. */
   .valu_per_issue = 2,
-  /* Never co-issued with an executing MFMA on gfx940-gfx950: transcendentals
-   * (v_exp, v_log, v_rcp, v_rsq, v_sqrt, v_sin, v_cos), dot products, every
-   * packed op (v_pk_*, incl. v_pk_fma/mul/add_f32 and v_pk_mov_b32),
-   * v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 and v_[m]qsad_*: LLVM's
-   * isNeverCoissue (llvm-project PR #151704, moved into SIInstrInfo by PR
-   * #157968, whose SIPreEmitPeephole unpacks v_pk_*_f32 ops that fall inside
-   * an MFMA's latency so they can co-issue). Modeled as: such an op starts
-   * no earlier than the end of its own wave's last MFMA. ASSUMPTION: per
-   * wave, as LLVM reasons (the instructions after an MFMA in one stream);
-   * a SIMD-wide rule would forbid the ping-pong overlap (one wave's softmax
-   * under another's MFMAs) HipKittens' measured attention relies on. */
-  .never_coissue = 1,
+  /* How long a wave's MFMA holds the wave's next VALU ops (model v7),
+   * counted in 4-clock issue slots from the MFMA's issue: an XDL MFMA holds
+   * any VALU op (transcendentals and packed 16-bit ops included) until slot
+   * 1 + (widest A/B source in bytes) / 16, and v_pk_{add,fma,mul}_f32,
+   * v_pk_mov_b32 and dot ops until slot passes + 2 (+1 for an A source of
+   * 16 B or more); f32 and f64 MFMAs (not XDL) hold every VALU op until
+   * passes + 2. Source: llvm-project PR #233721 (AMD, "Add MFMA VALU and
+   * packed-VALU issue cycle helpers", getVALUIssueCycle /
+   * getPackedVALUIssueCycle), whose rules "fit ATT thread traces taken on
+   * MI308X (gfx942 ...) and MI350X (gfx950) for every MFMA family"; the
+   * 2-slot VALU hold of a 16 B-source XDL MFMA is also llvm-project PR
+   * #184084's ("VALU cannot co-execute with MFMA during its first two
+   * passes"). This replaces v6's reading of LLVM's isNeverCoissue (every
+   * transcendental, packed, dot, cvt_pk_fp8 and qsad op waits for the
+   * MFMA's end): isNeverCoissue is a compiler-side list whose one use
+   * (SIPreEmitPeephole, PR #157968) is to decide which v_pk_*_f32 ops inside
+   * an MFMA's shadow to unpack -- exactly the PK_F32 ops the traces show
+   * held; it does not say transcendentals wait. ASSUMPTION: per wave (the
+   * helpers count from the issuing stream's MFMA); another wave's MFMA on
+   * the SIMD does not hold a wave's VALU ops. */
+  .mfma_valu_hold = 1,
   .salu_cycles = 4,           /* one SALU issue per SIMD slot */
   .nop_wait_state_cycles = 4, /* ASSUMPTION: one wait state = one issue slot */
   /* f16/bf16, f32, xf32, f64, i8, fp8: from the peak rates above */
@@ -75,6 +84,16 @@ static const tks_model_params g_mi300x = {
   .l2_bytes_per_xcd = 4 * MIB,/* CDNA3 white paper: 4 MB L2 per XCD */
   .l2_ways = 16,              /* CDNA3 white paper: 16-way L2 */
   .line_bytes = 128,          /* CDNA3 white paper: 128 B L2 cache line */
+  /* The L2 reads memory in 32, 64 and 128 B requests, not whole lines:
+   * rocprofiler-compute counts HBM read bytes on gfx942/gfx950 as
+   * 128 x TCC_BUBBLE + 64 x (TCC_EA0_RDREQ - TCC_BUBBLE - TCC_EA0_RDREQ_32B)
+   * + 32 x TCC_EA0_RDREQ_32B (its roofline HBM-bytes formula; the counters'
+   * descriptions: 32-byte and 128-byte read requests to memory). Modeled as
+   * 32 B sectors: a miss reads the sectors the access needs; a later access
+   * to the line's other sectors reads those (model v7; v6 read the whole
+   * line on every miss, so partial lines evicted between a wave's accesses
+   * were read twice: HipKittens' rotary N = 1024 moved 1.76x its tensors). */
+  .l2_sector_bytes = 32,
   /* Infinity Cache: 256 MB, 17.2 TB/s peak (AMD's MI300X launch slides,
    * ServeTheHome "AMD Instinct MI300X GPU and MI300A APUs launched"; CDNA3
    * white paper). Achievable, as for HBM: Chips and Cheese ("Testing AMD's
@@ -115,20 +134,19 @@ static const tks_model_params g_mi355x_base = {
    * MFMA use, so the clock cannot be much lower. */
   .clock_hz = 2400e6 * (1447.0 / 2100.0),
   .peak_clock_hz = 2400e6,    /* MI355X product page: peak engine clock */
-  /* FITTED (model v6), once for the part, with the model in the loop: the
-   * achievable HBM bandwidth that minimises the largest miss over
-   * HipKittens' six published MI355X streaming figures (rotary and fused
-   * LayerNorm, N = 1024 / 4096 / 16384), of the values tried. The figures
-   * with tensors beyond the 256 MB Infinity Cache imply 3.446-3.905 TB/s
-   * (bytes read + written / (time - 4.04 us launch): rotary N = 4096 3.457,
-   * 16384 3.446; LayerNorm 4096 3.587, 16384 3.905), log-midpoint 3.67; the
-   * model at 3.67 TB/s puts rotary N = 1024 at 0.67 and LayerNorm N = 1024
-   * at 0.80 of measured (the model moves 1.76x the tensor bytes through
-   * HBM at that size), at 4.2 TB/s at 0.76 and 0.88 with rotary N = 16384
-   * (one-round sample) at the value docs/tksim-model.md "Model v6" gives.
-   * 53% of the 8 TB/s peak (product page); v5's ASSUMPTION was MI300X's
-   * measured 75.8% share (6.06 TB/s). */
-  .hbm_bytes_per_s = 4.2e12,
+  /* FITTED (model v7; refit once after the sectored-L2 change), for the
+   * part, with the model in the loop: the achievable HBM bandwidth that
+   * minimises the largest miss over HipKittens' published MI355X streaming
+   * figures modeled (rotary N = 1024 / 4096 / 16384, fused LayerNorm N =
+   * 1024 / 4096). Modeled/measured at 4.2 TB/s: rotary 1.25 / 1.19 / 1.20,
+   * LayerNorm 0.86 / 1.11; at 3.6 TB/s: rotary 1.09 / 1.03, LayerNorm 0.80
+   * / 1.00. The two N = 1024 rows bound it from both sides (rotary's ratio
+   * goes as the bandwidth^0.88, LayerNorm's as ^0.47): no bandwidth puts
+   * both within 15% (rotary needs <= 3.86, LayerNorm >= 4.1 TB/s); 4.0
+   * balances them (about +19% / -16%). 50% of the 8 TB/s peak (product
+   * page). v6: 4.2 TB/s, fitted while the model moved 1.76x rotary N = 1024's
+   * tensor bytes through HBM; v5: 6.06 TB/s, ASSUMPTION. */
+  .hbm_bytes_per_s = 4.0e12,
   .xcds = 8,                  /* MI350 series product pages / CDNA4 white paper: 8 XCDs */
   .simds = 4,                 /* CDNA4 ISA guide: four SIMDs per CU, as CDNA3 */
   .max_waves_per_simd = 8,    /* LLVM AMDGPUUsage / GCNSubtarget: gfx950 max 8 waves per EU */
@@ -139,7 +157,7 @@ static const tks_model_params g_mi355x_base = {
   .valu_cycles = 4,
   .valu_slow_cycles = 16,     /* ASSUMPTION, as CDNA3 */
   .valu_per_issue = 2,        /* VALU dual issue, as CDNA3 (sources at g_mi300x; SQ_ACTIVE_INST_VALU2 is an MI350 counter) */
-  .never_coissue = 1,         /* gfx950 too (isNeverCoissue applies to gfx940-gfx950; sources at g_mi300x) */
+  .mfma_valu_hold = 1,        /* gfx950 too: PR #233721's traces include MI350X (source at g_mi300x) */
   .salu_cycles = 4,
   .nop_wait_state_cycles = 4, /* ASSUMPTION, as CDNA3 */
   /* f16/bf16, f32, xf32 (gfx950 has no xf32 MFMA: f32's rate, unused), f64,
@@ -168,6 +186,7 @@ static const tks_model_params g_mi355x_base = {
   .l2_bytes_per_xcd = 4 * MIB,/* MI355X product page / CDNA4 white paper: 4 MB L2 per XCD */
   .l2_ways = 16,              /* ASSUMPTION: as CDNA3 */
   .line_bytes = 128,          /* ASSUMPTION: as CDNA3 */
+  .l2_sector_bytes = 32,      /* as CDNA3 (the same counters and formula on gfx950; source at g_mi300x) */
   /* Infinity Cache: 256 MB (MI355X product page); bandwidth, latency and
    * ways: MI300X's measured ones (ASSUMPTION; no CDNA4 figure is published) */
   .mall_bytes = 256ull * MIB,

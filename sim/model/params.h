@@ -35,10 +35,11 @@ typedef struct tks_model_params {
    * each from a different wave: 2 on CDNA3/CDNA4 (VALU dual issue, params.c).
    * A wave still issues at most one instruction per issue cycle. */
   double valu_per_issue;
-  /* 1: transcendental, packed (v_pk_*), dot, v_cvt_pk_fp8/bf8_f32 and
-   * [m]qsad VALU ops are never issued while an MFMA of the same wave
-   * executes (gfx940/gfx950, params.c); they wait for it to finish. */
-  int never_coissue;
+  /* 1: a wave's MFMA holds its next VALU ops (gfx942/gfx950, params.c):
+   * XDL MFMAs for 1 + (widest A/B source bytes) / 16 issue slots, and
+   * v_pk_{add,fma,mul}_f32 / v_pk_mov_b32 / dot ops until passes + 2 slots;
+   * f32/f64 MFMAs every VALU op until passes + 2. 0: no hold. */
+  int mfma_valu_hold;
   double salu_cycles;
   double nop_wait_state_cycles;
   double mfma_flops_per_simd_clk[7]; /* by input type, see enum below */
@@ -55,6 +56,9 @@ typedef struct tks_model_params {
   double cu_bytes_per_clk;   /* a CU's vector-memory request path (L1/TA) */
   double l2_bytes_per_clk_per_xcd;
   uint32_t l2_bytes_per_xcd, l2_ways, line_bytes;
+  /* An L2 miss reads only the sectors of the line the access needs, in
+   * units of this many bytes (params.c); 0: whole lines. */
+  uint32_t l2_sector_bytes;
   /* Infinity Cache (MALL): memory-side cache in front of HBM (model.c) */
   uint64_t mall_bytes;       /* whole GPU; 0: none */
   uint32_t mall_ways;

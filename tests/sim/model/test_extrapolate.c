@@ -48,10 +48,10 @@ int main(void)
       EXPECT(c->cus == 256 && c->xcds == 8 && c->lds_bytes == 160 * 1024 && c->l2_bytes_per_xcd == 4u << 20,
              "%s die facts", c->name);
       /* assumption (docs/tksim-model.md): MI325X's measured clock share
-       * (1447/2100) under MFMA load; HBM fitted (model v6, docs/tksim-model.md
-       * "Model v6"): 4.2 TB/s; Infinity Cache 256 MB (product page) */
+       * (1447/2100) under MFMA load; HBM fitted (model v7, docs/tksim-model.md
+       * "Model v7"): 4.0 TB/s; Infinity Cache 256 MB (product page) */
       EXPECT(fabs(c->clock_hz / c->peak_clock_hz - 1447.0 / 2100) < 1e-9, "%s clock", c->name);
-      EXPECT(fabs(c->hbm_bytes_per_s - 4.2e12) < 1e6, "%s HBM", c->name);
+      EXPECT(fabs(c->hbm_bytes_per_s - 4.0e12) < 1e6, "%s HBM", c->name);
       EXPECT(c->mall_bytes == 256ull << 20, "%s Infinity Cache", c->name);
     }
     EXPECT(x5->peak_clock_hz == 2400e6 && x0->peak_clock_hz == 2200e6, "CDNA4 peak clocks");
