@@ -360,6 +360,22 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
 #endif
 #include "attn_bwd_dqp.h" /* the deterministic mode's dQ partials: AB_DQP_* hooks (FQ 2) */
 
+/* dkdv kernels: this workgroup's (key block X, kv head Y, batch Z) in XCD order: the launch's
+ * workgroup w runs on XCD w % TK_NUM_XCDS (round-robin dispatch); tk_grid_xcd_remap gives each XCD
+ * a contiguous range of logical ids, key block fastest, so the key blocks of one (head, batch)
+ * share one L2 for Q, dO (read by each of them) and, causal, every XCD gets heavy and light blocks.
+ * Blocks in dispatch order had XCD x hold key block x of every head: MI355X b16 h16 s1024 dkdvq
+ * read Q, dO from HBM 8 times (modeled) */
+#define AB_XCD_ORDER(X, Y, Z)                                                                     \
+  do {                                                                                            \
+    const uint32_t nx_ = gridDim.x, ny_ = gridDim.y;                                              \
+    const uint32_t w_ = tk_grid_xcd_remap((uint32_t)(X) + nx_ * ((uint32_t)(Y) + ny_ * (uint32_t)(Z)), \
+                                          nx_ * ny_ * gridDim.z, TK_NUM_XCDS);                    \
+    (X) = (int)(w_ % nx_);                                                                        \
+    (Y) = (int)(w_ / nx_ % ny_);                                                                  \
+    (Z) = (int)(w_ / (nx_ * ny_));                                                                \
+  } while (0)
+
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
   TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
   TK_ST(NAME##_tst, tk_bf16, D, AB_BQ, TK_LDS_SWZ);   /* d x AB_BQ (transposed) */                  \
@@ -436,7 +452,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
            RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
-    const int kv0 = ((int)blockIdx.x + (FQ == 2 ? a.kb0 : 0)) * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z; \
+    /* FQ 0/1: the key blocks of one (kv head, batch) on one XCD (tk_grid_xcd_remap: workgroup w   \
+     * runs on XCD w % 8), so they read its Q and dO through one L2; FQ 2 keeps the launch order    \
+     * (AB_DQP_BASE: partial blockIdx.x) */                                                        \
+    int bx_ = (int)blockIdx.x, by_ = (int)blockIdx.y, bz_ = (int)blockIdx.z;                      \
+    if (FQ != 2) AB_XCD_ORDER(bx_, by_, bz_);                                                     \
+    const int kv0 = (bx_ + (FQ == 2 ? a.kb0 : 0)) * AB_BK, hk = by_, b = bz_;                     \
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
     const int off = a.skv - a.sq;                                                                 \
     const tk_rsrc rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);                                   \
