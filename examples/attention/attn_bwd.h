@@ -171,17 +171,22 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const tk_rsrc rqm_ = rqm, rgm_ = rgm;                                                         \
     (void)h_;                                                                                     \
     tk_load_issue_mat(s1, mvq, rqm_, q_, 0, tid);                                                 \
-    tk_load_issue_t_mat(t1, mvq, rqm_, q_, 0, tid);                                               \
+    if (!AB_QT_TR) tk_load_issue_t_mat(t1, mvq, rqm_, q_, 0, tid);                                \
     tk_load_issue_mat(s2, mvg, rgm_, q_, 0, tid);                                                 \
-    tk_load_issue_t_mat(t2, mvg, rgm_, q_, 0, tid);                                               \
+    if (!AB_QT_TR) tk_load_issue_t_mat(t2, mvg, rgm_, q_, 0, tid);                                \
   } while (0)
 #define AB_KV_COMMIT(Q0)                                                                          \
   do {                                                                                            \
     const int q_ = (Q0);                                                                          \
-    tk_load_commit(sm.it.q, s1, tid, NT_ + NS_ + NT_);                                            \
-    tk_load_commit_t(sm.it.qt, t1, tid, NS_ + NT_);                                               \
-    tk_load_commit(sm.it.g, s2, tid, NT_);                                                        \
-    tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                       \
+    if (AB_QT_TR) { /* Q^T, dO^T come from these tiles by transposing reads (AB_TR_READ) */      \
+      tk_load_commit(sm.it.q, s1, tid, NS_);                                                      \
+      tk_load_commit(sm.it.g, s2, tid, 0);                                                        \
+    } else {                                                                                      \
+      tk_load_commit(sm.it.q, s1, tid, NT_ + NS_ + NT_);                                          \
+      tk_load_commit_t(sm.it.qt, t1, tid, NS_ + NT_);                                             \
+      tk_load_commit(sm.it.g, s2, tid, NT_);                                                      \
+      tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                     \
+    }                                                                                             \
     if (tid < 2 * BQ_) /* rows past sq: LSE +inf (P = 0), delta 0 */                            \
       sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsv * AF_LOG2E : lsv) : (tid < BQ_ ? INFINITY : 0.0f); \
   } while (0)
@@ -338,6 +343,17 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * pairs into 32x32x16 MFMAs).  gfx942: queries x keys (swizzled), one 2-byte store per element
  * (AB_DS_STORE), plain fragment reads. */
 #define AB_DST_RB(BQ) (2 * (BQ) + ((BQ) == 32 ? 8 : 16))
+/* dkdv kernels, gfx950: Q^T and dO^T (the A operands of dK^T, dV^T) read from the Q and dO tiles
+ * (queries x d, swizzled) by ds_read_b64_tr_b16 (tk_st_load_tr: each lane's 4 d-values are one
+ * 8-byte unit of a query row): no transposed global loads, commits or LDS tiles for them.
+ * gfx942: transposed group loads into their own tiles (qt, gt) */
+#if TK_HAS_DS_READ_TR
+#define AB_QT_TR 1
+#define AB_TR_READ(X, SM, C0) tk_st_load_tr(X, SM, 0, C0)
+#else
+#define AB_QT_TR 0
+#define AB_TR_READ(X, SM, C0) ((void)0)
+#endif
 #if TK_HAS_DS_READ_TR
 #define AB_DS_MEMBER(NAME) NAME##_dstt ds
 #define AB_DS_PUT(SM, X)                                                                          \
@@ -596,7 +612,11 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       }                                                                                           \
       NAME##_tcpend tp[2 * NC];                                                                   \
       NAME##_tc_t tc[2 * NC];                                                                     \
-      tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */   \
+      if (!AB_QT_TR) tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */ \
+      else { /* gfx950: dO^T's first two chunks (the loop below reads two chunks ahead) */         \
+        AB_TR_READ(tc[0], sm.it.g, 0);                                                            \
+        AB_TR_READ(tc[1], sm.it.g, 32);                                                           \
+      }                                                                                           \
       if (!AB_KV_INTERLEAVE) {                                                                    \
         if (FQ) AB_LSE_READ(lr, 0);                                                               \
         if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                       \
@@ -613,10 +633,17 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
         /* (not AB_READ_ROWS here: fewer instructions, slower: dkdv proxy 191.9 -> 197.9 us,       \
          * MI355X 126.6 -> 139.7, modeled) */                                                     \
-        if (c + 1 < NC) tk_prefetch_issue(tp[c + 1], sm.it.gt, z_ + 32 * (c + 1), 0);             \
-        else if (c + 1 < 2 * NC) tk_prefetch_issue(tp[c + 1], sm.it.qt, z_ + 32 * (c + 1 - NC), 0); \
-        if (c + 1 < 2 * NC) tk_prefetch_wait(tc[c], tp[c], RK_);                                  \
-        else tk_prefetch_wait(tc[c], tp[c], 0);                                                   \
+        if (AB_QT_TR) { /* gfx950: from the dO and Q tiles (queries x d) by transposing reads, two \
+                         * chunks ahead of their MFMAs (held there by the scheduling barrier) */ \
+          if (c + 2 < NC) AB_TR_READ(tc[c + 2], sm.it.g, 32 * (c + 2));                           \
+          else if (c + 2 < 2 * NC) AB_TR_READ(tc[c + 2], sm.it.q, 32 * (c + 2 - NC));             \
+          TK_SCHED_BARRIER(0);                                                                    \
+        } else {                                                                                  \
+          if (c + 1 < NC) tk_prefetch_issue(tp[c + 1], sm.it.gt, z_ + 32 * (c + 1), 0);           \
+          else if (c + 1 < 2 * NC) tk_prefetch_issue(tp[c + 1], sm.it.qt, z_ + 32 * (c + 1 - NC), 0); \
+          if (c + 1 < 2 * NC) tk_prefetch_wait(tc[c], tp[c], RK_);                                \
+          else tk_prefetch_wait(tc[c], tp[c], 0);                                                 \
+        }                                                                                         \
         if (c < NC) tk_mma_AB(dv[c], tc[c], pb, dv[c]);            /* dV^T += dO^T P */           \
         else tk_mma_AB(dk[c - NC], tc[c], sb, dk[c - NC]);         /* dK^T += Q^T dS */           \
       }                                                                                           \
