@@ -347,6 +347,19 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * (queries x d, swizzled) by ds_read_b64_tr_b16 (tk_st_load_tr: each lane's 4 d-values are one
  * 8-byte unit of a query row): no transposed global loads, commits or LDS tiles for them.
  * gfx942: transposed group loads into their own tiles (qt, gt) */
+/* dkdv kernels, gfx950: the chunk reads of Q, dO (S's and dP's A operands) and the start-up reads
+ * of K_w, V_w (their B^T operands) by ds_read_b128, one per K fragment pair in tk's paired K order
+ * (loads.h; both operands of each product alike): half the LDS read instructions and their
+ * address registers.  gfx942 (its swizzle exchanges 8-byte halves: selects per read): ds_read_b64 */
+#if !TK_LDS_SWZ_HALVES
+#define AB_PENDING_RD TK_PENDING_B128
+#define AB_RD_ISSUE(P, SM, R0, C0) tk_prefetch_issue_b128(P, SM, R0, C0)
+#define AB_RD_WAIT(D, P, N) tk_prefetch_wait_b128(D, P, (N) / 2)
+#else
+#define AB_PENDING_RD TK_PENDING
+#define AB_RD_ISSUE(P, SM, R0, C0) tk_prefetch_issue(P, SM, R0, C0)
+#define AB_RD_WAIT(D, P, N) tk_prefetch_wait(D, P, N)
+#endif
 #if TK_HAS_DS_READ_TR
 #define AB_QT_TR 1
 #define AB_TR_READ(X, SM, C0) tk_st_load_tr(X, SM, 0, C0)
@@ -427,6 +440,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   TK_RT(NAME##_da_t, TK_K_A_BF16_32x32x8, 32, AB_BK); /* dkdvq: 32 rows of dS or of K^T, 128 keys */ \
   TK_PENDING(NAME##_dapend, NAME##_da_t);                                                         \
   TK_PENDING(NAME##_kcpend, NAME##_kc_t);                                                         \
+  AB_PENDING_RD(NAME##_kcrd, NAME##_kc_t); /* dkdv: Q, dO chunk reads (AB_RD_ISSUE) */            \
+  AB_PENDING_RD(NAME##_qcrd, NAME##_qc_t); /* dkdv: K_w, V_w start-up reads */                    \
   TK_PENDING(NAME##_qcpend, NAME##_qc_t);                                                         \
   TK_PENDING(NAME##_tcpend, NAME##_tc_t);                                                         \
   TK_PENDING(NAME##_wpend, NAME##_w_t);                                                           \
@@ -509,7 +524,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     enum { NKT_ = FQ ? TK_STAGE_NLOADS(kst) : 0 };                                                \
     {                                                                                             \
       NAME##_bstage st, st2;                                                                      \
-      NAME##_qcpend pn;                                                                           \
+      NAME##_qcrd pn;                                                                             \
       tk_load_issue(st, &a.k, rk, b, hk, kv0, 0, tid);                                            \
       tk_load_issue(st2, &a.v, rv, b, hk, kv0, 0, tid);                                           \
       if (FQ) tk_load_issue_t(kst, &a.k, rk, b, hk, kv0, 0, tid);                                 \
@@ -517,10 +532,10 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_load_commit(sm.init.v, st2, tid, NKT_);                                                  \
       tk_lds_barrier();                                                                           \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
-        tk_prefetch_issue(pn, sm.init.k, 32 * wave, 32 * c);                                      \
-        tk_prefetch_wait(kf[c], pn, 0);                                                           \
-        tk_prefetch_issue(pn, sm.init.v, 32 * wave, 32 * c);                                      \
-        tk_prefetch_wait(vf[c], pn, 0);                                                           \
+        AB_RD_ISSUE(pn, sm.init.k, 32 * wave, 32 * c);                                            \
+        AB_RD_WAIT(kf[c], pn, 0);                                                                 \
+        AB_RD_ISSUE(pn, sm.init.v, 32 * wave, 32 * c);                                            \
+        AB_RD_WAIT(vf[c], pn, 0);                                                                 \
         tk_rt_in_agpr(kf[c]); /* MFMA operands straight from AGPRs, no copy back per use */       \
         tk_rt_in_agpr(vf[c]);                                                                     \
       }                                                                                           \
@@ -568,16 +583,16 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
        * followed by its share of P = exp2(S s - LSE) (a wave issues in order and an MFMA waits for \
        * the busy pipe: only this order, held by scheduling barriers, runs the exp2 under them) */ \
       {                                                                                           \
-        NAME##_kcpend xp[2 * NC];                                                                 \
+        NAME##_kcrd xp[2 * NC];                                                                   \
         NAME##_kc_t xc[2 * NC];                                                                   \
-        tk_prefetch_issue(xp[0], sm.it.q, z_, 0);                                                 \
+        AB_RD_ISSUE(xp[0], sm.it.q, z_, 0);                                                       \
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
           if (c == NC - 1) { /* delta (and LSE, gfx950) early: their latency had split the dS block */ \
             AB_LSE_READ(dr, BQ_);                                                                 \
             if (!AB_KV_INTERLEAVE && !FQ) AB_LSE_READ(lr, 0); /* (dkdvq: 16 more live registers spill one) */ \
           }                                                                                       \
-          if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
-          else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
+          if (c + 1 < NC) AB_RD_ISSUE(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                      \
+          else if (c + 1 < 2 * NC) AB_RD_ISSUE(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));        \
           if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
                          * first chunk reads' latency; unconditional, see the loop's end */      \
             AB_KV_NEXT();                                                                         \
@@ -593,8 +608,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
             if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY); \
           }                                                                                       \
-          if (c + 1 < 2 * NC) tk_prefetch_wait(xc[c], xp[c], RK_);                                \
-          else tk_prefetch_wait(xc[c], xp[c], 0);                                                 \
+          if (c + 1 < 2 * NC) AB_RD_WAIT(xc[c], xp[c], RK_);                                      \
+          else AB_RD_WAIT(xc[c], xp[c], 0);                                                       \
           if (c < NC) {                                                                           \
             tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
           } else if (!AB_KV_INTERLEAVE) {                                                         \
