@@ -57,6 +57,10 @@
  * waits for the busy pipe, so only this order runs the exp2 under the MFMAs.
  * dkdv's start-up: the first query tile's, K's, V's (and dkdvq's K^T) global
  * loads all issued before the first wait.
+ * dkdv on gfx950: Q^T and dO^T are not loaded: dV^T's and dK^T's A operands come from the Q
+ * and dO tiles by transposing reads (AB_QT_TR, tk_st_load_tr), and the S/dP chunk reads and
+ * K_w/V_w by ds_read_b128 (AB_RD_*).  Workgroups of one (kv head, batch) run on one XCD
+ * (AB_XCD_ORDER; not the deterministic kvdqp, whose partial is its launch index).
  * dkdv's Q and dO tiles come through matrix-bounded loads (tk_load_issue_mat: rows past sq
  * read 0 in hardware), the head's descriptor made per tile from local copies of the tensors
  * (the address of a kernel argument taken in the loop puts the argument in scratch); the
