@@ -144,10 +144,11 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 }
 
 /* fused dQ, last step: dQ = scale * sums (f32 workspace -> bf16 tensor), 8 elements per thread
- * (grid and rows as attn_bwd_pre) */
-__global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
+ * (grid and rows as attn_bwd_pre); CPR (16-byte chunks per row: d / 8) a constant, so the row and
+ * chunk come without a runtime division; gfx950 rounds pairs with v_cvt_pk_bf16_f32
+ * (tk_pack_bf16x2_rn, round to nearest even as tk_f32_to_bf16) */
+__device__ static inline void attn_bwd_dq_cvt_rows(const attn_bwd_args &a, const int cpr)
 {
-  const int cpr = (int)a.q.dims[3] / 8;
   const int tid = (int)threadIdx.x, c = tid % cpr;
   const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
   if (i >= a.sq) return;
@@ -156,10 +157,19 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   tk_u32x4 y;
   _Pragma("unroll") for (int e = 0; e < 4; ++e) {
     const uint32_t lo = e < 2 ? x0[2 * e] : x1[2 * e - 4], hi = e < 2 ? x0[2 * e + 1] : x1[2 * e - 3];
+#if TK_HAS_CVT_PK_BF16
+    y[e] = tk_pack_bf16x2_rn(a.scale * tk_bits_f32(lo), a.scale * tk_bits_f32(hi));
+#else
     y[e] = (uint32_t)tk_f32_to_bf16(a.scale * tk_bits_f32(lo)) |
            ((uint32_t)tk_f32_to_bf16(a.scale * tk_bits_f32(hi)) << 16);
+#endif
   }
   tk_buffer_store_b128(tk_gl_rsrc(&a.dq), (uint32_t)(tk_gl_offset(&a.dq, b, h, i, 8 * c) * 2), y);
+}
+__global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
+{
+  if (a.q.dims[3] == 128) attn_bwd_dq_cvt_rows(a, 16);
+  else attn_bwd_dq_cvt_rows(a, 8);
 }
 
 /* dkdv kernel (inside it): issue the query tile of query head H, rows Q0.., and commit the
