@@ -57,6 +57,10 @@
  * waits for the busy pipe, so only this order runs the exp2 under the MFMAs.
  * dkdv's start-up: the first query tile's, K's, V's (and dkdvq's K^T) global
  * loads all issued before the first wait.
+ * dkdv on gfx950: Q^T and dO^T are not loaded: dV^T's and dK^T's A operands come from the Q
+ * and dO tiles by transposing reads (AB_QT_TR, tk_st_load_tr), and the S/dP chunk reads and
+ * K_w/V_w by ds_read_b128 (AB_RD_*).  Workgroups of one (kv head, batch) run on one XCD
+ * (AB_XCD_ORDER; not the deterministic kvdqp, whose partial is its launch index).
  * dkdv's Q and dO tiles come through matrix-bounded loads (tk_load_issue_mat: rows past sq
  * read 0 in hardware), the head's descriptor made per tile from local copies of the tensors
  * (the address of a kernel argument taken in the loop puts the argument in scratch); the
@@ -140,10 +144,11 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 }
 
 /* fused dQ, last step: dQ = scale * sums (f32 workspace -> bf16 tensor), 8 elements per thread
- * (grid and rows as attn_bwd_pre) */
-__global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
+ * (grid and rows as attn_bwd_pre); CPR (16-byte chunks per row: d / 8) a constant, so the row and
+ * chunk come without a runtime division; gfx950 rounds pairs with v_cvt_pk_bf16_f32
+ * (tk_pack_bf16x2_rn, round to nearest even as tk_f32_to_bf16) */
+__device__ static inline void attn_bwd_dq_cvt_rows(const attn_bwd_args &a, const int cpr)
 {
-  const int cpr = (int)a.q.dims[3] / 8;
   const int tid = (int)threadIdx.x, c = tid % cpr;
   const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
   if (i >= a.sq) return;
@@ -152,10 +157,19 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   tk_u32x4 y;
   _Pragma("unroll") for (int e = 0; e < 4; ++e) {
     const uint32_t lo = e < 2 ? x0[2 * e] : x1[2 * e - 4], hi = e < 2 ? x0[2 * e + 1] : x1[2 * e - 3];
+#if TK_HAS_CVT_PK_BF16
+    y[e] = tk_pack_bf16x2_rn(a.scale * tk_bits_f32(lo), a.scale * tk_bits_f32(hi));
+#else
     y[e] = (uint32_t)tk_f32_to_bf16(a.scale * tk_bits_f32(lo)) |
            ((uint32_t)tk_f32_to_bf16(a.scale * tk_bits_f32(hi)) << 16);
+#endif
   }
   tk_buffer_store_b128(tk_gl_rsrc(&a.dq), (uint32_t)(tk_gl_offset(&a.dq, b, h, i, 8 * c) * 2), y);
+}
+__global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
+{
+  if (a.q.dims[3] == 128) attn_bwd_dq_cvt_rows(a, 16);
+  else attn_bwd_dq_cvt_rows(a, 8);
 }
 
 /* dkdv kernel (inside it): issue the query tile of query head H, rows Q0.., and commit the
@@ -171,17 +185,22 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const tk_rsrc rqm_ = rqm, rgm_ = rgm;                                                         \
     (void)h_;                                                                                     \
     tk_load_issue_mat(s1, mvq, rqm_, q_, 0, tid);                                                 \
-    tk_load_issue_t_mat(t1, mvq, rqm_, q_, 0, tid);                                               \
+    if (!AB_QT_TR) tk_load_issue_t_mat(t1, mvq, rqm_, q_, 0, tid);                                \
     tk_load_issue_mat(s2, mvg, rgm_, q_, 0, tid);                                                 \
-    tk_load_issue_t_mat(t2, mvg, rgm_, q_, 0, tid);                                               \
+    if (!AB_QT_TR) tk_load_issue_t_mat(t2, mvg, rgm_, q_, 0, tid);                                \
   } while (0)
 #define AB_KV_COMMIT(Q0)                                                                          \
   do {                                                                                            \
     const int q_ = (Q0);                                                                          \
-    tk_load_commit(sm.it.q, s1, tid, NT_ + NS_ + NT_);                                            \
-    tk_load_commit_t(sm.it.qt, t1, tid, NS_ + NT_);                                               \
-    tk_load_commit(sm.it.g, s2, tid, NT_);                                                        \
-    tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                       \
+    if (AB_QT_TR) { /* Q^T, dO^T come from these tiles by transposing reads (AB_TR_READ) */      \
+      tk_load_commit(sm.it.q, s1, tid, NS_);                                                      \
+      tk_load_commit(sm.it.g, s2, tid, 0);                                                        \
+    } else {                                                                                      \
+      tk_load_commit(sm.it.q, s1, tid, NT_ + NS_ + NT_);                                          \
+      tk_load_commit_t(sm.it.qt, t1, tid, NS_ + NT_);                                             \
+      tk_load_commit(sm.it.g, s2, tid, NT_);                                                      \
+      tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                     \
+    }                                                                                             \
     if (tid < 2 * BQ_) /* rows past sq: LSE +inf (P = 0), delta 0 */                            \
       sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsv * AF_LOG2E : lsv) : (tid < BQ_ ? INFINITY : 0.0f); \
   } while (0)
@@ -338,6 +357,30 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * pairs into 32x32x16 MFMAs).  gfx942: queries x keys (swizzled), one 2-byte store per element
  * (AB_DS_STORE), plain fragment reads. */
 #define AB_DST_RB(BQ) (2 * (BQ) + ((BQ) == 32 ? 8 : 16))
+/* dkdv kernels, gfx950: Q^T and dO^T (the A operands of dK^T, dV^T) read from the Q and dO tiles
+ * (queries x d, swizzled) by ds_read_b64_tr_b16 (tk_st_load_tr: each lane's 4 d-values are one
+ * 8-byte unit of a query row): no transposed global loads, commits or LDS tiles for them.
+ * gfx942: transposed group loads into their own tiles (qt, gt) */
+/* dkdv kernels, gfx950: the chunk reads of Q, dO (S's and dP's A operands) and the start-up reads
+ * of K_w, V_w (their B^T operands) by ds_read_b128, one per K fragment pair in tk's paired K order
+ * (loads.h; both operands of each product alike): half the LDS read instructions and their
+ * address registers.  gfx942 (its swizzle exchanges 8-byte halves: selects per read): ds_read_b64 */
+#if !TK_LDS_SWZ_HALVES
+#define AB_PENDING_RD TK_PENDING_B128
+#define AB_RD_ISSUE(P, SM, R0, C0) tk_prefetch_issue_b128(P, SM, R0, C0)
+#define AB_RD_WAIT(D, P, N) tk_prefetch_wait_b128(D, P, (N) / 2)
+#else
+#define AB_PENDING_RD TK_PENDING
+#define AB_RD_ISSUE(P, SM, R0, C0) tk_prefetch_issue(P, SM, R0, C0)
+#define AB_RD_WAIT(D, P, N) tk_prefetch_wait(D, P, N)
+#endif
+#if TK_HAS_DS_READ_TR
+#define AB_QT_TR 1
+#define AB_TR_READ(X, SM, C0) tk_st_load_tr(X, SM, 0, C0)
+#else
+#define AB_QT_TR 0
+#define AB_TR_READ(X, SM, C0) ((void)0)
+#endif
 #if TK_HAS_DS_READ_TR
 #define AB_DS_MEMBER(NAME) NAME##_dstt ds
 #define AB_DS_PUT(SM, X)                                                                          \
@@ -359,6 +402,22 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   } while (0)
 #endif
 #include "attn_bwd_dqp.h" /* the deterministic mode's dQ partials: AB_DQP_* hooks (FQ 2) */
+
+/* dkdv kernels: this workgroup's (key block X, kv head Y, batch Z) in XCD order: the launch's
+ * workgroup w runs on XCD w % TK_NUM_XCDS (round-robin dispatch); tk_grid_xcd_remap gives each XCD
+ * a contiguous range of logical ids, key block fastest, so the key blocks of one (head, batch)
+ * share one L2 for Q, dO (read by each of them) and, causal, every XCD gets heavy and light blocks.
+ * Blocks in dispatch order had XCD x hold key block x of every head: MI355X b16 h16 s1024 dkdvq
+ * read Q, dO from HBM 8 times (modeled) */
+#define AB_XCD_ORDER(X, Y, Z)                                                                     \
+  do {                                                                                            \
+    const uint32_t nx_ = gridDim.x, ny_ = gridDim.y;                                              \
+    const uint32_t w_ = tk_grid_xcd_remap((uint32_t)(X) + nx_ * ((uint32_t)(Y) + ny_ * (uint32_t)(Z)), \
+                                          nx_ * ny_ * gridDim.z, TK_NUM_XCDS);                    \
+    (X) = (int)(w_ % nx_);                                                                        \
+    (Y) = (int)(w_ / nx_ % ny_);                                                                  \
+    (Z) = (int)(w_ / (nx_ * ny_));                                                                \
+  } while (0)
 
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
   TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
@@ -395,6 +454,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   TK_RT(NAME##_da_t, TK_K_A_BF16_32x32x8, 32, AB_BK); /* dkdvq: 32 rows of dS or of K^T, 128 keys */ \
   TK_PENDING(NAME##_dapend, NAME##_da_t);                                                         \
   TK_PENDING(NAME##_kcpend, NAME##_kc_t);                                                         \
+  AB_PENDING_RD(NAME##_kcrd, NAME##_kc_t); /* dkdv: Q, dO chunk reads (AB_RD_ISSUE) */            \
+  AB_PENDING_RD(NAME##_qcrd, NAME##_qc_t); /* dkdv: K_w, V_w start-up reads */                    \
   TK_PENDING(NAME##_qcpend, NAME##_qc_t);                                                         \
   TK_PENDING(NAME##_tcpend, NAME##_tc_t);                                                         \
   TK_PENDING(NAME##_wpend, NAME##_w_t);                                                           \
@@ -436,7 +497,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
            RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
-    const int kv0 = ((int)blockIdx.x + (FQ == 2 ? a.kb0 : 0)) * AB_BK, hk = (int)blockIdx.y, b = (int)blockIdx.z; \
+    /* FQ 0/1: the key blocks of one (kv head, batch) on one XCD (tk_grid_xcd_remap: workgroup w   \
+     * runs on XCD w % 8), so they read its Q and dO through one L2; FQ 2 keeps the launch order    \
+     * (AB_DQP_BASE: partial blockIdx.x) */                                                        \
+    int bx_ = (int)blockIdx.x, by_ = (int)blockIdx.y, bz_ = (int)blockIdx.z;                      \
+    if (FQ != 2) AB_XCD_ORDER(bx_, by_, bz_);                                                     \
+    const int kv0 = (bx_ + (FQ == 2 ? a.kb0 : 0)) * AB_BK, hk = by_, b = bz_;                     \
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
     const int off = a.skv - a.sq;                                                                 \
     const tk_rsrc rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);                                   \
@@ -472,7 +538,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     enum { NKT_ = FQ ? TK_STAGE_NLOADS(kst) : 0 };                                                \
     {                                                                                             \
       NAME##_bstage st, st2;                                                                      \
-      NAME##_qcpend pn;                                                                           \
+      NAME##_qcrd pn;                                                                             \
       tk_load_issue(st, &a.k, rk, b, hk, kv0, 0, tid);                                            \
       tk_load_issue(st2, &a.v, rv, b, hk, kv0, 0, tid);                                           \
       if (FQ) tk_load_issue_t(kst, &a.k, rk, b, hk, kv0, 0, tid);                                 \
@@ -480,10 +546,10 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_load_commit(sm.init.v, st2, tid, NKT_);                                                  \
       tk_lds_barrier();                                                                           \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
-        tk_prefetch_issue(pn, sm.init.k, 32 * wave, 32 * c);                                      \
-        tk_prefetch_wait(kf[c], pn, 0);                                                           \
-        tk_prefetch_issue(pn, sm.init.v, 32 * wave, 32 * c);                                      \
-        tk_prefetch_wait(vf[c], pn, 0);                                                           \
+        AB_RD_ISSUE(pn, sm.init.k, 32 * wave, 32 * c);                                            \
+        AB_RD_WAIT(kf[c], pn, 0);                                                                 \
+        AB_RD_ISSUE(pn, sm.init.v, 32 * wave, 32 * c);                                            \
+        AB_RD_WAIT(vf[c], pn, 0);                                                                 \
         tk_rt_in_agpr(kf[c]); /* MFMA operands straight from AGPRs, no copy back per use */       \
         tk_rt_in_agpr(vf[c]);                                                                     \
       }                                                                                           \
@@ -531,16 +597,16 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
        * followed by its share of P = exp2(S s - LSE) (a wave issues in order and an MFMA waits for \
        * the busy pipe: only this order, held by scheduling barriers, runs the exp2 under them) */ \
       {                                                                                           \
-        NAME##_kcpend xp[2 * NC];                                                                 \
+        NAME##_kcrd xp[2 * NC];                                                                   \
         NAME##_kc_t xc[2 * NC];                                                                   \
-        tk_prefetch_issue(xp[0], sm.it.q, z_, 0);                                                 \
+        AB_RD_ISSUE(xp[0], sm.it.q, z_, 0);                                                       \
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
           if (c == NC - 1) { /* delta (and LSE, gfx950) early: their latency had split the dS block */ \
             AB_LSE_READ(dr, BQ_);                                                                 \
             if (!AB_KV_INTERLEAVE && !FQ) AB_LSE_READ(lr, 0); /* (dkdvq: 16 more live registers spill one) */ \
           }                                                                                       \
-          if (c + 1 < NC) tk_prefetch_issue(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                \
-          else if (c + 1 < 2 * NC) tk_prefetch_issue(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));  \
+          if (c + 1 < NC) AB_RD_ISSUE(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                      \
+          else if (c + 1 < 2 * NC) AB_RD_ISSUE(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));        \
           if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
                          * first chunk reads' latency; unconditional, see the loop's end */      \
             AB_KV_NEXT();                                                                         \
@@ -556,8 +622,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
             if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY); \
           }                                                                                       \
-          if (c + 1 < 2 * NC) tk_prefetch_wait(xc[c], xp[c], RK_);                                \
-          else tk_prefetch_wait(xc[c], xp[c], 0);                                                 \
+          if (c + 1 < 2 * NC) AB_RD_WAIT(xc[c], xp[c], RK_);                                      \
+          else AB_RD_WAIT(xc[c], xp[c], 0);                                                       \
           if (c < NC) {                                                                           \
             tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
           } else if (!AB_KV_INTERLEAVE) {                                                         \
@@ -575,7 +641,11 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       }                                                                                           \
       NAME##_tcpend tp[2 * NC];                                                                   \
       NAME##_tc_t tc[2 * NC];                                                                     \
-      tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */   \
+      if (!AB_QT_TR) tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */ \
+      else { /* gfx950: dO^T's first two chunks (the loop below reads two chunks ahead) */         \
+        AB_TR_READ(tc[0], sm.it.g, 0);                                                            \
+        AB_TR_READ(tc[1], sm.it.g, 32);                                                           \
+      }                                                                                           \
       if (!AB_KV_INTERLEAVE) {                                                                    \
         if (FQ) AB_LSE_READ(lr, 0);                                                               \
         if (q0 + AB_BQ > a.sq) tk_rt_mask_rows(s, s, a.sq - q0, -INFINITY);                       \
@@ -592,10 +662,17 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
         /* (not AB_READ_ROWS here: fewer instructions, slower: dkdv proxy 191.9 -> 197.9 us,       \
          * MI355X 126.6 -> 139.7, modeled) */                                                     \
-        if (c + 1 < NC) tk_prefetch_issue(tp[c + 1], sm.it.gt, z_ + 32 * (c + 1), 0);             \
-        else if (c + 1 < 2 * NC) tk_prefetch_issue(tp[c + 1], sm.it.qt, z_ + 32 * (c + 1 - NC), 0); \
-        if (c + 1 < 2 * NC) tk_prefetch_wait(tc[c], tp[c], RK_);                                  \
-        else tk_prefetch_wait(tc[c], tp[c], 0);                                                   \
+        if (AB_QT_TR) { /* gfx950: from the dO and Q tiles (queries x d) by transposing reads, two \
+                         * chunks ahead of their MFMAs (held there by the scheduling barrier) */ \
+          if (c + 2 < NC) AB_TR_READ(tc[c + 2], sm.it.g, 32 * (c + 2));                           \
+          else if (c + 2 < 2 * NC) AB_TR_READ(tc[c + 2], sm.it.q, 32 * (c + 2 - NC));             \
+          TK_SCHED_BARRIER(0);                                                                    \
+        } else {                                                                                  \
+          if (c + 1 < NC) tk_prefetch_issue(tp[c + 1], sm.it.gt, z_ + 32 * (c + 1), 0);           \
+          else if (c + 1 < 2 * NC) tk_prefetch_issue(tp[c + 1], sm.it.qt, z_ + 32 * (c + 1 - NC), 0); \
+          if (c + 1 < 2 * NC) tk_prefetch_wait(tc[c], tp[c], RK_);                                \
+          else tk_prefetch_wait(tc[c], tp[c], 0);                                                 \
+        }                                                                                         \
         if (c < NC) tk_mma_AB(dv[c], tc[c], pb, dv[c]);            /* dV^T += dO^T P */           \
         else tk_mma_AB(dk[c - NC], tc[c], sb, dk[c - NC]);         /* dK^T += Q^T dS */           \
       }                                                                                           \

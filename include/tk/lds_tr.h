@@ -37,6 +37,7 @@
 #define TK_LDSTR_H
 
 #include "register.h"
+#include "shared.h"
 
 #if TK_HAS_DS_READ_TR && TK_DEVICE_PASS
 /* one ds_read_b64_tr_b16 at generic LDS pointer p */
@@ -64,6 +65,26 @@ TK_DI tk_i16x4 tk__lds_read_tr4(const void *tile, uint32_t row_bytes, int S) {
   int x0 = (16 * g) % S + 4 * (i & 3);               /* its 4 columns */
   return tk__ds_read_tr16((const char *)tile + (uint32_t)k0 * row_bytes + 2u * (uint32_t)x0);
 }
+/* the same reads from an LDS tile of any tk layout (shared.h): K row k, column x of the tile
+ * at byte tk_lds_offset(layout, cols, 2, k, x) from base; a lane's 4 elements (x % 4 == 0) are
+ * one aligned 8-byte unit of a row, which every layout keeps whole */
+TK_DI tk_i16x4 tk__st_read_tr4(const char *base, int layout, uint32_t cols, uint32_t k, uint32_t x, int S) {
+  int l = tk_lane();
+  int g = l >> 4, i = l & 15;
+  k += (uint32_t)(4 * ((16 * g) / S) + (i >> 2));
+  x += (uint32_t)((16 * g) % S + 4 * (i & 3));
+  return tk__ds_read_tr16(base + tk_lds_offset(layout, cols, 2u, k, x));
+}
+TK_DI tk_i16x8 tk__st_read_tr8(const char *base, int layout, uint32_t cols, uint32_t k, uint32_t x, int S) {
+  int l = tk_lane();
+  int g = l >> 4, i = l & 15;
+  k += (uint32_t)(8 * ((16 * g) / S) + (i >> 2));
+  x += (uint32_t)((16 * g) % S + 4 * (i & 3));
+  tk_i16x4 lo = tk__ds_read_tr16(base + tk_lds_offset(layout, cols, 2u, k, x));
+  tk_i16x4 hi = tk__ds_read_tr16(base + tk_lds_offset(layout, cols, 2u, k + 4u, x));
+  tk_i16x8 v = {lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]};
+  return v;
+}
 TK_DI tk_i16x4 tk_lds_read_tr_16x16x16(const void *tile, uint32_t row_bytes) { return tk__lds_read_tr4(tile, row_bytes, 16); }
 TK_DI tk_i16x4 tk_lds_read_tr_32x32x8(const void *tile, uint32_t row_bytes) { return tk__lds_read_tr4(tile, row_bytes, 32); }
 #else
@@ -73,6 +94,8 @@ TK_DS_READ_TR_ONLY_ tk_i16x8 tk_lds_read_tr_16x16x32(const void *tile, uint32_t 
 TK_DS_READ_TR_ONLY_ tk_i16x8 tk_lds_read_tr_32x32x16(const void *tile, uint32_t row_bytes);
 TK_DS_READ_TR_ONLY_ tk_i16x4 tk_lds_read_tr_16x16x16(const void *tile, uint32_t row_bytes);
 TK_DS_READ_TR_ONLY_ tk_i16x4 tk_lds_read_tr_32x32x8(const void *tile, uint32_t row_bytes);
+TK_DS_READ_TR_ONLY_ tk_i16x4 tk__st_read_tr4(const char *base, int layout, uint32_t cols, uint32_t k, uint32_t x, int S);
+TK_DS_READ_TR_ONLY_ tk_i16x8 tk__st_read_tr8(const char *base, int layout, uint32_t cols, uint32_t k, uint32_t x, int S);
 #endif
 
 /* one fragment of shape `shape` (constant) into lvalue f: one or two reads */
@@ -113,6 +136,40 @@ TK_DS_READ_TR_ONLY_ tk_i16x4 tk_lds_read_tr_32x32x8(const void *tile, uint32_t r
         const uint32_t _x = (uint32_t)(_a ? _fr * (int)_R::tk_frag_rows : _fc * (int)_R::tk_frag_cols); \
         const char *_p = _t + _k * _rb + 2u * _x;                                   \
         tk__lds_tr_frag((rt).f[_fr * (int)_R::tk_frag_count_c + _fc], (int)_R::tk_shape, _p, _rb); \
+      }                                                                             \
+  } while (0)
+
+/* tk_rt_load_tr from an LDS tile of any tk layout: sm a TK_ST of 16-bit elements (K rows x M or
+ * N columns, linear or swizzled: e.g. a row-major Q tile read as Q^T's A operand), the window at
+ * K row r0, column c0 (c0 % 4 == 0); fragments as tk_rt_load_tr */
+#define tk_st_load_tr(rt, sm, r0, c0)                                                 \
+  do {                                                                              \
+    typedef __typeof__(rt) _R;                                                      \
+    typedef __typeof__(sm) _T;                                                      \
+    static_assert(TK_HAS_DS_READ_TR || !TK_DEVICE_PASS,                             \
+      "tk: ds_read_b64_tr_b16 is a gfx950 (CDNA4) instruction; this device pass is " TK_TARGET_NAME \
+      " (guard its use with #if TK_HAS_DS_READ_TR)");                               \
+    static_assert(((int)_R::tk_shape) == TK_SHAPE_16x16x32 || ((int)_R::tk_shape) == TK_SHAPE_32x32x16 || \
+                  ((int)_R::tk_shape) == TK_SHAPE_16x16x16 || ((int)_R::tk_shape) == TK_SHAPE_32x32x8, \
+                  "tk: tk_st_load_tr reads the 16x16x32 / 32x32x16 / 16x16x16 / 32x32x8 operand kinds"); \
+    static_assert((((int)_R::tk_dt) == TK_DT_BF16 || ((int)_R::tk_dt) == TK_DT_F16) &&             \
+                  (((int)_R::tk_op) == TK_OP_A || ((int)_R::tk_op) == TK_OP_B),                    \
+                  "tk: tk_st_load_tr reads bf16/f16 A or B operand tiles");                        \
+    static_assert(((int)_T::tk_elem_bytes) == 2, "tk: tk_st_load_tr reads tiles of 16-bit elements"); \
+    const char *_b = (const char *)(sm).data;                                       \
+    for (int _fr = 0; _fr < (int)_R::tk_frag_count_r; _fr++)                                  \
+      for (int _fc = 0; _fc < (int)_R::tk_frag_count_c; _fc++) {                              \
+        const int _a = ((int)_R::tk_op) == TK_OP_A;                                 \
+        const uint32_t _k = (uint32_t)(r0) + (uint32_t)(_a ? _fc * (int)_R::tk_frag_cols : _fr * (int)_R::tk_frag_rows); \
+        const uint32_t _x = (uint32_t)(c0) + (uint32_t)(_a ? _fr * (int)_R::tk_frag_rows : _fc * (int)_R::tk_frag_cols); \
+        const int _s = ((int)_R::tk_shape) == TK_SHAPE_16x16x32 || ((int)_R::tk_shape) == TK_SHAPE_16x16x16 ? 16 : 32; \
+        if (((int)_R::tk_shape) == TK_SHAPE_16x16x32 || ((int)_R::tk_shape) == TK_SHAPE_32x32x16) { \
+          tk_i16x8 _v8 = tk__st_read_tr8(_b, (int)_T::tk_layout, (uint32_t)_T::tk_cols, _k, _x, _s); \
+          __builtin_memcpy(&(rt).f[_fr * (int)_R::tk_frag_count_c + _fc], &_v8, sizeof _v8 < sizeof((rt).f[0]) ? sizeof _v8 : sizeof((rt).f[0])); \
+        } else {                                                                    \
+          tk_i16x4 _v4 = tk__st_read_tr4(_b, (int)_T::tk_layout, (uint32_t)_T::tk_cols, _k, _x, _s); \
+          __builtin_memcpy(&(rt).f[_fr * (int)_R::tk_frag_count_c + _fc], &_v4, sizeof _v4 < sizeof((rt).f[0]) ? sizeof _v4 : sizeof((rt).f[0])); \
+        }                                                                           \
       }                                                                             \
   } while (0)
 

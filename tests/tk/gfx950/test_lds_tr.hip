@@ -10,6 +10,7 @@
 #include "../tk_test.h"
 #include "tk/mma.h"
 #include "tk/lds_tr.h"
+#include "tk/shared.h"
 
 #if TK_HAS_DS_READ_TR
 #define TR_KERNEL(name, KA, KB, KC, M, N, K)                                       \
@@ -50,6 +51,43 @@ TR_KERNEL(k_bf16_32x8, TK_K_A_BF16_32x32x8, TK_K_B_BF16_32x32x8, TK_K_C_F32_32x3
 TR_KERNEL(k_bf16_16x16, TK_K_A_BF16_16x16x16, TK_K_B_BF16_16x16x16, TK_K_C_F32_16x16, 48, 16, 32)
 TR_KERNEL(k_f16_32x8, TK_K_A_F16_32x32x8, TK_K_B_F16_32x32x8, TK_K_C_F32_32x32, 32, 32, 16)
 
+// tk_st_load_tr: the same reads from swizzled TK_ST tiles (TK_LDS_SWZ, the layout attention's
+// Q and dO tiles use): A (M = 32 x K = 32) stored K x M at columns 32..63 of a 32 x 64 tile
+// (the window's column offset c0), B (K = 32 x N = 64) stored K x N in a 32 x 64 tile; both
+// single-rate 32x32x8 (one read per fragment) and both double-rate 32x32x16 (two per fragment)
+#if TK_HAS_DS_READ_TR
+TK_ST(st_kx64_t, tk_bf16, 32, 64, TK_LDS_SWZ);
+#define ST_KERNEL(name, KA, KB)                                                    \
+  __global__ void name(const uint16_t *a, const uint16_t *b, float *d) {          \
+    __shared__ st_kx64_t sa, sb;                                                   \
+    int t = threadIdx.x;                                                           \
+    for (int e = t; e < 32 * 32; e += 64) /* a[m][k] -> (k, 32 + m) */             \
+      *(uint16_t *)((char *)sa.data + tk_st_offset(st_kx64_t, e % 32, 32 + e / 32)) = a[e]; \
+    for (int e = t; e < 32 * 64; e += 64) /* b[k][n] -> (k, n) */                  \
+      *(uint16_t *)((char *)sb.data + tk_st_offset(st_kx64_t, e / 64, e % 64)) = b[e]; \
+    __syncthreads();                                                               \
+    TK_RT(ta_t, KA, 32, 32); TK_RT(tb_t, KB, 32, 64); TK_RT(tc_t, TK_K_C_F32_32x32, 32, 64); \
+    ta_t A; tb_t B; tc_t C;                                                        \
+    tk_st_load_tr(A, sa, 0, 32);                                                   \
+    tk_st_load_tr(B, sb, 0, 0);                                                    \
+    tk_rt_zero(C);                                                                 \
+    tk_mma_AB(C, A, B, C);                                                         \
+    int l = tk_lane();                                                             \
+    for (int fr = 0; fr < (int)tc_t::tk_frag_count_r; fr++)                        \
+      for (int fc = 0; fc < (int)tc_t::tk_frag_count_c; fc++)                      \
+        for (int i = 0; i < (int)tc_t::tk_n; i++) {                                \
+          int r = fr * (int)tc_t::tk_frag_rows + tk_layout_c_row((int)tc_t::tk_frag_rows, l, i); \
+          int c = fc * (int)tc_t::tk_frag_cols + tk_layout_c_col((int)tc_t::tk_frag_rows, l, i); \
+          d[r * 64 + c] = ((float *)(void *)&C.f[fr * (int)tc_t::tk_frag_count_c + fc])[i]; \
+        }                                                                          \
+  }
+#else
+#define ST_KERNEL(name, KA, KB)                                                    \
+  __global__ void name(const uint16_t *, const uint16_t *, float *) {}
+#endif
+ST_KERNEL(k_st_bf16_32x8, TK_K_A_BF16_32x32x8, TK_K_B_BF16_32x32x8)
+ST_KERNEL(k_st_bf16_32x16, TK_K_A_BF16_32x32x16, TK_K_B_BF16_32x32x16)
+
 static void run(const char *what, void (*kern)(const uint16_t *, const uint16_t *, float *), int bf16, int M, int N,
                 int K) {
   std::vector<float> av(M * K), bv(K * N);
@@ -87,5 +125,7 @@ int main() {
   run("bf16 32x32x8 tr, 32x64x24", k_bf16_32x8, 1, 32, 64, 24);
   run("bf16 16x16x16 tr, 48x16x32", k_bf16_16x16, 1, 48, 16, 32);
   run("f16 32x32x8 tr, 32x32x16", k_f16_32x8, 0, 32, 32, 16);
+  run("bf16 32x32x8 tk_st_load_tr from swizzled tiles, 32x64x32", k_st_bf16_32x8, 1, 32, 64, 32);
+  run("bf16 32x32x16 tk_st_load_tr from swizzled tiles, 32x64x32", k_st_bf16_32x16, 1, 32, 64, 32);
   return tt_finish();
 }
