@@ -1,14 +1,18 @@
 /* attn_bwd_dqp.h: the deterministic backward's dQ through ordered partial
  * sums (TK_ATTN_BWD_DETERMINISTIC): no float atomics, bitwise repeatable, and
  * no recomputation of S, P, dP, dS for dQ.
- *  - attn_bwd_d*_kvdqp: the fused dK/dV/dQ kernel of attn_bwd.h (FQ 2), over
- *    the key blocks kb0 .. kb0 + gridDim.x - 1 of one launch; block kb0 + x
- *    adds its dQ blocks to partial x (f32 [b][hq][sq][d]) with a plain load,
- *    add, store instead of an atomic: within a launch every partial element
- *    has one writer, and launches on a stream run in order, so partial x sums
- *    key blocks x, x + P, x + 2P, ... in that order (P partials, launches of
- *    P key blocks each).  The first launch stores (its loads have no records:
- *    they read 0, no traffic), so nothing is zeroed beforehand.
+ *  - attn_bwd_d*_kvdqp: the fused dK/dV/dQ kernel of attn_bwd.h (FQ 2) over
+ *    units (key block kb, kv group g = batch * hkv + kv head) in kb-major
+ *    order u = kb * G + g; a launch runs W consecutive units (1-D grid, first
+ *    unit a.kb0).  Unit (kb, g) adds its dQ blocks to partial kb % P
+ *    (f32 [b][hq][sq][d]) with a plain load, add, store instead of an atomic.
+ *    W <= P * G, so a launch holds at most P consecutive key blocks of a kv
+ *    group: every partial element has one writer per launch; launches on a
+ *    stream run in order, so partial x sums key blocks x, x + P, x + 2P, ...
+ *    in that order whatever W is (the result depends on P only).  W: whole
+ *    rounds of the device's CUs (attn_bwd_dqp_width), so every launch but the
+ *    last fills the machine.  A key block below P stores without loading (its
+ *    loads have no records: they read 0, no traffic): nothing is zeroed.
  *  - attn_bwd_dqp_sum: dQ = scale * (partial 0 + partial 1 + ...), in that
  *    order, to bf16; a causal partial x has rows only from its first block's
  *    first query tile (AB_DQP_QS): the rows above read as 0.
@@ -19,7 +23,8 @@
  * Hardware facts: stream order between kernel launches (HIP: launches on one
  * stream run in issue order, each seeing the previous one's stores); buffer
  * loads past num_records return 0 and stores there are dropped (CDNA3 ISA
- * guide, "Buffer Instructions", range checking). */
+ * guide, "Buffer Instructions", range checking); one kvdqp workgroup per CU
+ * (its registers), so a launch of k * CUs workgroups is k whole rounds. */
 #ifndef ATTN_BWD_DQP_H
 #define ATTN_BWD_DQP_H
 
@@ -34,30 +39,49 @@
 /* first offset past any partial (a partial is smaller): the base of the first launch's loads */
 #define AB_DQP_NONE 0xf0000000u
 
-/* key blocks (AB_BK keys) per launch = partials, for a device of `cus` CUs (0: unknown), among
- * 1..8: the fewest rounds of one workgroup per CU (kvdqp's registers allow one) plus half a round
- * per partial (the sum reads each: b*hq*sq*d*4 bytes, about half a round's time on MI325X and
- * MI355X at d 128, modeled): e.g. 8 key blocks of 256 (batch, kv head) pairs on 256 CUs: 1 (eight
- * launches of one round each); 16 on 304 CUs: 1 (16 rounds; 7 take 14 + 3.5); 32 on 304: 7 (28
- * rounds + 3.5; 1 takes 32 + 0.5); at most 4 GiB in all; 0 when one partial passes AB_DQP_NONE
- * (then the dq kernel) */
+/* the current device's CUs (0: unknown) */
+static inline int attn_bwd_dqp_cus(void)
+{
+  int dev = 0, cus = 0;
+  if (hipGetDevice(&dev) != hipSuccess || hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
+    cus = 0;
+  return cus;
+}
+/* units per launch for P partials and G kv groups on `cus` CUs: the most whole rounds within P * G
+ * (fewer when P * G is below one round; capped so the grid stays small) */
+static inline int64_t attn_bwd_dqp_width(int64_t g, int parts, int cus)
+{
+  int64_t m = (int64_t)parts * g;
+  if (m > ((int64_t)1 << 22)) m = (int64_t)1 << 22;
+  return cus <= 0 || m <= cus ? m : (m / cus) * cus;
+}
 static inline int64_t attn_bwd_dqp_bytes(int64_t b, int64_t hq, int64_t sq, int64_t d) /* one partial's */
 {
   return b * hq * AB_DQP_SQ(sq) * d * 4;
 }
+/* partials P (1..8) for a device of `cus` CUs (0: unknown): the least modeled time in units of a
+ * sixteenth of a round: 16 per round of the launches (W = attn_bwd_dqp_width units each; one
+ * workgroup per CU), 8 per partial (the sum reads each: b*hq*sq*d*4 bytes, about half a round's
+ * time on MI325X and MI355X at d 128, modeled), 1 per launch (its ramp and drain); the fewest
+ * partials on a tie.  E.g. b16 h16 d128 (G = 256): s1024 on 256 CUs: 1 (eight launches of one
+ * round); s2048 on 304 CUs: 2 (14 launches of 304 units: 14 rounds, where P = 1 takes 16 launches
+ * of 256); at most 4 GiB in all; 0 when one partial passes AB_DQP_NONE or the units pass 2^31
+ * (then the dq kernel) */
 static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d, int cus)
 {
   const int64_t part = attn_bwd_dqp_bytes(b, hq, sq, d), nkb = (skv + AB_BK - 1) / AB_BK, g = b * hkv;
-  if (part <= 0 || part > (int64_t)AB_DQP_NONE || nkb <= 0) return 0;
+  if (part <= 0 || part > (int64_t)AB_DQP_NONE || nkb <= 0 || nkb * g >= ((int64_t)1 << 31)) return 0;
   int64_t nmax = nkb < 8 ? nkb : 8;
   while (nmax > 1 && nmax * part > ((int64_t)4 << 30)) --nmax;
   if (cus <= 0) return (int)nmax;
+  const int64_t u = nkb * g;
   int best = 1;
-  int64_t rbest = -1;
-  for (int64_t n = 1; n <= nmax; ++n) { /* rounds of the launches of n key blocks (the last: the rest) */
-    const int64_t full = nkb / n, rest = nkb % n;
-    const int64_t r = full * ((n * g + cus - 1) / cus) + (rest ? (rest * g + cus - 1) / cus : 0);
-    if (rbest < 0 || 2 * r + n < rbest) rbest = 2 * r + n, best = (int)n; /* a partial ~ half a round */
+  int64_t cbest = -1;
+  for (int64_t n = 1; n <= nmax; ++n) {
+    const int64_t w = attn_bwd_dqp_width(g, (int)n, cus), l = (u + w - 1) / w;
+    const int64_t r = (u / w) * ((w + cus - 1) / cus) + (u % w ? (u % w + cus - 1) / cus : 0);
+    const int64_t c = 16 * r + 8 * n + l;
+    if (cbest < 0 || c < cbest) cbest = c, best = (int)n;
   }
   return best;
 }
@@ -67,33 +91,43 @@ static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t
 #define AB_DQP_QS(x, causal, off, BQ)                                                             \
   ((causal) && (x) * AB_BK - (off) > 0 ? (((x) * AB_BK - (off)) / (BQ)) * (BQ) : 0)
 
-/* inside AB_DKDV_KERNEL (FQ 2): this workgroup's partial (blockIdx.x) */
-#define AB_DQP_BASE() (a.dqa + (int64_t)blockIdx.x * (int64_t)(a.dqa_bytes / 4u))
+/* inside AB_DKDV_KERNEL (FQ 2): this workgroup's unit a.kb0 + blockIdx.x as its key block KB, kv
+ * head HK and batch B (kb-major: u = KB * G + B * hkv + HK, G = batch * hkv); M: OR-ed into its
+ * partial loads' offsets, AB_DQP_NONE for a key block below P (its partial starts here: the loads
+ * pass num_records, read 0, no traffic), else 0; held in a VGPR (tk_opaque: an SGPR held through
+ * the loop spilled one) */
+#define AB_DQP_UNIT(KB, HK, B, M)                                                                 \
+  do {                                                                                            \
+    const int hkv_ = (int)a.k.dims[1], g_ = (int)a.k.dims[0] * hkv_, u_ = a.kb0 + (int)blockIdx.x; \
+    (KB) = u_ / g_;                                                                               \
+    const int r_ = u_ - (KB) * g_;                                                                \
+    (B) = r_ / hkv_;                                                                              \
+    (HK) = r_ - (B) * hkv_;                                                                       \
+    (M) = tk_opaque((KB) >= a.nparts ? 0u : AB_DQP_NONE);                                         \
+  } while (0)
+/* inside AB_DKDV_KERNEL (FQ 2): this workgroup's partial (its key block mod P) */
+#define AB_DQP_BASE() (a.dqa + (int64_t)((kv0 / AB_BK) % a.nparts) * (int64_t)(a.dqa_bytes / 4u))
 
 /* inside AB_DKDV_KERNEL (FQ 2): a wave's 32 x 32 dQ block (rows R0.., columns C0.. of query head
- * H, head dim DD) in the partial, as AB_DQ_ATOMIC's: the lane's first element's offset in a VGPR
- * (through tk_opaque: recomputed at each use, no per-element values kept live), element i's a
- * constant from it; V false: from AB_DQP_NONE (loads past num_records read 0, no traffic) */
-#define AB_DQP_ACCESS(H, R0, C0, DD, V, BODY)                                                     \
+ * H, head dim DD) in the partial, as AB_DQ_ATOMIC's: the lane's first element's offset (OR M) in a
+ * VGPR (through tk_opaque: recomputed at each use, no per-element values kept live), element i's a
+ * constant from it (at most 15 * 32 * DD * 4 bytes: past AB_DQP_NONE stays below 2^32) */
+#define AB_DQP_ACCESS(H, R0, C0, DD, M, BODY)                                                     \
   do {                                                                                            \
     const uint32_t l_ = tk_opaque(lane);                                                          \
-    const uint32_t s_ = (V) ? (uint32_t)((((int64_t)b * a.hq + (H)) * AB_DQP_SQ(a.sq) + (R0)) * (DD) + (C0)) * 4u \
-                            : AB_DQP_NONE;                                                        \
-    const uint32_t lo_ = tk_opaque(s_ + (uint32_t)(tk_layout_c_row(32, (int)l_, 0) * (DD) + (int)(l_ % 32)) * 4u); \
+    const uint32_t s_ = (uint32_t)((((int64_t)b * a.hq + (H)) * AB_DQP_SQ(a.sq) + (R0)) * (DD) + (C0)) * 4u; \
+    const uint32_t lo_ = tk_opaque((s_ + (uint32_t)(tk_layout_c_row(32, (int)l_, 0) * (DD) + (int)(l_ % 32)) * 4u) | (M)); \
     _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                              \
       const uint32_t o_ = lo_ + (uint32_t)(tk_layout_c_row(32, 0, i) * (DD)) * 4u;                \
       BODY;                                                                                       \
     }                                                                                             \
   } while (0)
-/* the block's sums so far into Y[16] (issued a tile ahead of their use); none in the first
- * launch (kb0 0: the partial starts there; kb0 read from the argument block here: an SGPR held
- * through the loop spilled one) */
-#define AB_DQP_LOAD(Y, H, R0, C0, DD)                                                             \
-  AB_DQP_ACCESS(H, R0, C0, DD, ((const attn_bwd_args *)tk_kernarg_fresh())->kb0 > 0,              \
-                Y[i] = tk_buffer_load_b32(rdqa, o_))
+/* the block's sums so far into Y[16] (issued a tile ahead of their use); none for key blocks
+ * below P (dqpm_, AB_DQP_UNIT) */
+#define AB_DQP_LOAD(Y, H, R0, C0, DD) AB_DQP_ACCESS(H, R0, C0, DD, dqpm_, Y[i] = tk_buffer_load_b32(rdqa, o_))
 /* Y + X (the block's dQ of this key block: the accumulator tile X) back into the partial */
 #define AB_DQP_STORE(X, Y, H, R0, C0, DD)                                                         \
-  AB_DQP_ACCESS(H, R0, C0, DD, true, tk_buffer_store_b32(rdqa, o_, tk_f32_bits(tk_bits_f32(Y[i]) + (X).f[0][i])))
+  AB_DQP_ACCESS(H, R0, C0, DD, 0u, tk_buffer_store_b32(rdqa, o_, tk_f32_bits(tk_bits_f32(Y[i]) + (X).f[0][i])))
 
 /* dQ = scale * sum of the partials, partial 0 first (8 elements per thread; grid and rows as
  * attn_bwd_pre); bq: the dkdv kernel's query tile (AB_BQ of d) */
@@ -123,16 +157,16 @@ __global__ __launch_bounds__(256) void attn_bwd_dqp_sum(attn_bwd_args a, int bq)
   tk_buffer_store_b128(tk_gl_rsrc(&a.dq), (uint32_t)(tk_gl_offset(&a.dq, b, h, i, 8 * c) * 2), y);
 }
 
-/* the deterministic mode's kernels after attn_bwd_pre: kvdqp over a->nparts key blocks per
- * launch, then the sum; a->dqa: the partials, a->dqa_bytes: bytes of one */
+/* the deterministic mode's kernels after attn_bwd_pre: kvdqp over all units, W per launch, then
+ * the sum; a->dqa: the partials, a->dqa_bytes: bytes of one, a->nparts: P */
 #define AB_DQP_LAUNCH(KVDQP, a, d, b, hkv, stream)                                                \
   do {                                                                                            \
-    const int nkb_ = (int)(((a)->skv + AB_BK - 1) / AB_BK);                                       \
+    const int64_t g_ = (int64_t)(b) * (hkv), u_ = ((a)->skv + AB_BK - 1) / AB_BK * g_;           \
+    const int64_t w_ = attn_bwd_dqp_width(g_, (a)->nparts, attn_bwd_dqp_cus());                   \
     attn_bwd_args p_ = *(a);                                                                      \
-    for (int k_ = 0; k_ < nkb_; k_ += p_.nparts) {                                                \
-      p_.kb0 = k_;                                                                                \
-      const int n_ = nkb_ - k_ < p_.nparts ? nkb_ - k_ : p_.nparts;                               \
-      hipLaunchKernelGGL(KVDQP, dim3((unsigned)n_, (unsigned)(hkv), (unsigned)(b)), dim3(256), 0, stream, p_); \
+    for (int64_t k_ = 0; k_ < u_; k_ += w_) {                                                     \
+      p_.kb0 = (int32_t)k_;                                                                       \
+      hipLaunchKernelGGL(KVDQP, dim3((unsigned)(u_ - k_ < w_ ? u_ - k_ : w_)), dim3(256), 0, stream, p_); \
     }                                                                                             \
     p_.kb0 = 0;                                                                                   \
     hipLaunchKernelGGL(attn_bwd_dqp_sum, dim3((unsigned)(((a)->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), \
