@@ -13,9 +13,9 @@
  *    rounds of the device's CUs (attn_bwd_dqp_width), so every launch but the
  *    last fills the machine.  A key block below P stores without loading (its
  *    loads have no records: they read 0, no traffic): nothing is zeroed.
- *  - attn_bwd_dqp_sum: dQ = scale * (partial 0 + partial 1 + ...), in that
+ *  - attn_bwd_dqp_sum1..8: dQ = scale * (partial 0 + partial 1 + ...), in that
  *    order, to bf16; a causal partial x has rows only from its first block's
- *    first query tile (AB_DQP_QS): the rows above read as 0.
+ *    first query tile (the dkdv kernel's qs): the rows above read as 0.
  * The hooks (AB_DQP_*) are used inside AB_DKDV_KERNEL; attn_bwd.h includes
  * this header before it instantiates its kernels.  Memory: P partials of
  * b*hq*sq*d*4 bytes (attn_bwd_dqp_parts; each under one buffer descriptor's
@@ -86,11 +86,6 @@ static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t
   return best;
 }
 
-/* the first query row (a multiple of the tile, BQ) whose dQ partial x holds: its first key block's
- * first query tile (the dkdv kernel's qs) */
-#define AB_DQP_QS(x, causal, off, BQ)                                                             \
-  ((causal) && (x) * AB_BK - (off) > 0 ? (((x) * AB_BK - (off)) / (BQ)) * (BQ) : 0)
-
 /* inside AB_DKDV_KERNEL (FQ 2): this workgroup's unit a.kb0 + blockIdx.x as its key block KB, kv
  * head HK and batch B (kb-major: u = KB * G + B * hkv + HK, G = batch * hkv); M: OR-ed into its
  * partial loads' offsets, AB_DQP_NONE for a key block below P (its partial starts here: the loads
@@ -129,33 +124,49 @@ static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t
 #define AB_DQP_STORE(X, Y, H, R0, C0, DD)                                                         \
   AB_DQP_ACCESS(H, R0, C0, DD, 0u, tk_buffer_store_b32(rdqa, o_, tk_f32_bits(tk_bits_f32(Y[i]) + (X).f[0][i])))
 
-/* dQ = scale * sum of the partials, partial 0 first (8 elements per thread; grid and rows as
- * attn_bwd_pre); bq: the dkdv kernel's query tile (AB_BQ of d) */
-__global__ __launch_bounds__(256) void attn_bwd_dqp_sum(attn_bwd_args a, int bq)
-{
-  const int cpr = (int)a.q.dims[3] / 8;
-  const int tid = (int)threadIdx.x, c = tid % cpr;
-  const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
-  if (i >= a.sq) return;
-  const int64_t part = (int64_t)(a.dqa_bytes / 4u), off = a.skv - a.sq;
-  const float *x = a.dqa + (((int64_t)b * a.hq + h) * AB_DQP_SQ(a.sq) + i) * (8 * cpr) + 8 * c;
-  float s[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-  tk_u32x4 x0[8], x1[8]; /* every partial's loads issued before the first add (not one at a time) */
-  _Pragma("unroll") for (int p = 0; p < 8; ++p) {
-    const bool in = p < a.nparts && i >= AB_DQP_QS((int64_t)p, a.causal, off, bq);
-    x0[p] = in ? ((const tk_u32x4 *)(x + p * part))[0] : tk_u32x4{0u, 0u, 0u, 0u};
-    x1[p] = in ? ((const tk_u32x4 *)(x + p * part))[1] : tk_u32x4{0u, 0u, 0u, 0u};
+/* dQ = scale * sum of the NP partials, partial 0 first (8 elements per thread; grid and rows as
+ * attn_bwd_pre); bq: the dkdv kernel's query tile (AB_BQ of d, a power of 2).  One kernel per NP
+ * (1..8): buffer loads of exactly NP partials, all issued before the first add; rows a partial
+ * does not hold read 0 (offset past its records: no traffic).  (One kernel for every P, flat loads
+ * under per-partial branches, was 1900 instructions and 70 VGPRs: 98.7 us at b16 h16 s2048 d128
+ * P 1 on MI325X, modeled, where attn_bwd_dq_cvt moves the same bytes in 64.9) */
+#define AB_DQP_SUM_KERNEL(NP)                                                                     \
+  __global__ __launch_bounds__(256) void attn_bwd_dqp_sum##NP(attn_bwd_args a, int bq)            \
+  {                                                                                               \
+    const int cpr = (int)a.q.dims[3] / 8;                                                         \
+    const int tid = (int)threadIdx.x, c = tid % cpr;                                              \
+    const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z; \
+    const int off = a.skv - a.sq;                                                                 \
+    const uint32_t o = (uint32_t)(((((int64_t)b * a.hq + h) * AB_DQP_SQ(a.sq) + i) * (8 * cpr) + 8 * c) * 4); \
+    tk_u32x4 x0[NP], x1[NP];                                                                      \
+    _Pragma("unroll") for (int p = 0; p < (NP); ++p) {                                            \
+      const int f = p * AB_BK - off; /* causal: partial p's first row: key block p's qs */        \
+      const int qs = a.causal && f > 0 ? (f & -bq) : 0;                                           \
+      const uint32_t op = i < a.sq && i >= qs ? o : AB_DQP_NONE;                                  \
+      const tk_rsrc r = tk_rsrc_make(a.dqa + (int64_t)p * (int64_t)(a.dqa_bytes / 4u), a.dqa_bytes); \
+      x0[p] = tk_buffer_load_b128(r, op);                                                         \
+      x1[p] = tk_buffer_load_b128(r, op + 16u);                                                   \
+    }                                                                                             \
+    float s[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};                                \
+    _Pragma("unroll") for (int p = 0; p < (NP); ++p) /* partial 0 first: a fixed order */         \
+    _Pragma("unroll") for (int e = 0; e < 4; ++e) {                                               \
+      s[e] += tk_bits_f32(x0[p][e]);                                                              \
+      s[e + 4] += tk_bits_f32(x1[p][e]);                                                          \
+    }                                                                                             \
+    if (i >= a.sq) return;                                                                        \
+    tk_u32x4 y;                                                                                   \
+    _Pragma("unroll") for (int e = 0; e < 4; ++e)                                                 \
+      y[e] = (uint32_t)tk_f32_to_bf16(a.scale * s[2 * e]) | ((uint32_t)tk_f32_to_bf16(a.scale * s[2 * e + 1]) << 16); \
+    tk_buffer_store_b128(tk_gl_rsrc(&a.dq), (uint32_t)(tk_gl_offset(&a.dq, b, h, i, 8 * c) * 2), y); \
   }
-  _Pragma("unroll") for (int p = 0; p < 8; ++p) /* partial 0 first: a fixed order */
-  _Pragma("unroll") for (int e = 0; e < 4; ++e) {
-    s[e] += tk_bits_f32(x0[p][e]);
-    s[e + 4] += tk_bits_f32(x1[p][e]);
-  }
-  tk_u32x4 y;
-  _Pragma("unroll") for (int e = 0; e < 4; ++e)
-    y[e] = (uint32_t)tk_f32_to_bf16(a.scale * s[2 * e]) | ((uint32_t)tk_f32_to_bf16(a.scale * s[2 * e + 1]) << 16);
-  tk_buffer_store_b128(tk_gl_rsrc(&a.dq), (uint32_t)(tk_gl_offset(&a.dq, b, h, i, 8 * c) * 2), y);
-}
+AB_DQP_SUM_KERNEL(1)
+AB_DQP_SUM_KERNEL(2)
+AB_DQP_SUM_KERNEL(3)
+AB_DQP_SUM_KERNEL(4)
+AB_DQP_SUM_KERNEL(5)
+AB_DQP_SUM_KERNEL(6)
+AB_DQP_SUM_KERNEL(7)
+AB_DQP_SUM_KERNEL(8)
 
 /* the deterministic mode's kernels after attn_bwd_pre: kvdqp over all units, W per launch, then
  * the sum; a->dqa: the partials, a->dqa_bytes: bytes of one, a->nparts: P */
@@ -169,9 +180,18 @@ __global__ __launch_bounds__(256) void attn_bwd_dqp_sum(attn_bwd_args a, int bq)
       hipLaunchKernelGGL(KVDQP, dim3((unsigned)(u_ - k_ < w_ ? u_ - k_ : w_)), dim3(256), 0, stream, p_); \
     }                                                                                             \
     p_.kb0 = 0;                                                                                   \
-    hipLaunchKernelGGL(attn_bwd_dqp_sum, dim3((unsigned)(((a)->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), \
-                                              (unsigned)(a)->hq, (unsigned)(b)),                  \
-                       dim3(256), 0, stream, p_, (d) == 64 ? 64 : 32);                            \
+    const dim3 gs_((unsigned)(((a)->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)(a)->hq, (unsigned)(b)); \
+    const int bq_ = (d) == 64 ? 64 : 32;                                                          \
+    switch ((a)->nparts) {                                                                        \
+    case 1: hipLaunchKernelGGL(attn_bwd_dqp_sum1, gs_, dim3(256), 0, stream, p_, bq_); break;    \
+    case 2: hipLaunchKernelGGL(attn_bwd_dqp_sum2, gs_, dim3(256), 0, stream, p_, bq_); break;    \
+    case 3: hipLaunchKernelGGL(attn_bwd_dqp_sum3, gs_, dim3(256), 0, stream, p_, bq_); break;    \
+    case 4: hipLaunchKernelGGL(attn_bwd_dqp_sum4, gs_, dim3(256), 0, stream, p_, bq_); break;    \
+    case 5: hipLaunchKernelGGL(attn_bwd_dqp_sum5, gs_, dim3(256), 0, stream, p_, bq_); break;    \
+    case 6: hipLaunchKernelGGL(attn_bwd_dqp_sum6, gs_, dim3(256), 0, stream, p_, bq_); break;    \
+    case 7: hipLaunchKernelGGL(attn_bwd_dqp_sum7, gs_, dim3(256), 0, stream, p_, bq_); break;    \
+    default: hipLaunchKernelGGL(attn_bwd_dqp_sum8, gs_, dim3(256), 0, stream, p_, bq_); break;   \
+    }                                                                                             \
   } while (0)
 
 #endif /* ATTN_BWD_DQP_H */
