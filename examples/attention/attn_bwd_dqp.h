@@ -59,14 +59,21 @@ static inline int64_t attn_bwd_dqp_bytes(int64_t b, int64_t hq, int64_t sq, int6
 {
   return b * hq * AB_DQP_SQ(sq) * d * 4;
 }
-/* partials P (1..8) for a device of `cus` CUs (0: unknown): the least modeled time in units of a
- * sixteenth of a round: 16 per round of the launches (W = attn_bwd_dqp_width units each; one
- * workgroup per CU), 8 per partial (the sum reads each: b*hq*sq*d*4 bytes, about half a round's
- * time on MI325X and MI355X at d 128, modeled), 1 per launch (its ramp and drain); the fewest
- * partials on a tie.  E.g. b16 h16 d128 (G = 256): s1024 on 256 CUs: 1 (eight launches of one
- * round); s2048 on 304 CUs: 2 (14 launches of 304 units: 14 rounds, where P = 1 takes 16 launches
- * of 256); at most 4 GiB in all; 0 when one partial passes AB_DQP_NONE or the units pass 2^31
- * (then the dq kernel) */
+/* rounds (R) and launches (L) added by `u` units in launches of at most w on `cus` CUs */
+static inline void attn_bwd_dqp_count(int64_t u, int64_t w, int cus, int64_t *r, int64_t *l)
+{
+  *r += (u / w) * ((w + cus - 1) / cus) + (u % w ? (u % w + cus - 1) / cus : 0);
+  *l += (u + w - 1) / w;
+}
+/* partials P (1..8) for a device of `cus` CUs (0: unknown): the least modeled cost in sixteenths
+ * of a round: 16 per round of the launches (W = attn_bwd_dqp_width units each; one workgroup per
+ * CU; 15 for P > 1: a kv group's P units share its Q and dO reads, AB_DQP_UNIT), 8 per partial
+ * (the sum reads each: b*hq*sq*d*4 bytes, about half a round's time on MI325X and MI355X at
+ * d 128, modeled), 1 per launch (its ramp and drain); the fewest partials on a tie.  The launches
+ * stop at the last whole chunk of P key blocks (AB_DQP_LAUNCH).  E.g. b16 h16 d128 (G = 256):
+ * s2048 on 304 CUs: 2 (14 launches of 304 units: 14 rounds, where P = 1 takes 16 launches of
+ * 256); at most 4 GiB in all; 0 when one partial passes AB_DQP_NONE or the units pass 2^31 (then
+ * the dq kernel) */
 static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d, int cus)
 {
   const int64_t part = attn_bwd_dqp_bytes(b, hq, sq, d), nkb = (skv + AB_BK - 1) / AB_BK, g = b * hkv;
@@ -74,31 +81,42 @@ static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t
   int64_t nmax = nkb < 8 ? nkb : 8;
   while (nmax > 1 && nmax * part > ((int64_t)4 << 30)) --nmax;
   if (cus <= 0) return (int)nmax;
-  const int64_t u = nkb * g;
   int best = 1;
   int64_t cbest = -1;
   for (int64_t n = 1; n <= nmax; ++n) {
-    const int64_t w = attn_bwd_dqp_width(g, (int)n, cus), l = (u + w - 1) / w;
-    const int64_t r = (u / w) * ((w + cus - 1) / cus) + (u % w ? (u % w + cus - 1) / cus : 0);
-    const int64_t c = 16 * r + 8 * n + l;
+    const int64_t w = attn_bwd_dqp_width(g, (int)n, cus), full = nkb / n * n * g;
+    int64_t r = 0, l = 0;
+    attn_bwd_dqp_count(full, w, cus, &r, &l);
+    if (nkb * g > full) attn_bwd_dqp_count(nkb * g - full, w, cus, &r, &l);
+    const int64_t c = (n > 1 ? 15 : 16) * r + 8 * n + l;
     if (cbest < 0 || c < cbest) cbest = c, best = (int)n;
   }
   return best;
 }
 
-/* inside AB_DKDV_KERNEL (FQ 2): this workgroup's unit a.kb0 + blockIdx.x as its key block KB, kv
- * head HK and batch B (kb-major: u = KB * G + B * hkv + HK, G = batch * hkv); M: OR-ed into its
- * partial loads' offsets, AB_DQP_NONE for a key block below P (its partial starts here: the loads
- * pass num_records, read 0, no traffic), else 0; held in a VGPR (tk_opaque: an SGPR held through
- * the loop spilled one) */
+/* inside AB_DKDV_KERNEL (FQ 2): this workgroup's unit u = a.kb0 + blockIdx.x as its key block KB,
+ * kv head HK and batch B.  Units go by chunks of P key blocks (the last chunk: the rest, r); in a
+ * chunk by blocks of 8 kv groups (g = batch * hkv + kv head; the last block: the rest), in a
+ * block key block by key block: a kv group's P units are 8 apart, on one XCD (workgroups go round
+ * robin over 8), and share its Q, dO reads in that L2.  A unit and the next of its kv group and
+ * partial are G P apart (G = batch * hkv): a launch of W <= P G units never holds both.  M:
+ * OR-ed into its partial loads' offsets, AB_DQP_NONE for a key block below P (its partial starts
+ * here: the loads pass num_records, read 0, no traffic), else 0; held in a VGPR (tk_opaque: an
+ * SGPR held through the loop spilled one) */
 #define AB_DQP_UNIT(KB, HK, B, M)                                                                 \
   do {                                                                                            \
     const int hkv_ = (int)a.k.dims[1], g_ = (int)a.k.dims[0] * hkv_, u_ = a.kb0 + (int)blockIdx.x; \
-    (KB) = u_ / g_;                                                                               \
-    const int r_ = u_ - (KB) * g_;                                                                \
-    (B) = r_ / hkv_;                                                                              \
-    (HK) = r_ - (B) * hkv_;                                                                       \
-    (M) = tk_opaque((KB) >= a.nparts ? 0u : AB_DQP_NONE);                                         \
+    const int np_ = a.nparts, cf_ = (a.skv + AB_BK - 1) / AB_BK / np_, full_ = cf_ * g_ * np_;     \
+    const int c_ = u_ < full_ ? u_ / (g_ * np_) : cf_;                                            \
+    const int pp_ = u_ < full_ ? np_ : (a.skv + AB_BK - 1) / AB_BK - cf_ * np_;                   \
+    const int r_ = u_ - c_ * g_ * np_;                                                            \
+    const int j_ = r_ / (8 * pp_), q_ = r_ - j_ * 8 * pp_;                                        \
+    const int gb_ = g_ - 8 * j_ < 8 ? g_ - 8 * j_ : 8;                                           \
+    const int p_ = q_ / gb_, gi_ = 8 * j_ + (q_ - p_ * gb_);                                      \
+    (KB) = c_ * np_ + p_;                                                                         \
+    (B) = gi_ / hkv_;                                                                             \
+    (HK) = gi_ - (B) * hkv_;                                                                      \
+    (M) = tk_opaque((KB) >= np_ ? 0u : AB_DQP_NONE);                                              \
   } while (0)
 /* inside AB_DKDV_KERNEL (FQ 2): this workgroup's partial (its key block mod P) */
 #define AB_DQP_BASE() (a.dqa + (int64_t)((kv0 / AB_BK) % a.nparts) * (int64_t)(a.dqa_bytes / 4u))
@@ -174,10 +192,13 @@ AB_DQP_SUM_KERNEL(8)
   do {                                                                                            \
     const int64_t g_ = (int64_t)(b) * (hkv), u_ = ((a)->skv + AB_BK - 1) / AB_BK * g_;           \
     const int64_t w_ = attn_bwd_dqp_width(g_, (a)->nparts, attn_bwd_dqp_cus());                   \
+    const int64_t f_ = ((a)->skv + AB_BK - 1) / AB_BK / (a)->nparts * (a)->nparts * g_; /* whole chunks */ \
     attn_bwd_args p_ = *(a);                                                                      \
-    for (int64_t k_ = 0; k_ < u_; k_ += w_) {                                                     \
+    for (int64_t k_ = 0; k_ < u_;) { /* a launch boundary at f_ (AB_DQP_UNIT) */                 \
+      const int64_t e_ = k_ < f_ ? f_ : u_, n_ = e_ - k_ < w_ ? e_ - k_ : w_;                     \
       p_.kb0 = (int32_t)k_;                                                                       \
-      hipLaunchKernelGGL(KVDQP, dim3((unsigned)(u_ - k_ < w_ ? u_ - k_ : w_)), dim3(256), 0, stream, p_); \
+      hipLaunchKernelGGL(KVDQP, dim3((unsigned)n_), dim3(256), 0, stream, p_);                    \
+      k_ += n_;                                                                                   \
     }                                                                                             \
     p_.kb0 = 0;                                                                                   \
     const dim3 gs_((unsigned)(((a)->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)(a)->hq, (unsigned)(b)); \
