@@ -298,9 +298,13 @@ static int run_one(const options *o)
 {
   const tk_attn_problem *p = &o->p;
   print_problem(p, o->bwd);
-  if (o->bwd)
-    printf("backward: %s\n", o->det ? "deterministic (TK_ATTN_BWD_DETERMINISTIC: no atomics)"
-                                      : "default (dQ summed with f32 atomics in the dK/dV kernel)");
+  if (o->bwd) {
+    printf("backward: %s", o->det ? "deterministic (TK_ATTN_BWD_DETERMINISTIC: no atomics)"
+                                  : "default (dQ summed with f32 atomics in the dK/dV kernel)");
+    const int np = o->det ? tk_attn_bwd_dq_partials(p) : -1;
+    if (np > 0) printf(", dQ through %d f32 partial sums\n", np);
+    else printf(o->det ? ", dQ by the recomputing dq kernel\n" : "\n");
+  }
   attn_data d;
   setup(&d, p, o->seed, o->bwd ? 1 + o->det : 0);
   if (!o->bwd)

@@ -112,7 +112,7 @@ typedef struct attn_bwd_args {
   int32_t sq, skv, hq, group;
   int32_t causal;
   float scale, scale_log2;
-  int32_t kb0, nparts; /* deterministic dQ partials (attn_bwd_dqp.h): first key block of the launch, partials */
+  int32_t kb0, nparts; /* deterministic dQ partials (attn_bwd_dqp.h): first unit of the launch, partials */
 } attn_bwd_args;
 
 /* delta = rowsum(dO * O): each row's d / 8 16-byte chunks over as many lanes
@@ -497,12 +497,14 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
            RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
-    /* FQ 0/1: the key blocks of one (kv head, batch) on one XCD (tk_grid_xcd_remap: workgroup w   \
-     * runs on XCD w % 8), so they read its Q and dO through one L2; FQ 2 keeps the launch order    \
-     * (AB_DQP_BASE: partial blockIdx.x) */                                                        \
-    int bx_ = (int)blockIdx.x, by_ = (int)blockIdx.y, bz_ = (int)blockIdx.z;                      \
-    if (FQ != 2) AB_XCD_ORDER(bx_, by_, bz_);                                                     \
-    const int kv0 = (bx_ + (FQ == 2 ? a.kb0 : 0)) * AB_BK, hk = by_, b = bz_;                     \
+    /* FQ 0/1: the key blocks of one (kv head, batch) on one XCD (tk_grid_xcd_remap: workgroup w  \
+     * runs on XCD w % 8), so they read its Q and dO through one L2; FQ 2: a 1-D launch of units  \
+     * and its partial's load mask (AB_DQP_UNIT, attn_bwd_dqp.h, groups them by XCD itself) */    \
+    int kb_ = (int)blockIdx.x, hk = (int)blockIdx.y, b = (int)blockIdx.z;                         \
+    uint32_t dqpm_ = 0u;                                                                          \
+    if (FQ != 2) AB_XCD_ORDER(kb_, hk, b);                                                        \
+    if (FQ == 2) AB_DQP_UNIT(kb_, hk, b, dqpm_);                                                  \
+    const int kv0 = kb_ * AB_BK;                                                                  \
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
     const int off = a.skv - a.sq;                                                                 \
     const tk_rsrc rk = tk_gl_rsrc(&a.k), rv = tk_gl_rsrc(&a.v);                                   \

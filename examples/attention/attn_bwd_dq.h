@@ -29,6 +29,9 @@
   } while (0)
 
 
+/* dq kernel, AB_DP_SLOTS' hook: P^T's element e takes its column's (the lane's query's) LSE */
+#define AB_LSE_COL(e) lc[0]
+
 /* dq kernel (inside it): issue / commit the key tile at row R0 */
 #define AB_Q_ISSUE(R0)                                                                            \
   do {                                                                                            \
@@ -130,21 +133,8 @@
           } else if (!AB_DP_INTERLEAVE) {                                                         \
             tk_mma_ABt(dp, kc[c], gf[c - NC], dp);             /* dP^T = V dO_w^T */              \
           } else { /* one MFMA at a time, each followed by its share of P^T's exp2 (see dkdv) */  \
-            enum { EPG = 4 / NC }; /* P elements per lane per MFMA */                             \
-            _Pragma("unroll") for (int r = 0; r < AB_BQ / 32; ++r)                                \
-            _Pragma("unroll") for (int k = 0; k < 4; ++k) {                                       \
-              const int g = ((c - NC) * (AB_BQ / 32) + r) * 4 + k;                                \
-              NAME##_f1_t a1, b1;                                                                 \
-              NAME##_c1_t o1;                                                                     \
-              a1.f[0] = kc[c].f[r * 4 + k];                                                       \
-              b1.f[0] = gf[c - NC].f[k];                                                          \
-              o1.f[0] = dp.f[r];                                                                  \
-              tk_mma_ABt(o1, a1, b1, o1);                      /* dP^T = V dO_w^T */              \
-              dp.f[r] = o1.f[0];                                                                  \
-              _Pragma("unroll") for (int e = g * EPG; e < (g + 1) * EPG; ++e)                     \
-                s.f[e / 16][e % 16] = tk_exp2f(s.f[e / 16][e % 16] * a.scale_log2 - lc[0]); /* P^T */ \
-              TK_SCHED_BARRIER(0);                                                                \
-            }                                                                                     \
+            AB_DP_SLOTS(dp, kc[c], gf[c - NC], s, a.scale_log2, AB_LSE_COL, NAME##_f1_t, NAME##_c1_t, \
+                        AB_BQ, NC, c - NC, AB_DP_NONE);              /* dP^T = V dO_w^T */  \
           }                                                                                       \
         }                                                                                         \
       }                                                                                           \

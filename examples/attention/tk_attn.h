@@ -93,6 +93,12 @@ enum { TK_ATTN_BWD_DETERMINISTIC = 1 };
  * of the two (enough for both). */
 size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p);
 size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flags);
+/* TK_ATTN_BWD_DETERMINISTIC's dQ on the current device: the number of f32
+ * partial sums (1..8), or 0 when the kernel that recomputes S, P, dP, dS for
+ * dQ runs instead (one partial would pass 3.75 GiB, or the environment sets
+ * TK_ATTN_BWD_DQ_RECOMPUTE=1: a test hook for that path); -1 for an
+ * invalid problem. */
+int tk_attn_bwd_dq_partials(const tk_attn_problem *p);
 /* Backward: dq, dk, dv from q, k, v, o, lse (the forward's) and dout;
  * workspace: device memory, 16-byte aligned, of
  * tk_attn_bwd_workspace_bytes_flags(p, flags); tk_attn_bwd is flags 0.

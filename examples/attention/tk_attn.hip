@@ -4,6 +4,7 @@
  * and no compiler builtins in examples/ (tests/gemm/no_asm.sh). */
 #include <hip/hip_runtime.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tk_attn.h"
@@ -192,10 +193,14 @@ int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
  * would pass one buffer descriptor's 4 GiB: the deterministic kernels then run) */
 static int bwd_dqp_parts(const tk_attn_problem *p) /* deterministic: dQ partials (attn_bwd_dqp.h), 0: none */
 {
-  int dev = 0, cus = 0; /* the current device's CUs (as the forward's plan): launches of whole rounds */
-  if (hipGetDevice(&dev) != hipSuccess || hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
-    cus = 0;
-  return attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, cus);
+  const char *rc = getenv("TK_ATTN_BWD_DQ_RECOMPUTE"); /* test hook: the > 3.75 GiB path at any size */
+  if (rc && *rc && strcmp(rc, "0") != 0) return 0;
+  /* the current device's CUs (as the forward's plan): launches of whole rounds */
+  return attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, attn_bwd_dqp_cus());
+}
+int tk_attn_bwd_dq_partials(const tk_attn_problem *p)
+{
+  return tk_attn_problem_error(p) ? -1 : bwd_dqp_parts(p);
 }
 static size_t bwd_dqa_bytes(const tk_attn_problem *p, unsigned flags)
 {
