@@ -76,6 +76,7 @@ TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
 /* the MX kernels' hooks (gemm_8wave_mx.h defines them with W8_MX) */
 #ifndef W8_MX
 #define W8_PF tk_prefetch_issue_b128
+#define W8_PF_AT tk_prefetch_at_b128 /* W8_PF's addresses for the held-address cluster */
 #define W8_NS 0
 #define W8_MX_ISSUE(cur, kload) do { } while (0)
 #define W8_MX_PROLOGUE(k) do { } while (0)
@@ -110,6 +111,9 @@ TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
 #if TK_TARGET_GFX == 950 && !defined(W8_MX)
 #define W8_LEAN 1
 #define W8_MEM W8_MEMORY_LEAN
+#elif TK_TARGET_GFX == 950 && defined(W8_MX_MEMORY_LEAN)
+#define W8_LEAN 1
+#define W8_MEM W8_MX_MEMORY_LEAN /* gemm_8wave_mx_kernels.h: the same with the MX hooks */
 #else
 #define W8_LEAN 0
 #define W8_MEM W8_MEMORY
@@ -202,16 +206,18 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   else lb = la; /* unused: nn's B loads keep W8_B_ISSUE's addresses */
   (void)ra, (void)rb; /* (rb: the nn loads') */
   tk_prefetch_at pat_a, pat_b;
-  tk_prefetch_at_b128(pat_a, pa, sm.buf[0].a[grp], 0, 0);
-  tk_prefetch_at_b128(pat_b, pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
+  W8_PF_AT(pat_a, pa, sm.buf[0].a[grp], 0, 0);
+  W8_PF_AT(pat_b, pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
   const int64_t klast = kb + (2 * (int64_t)ksteps - 1) * W8_KH;
   if (ksteps > 0) {
+    W8_MX_PROLOGUE0(kb); /* MX: as in the prologue below */
     tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb));
     W8_B_ISSUE_AT(0, kb);
     tk_load_commit_at(sa[0], la, 0, nb);
     W8_B_COMMIT_AT(0, 0);
     tk_load_issue_at(sa[1], rma, la, W8_KOFF(kb + W8_KH));
     W8_B_ISSUE_AT(1, kb + W8_KH);
+    W8_MX_PROLOGUE(kb);
     tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb + 2 * W8_KH));
     W8_B_ISSUE_AT(0, kb + 2 * W8_KH);
     tk_lds_barrier();
@@ -488,6 +494,7 @@ __global__ __launch_bounds__(512) void W8_KERNEL_NN(const W8_EL *__restrict__ a,
 #undef W8_WN
 #ifndef W8_MX
 #undef W8_PF
+#undef W8_PF_AT
 #undef W8_NS
 #undef W8_MX_ISSUE
 #undef W8_MX_PROLOGUE

@@ -817,6 +817,27 @@ typedef struct {
     }                                                                              \
   } while (0)
 
+/* tk_prefetch_at_b128 in the MX order of tk_prefetch_issue_b128_k4: this
+ * lane's address per K pair of those reads, for tk_prefetch_issue_b128_at
+ * (the gfx950 8wave MX GEMM holds them across its loop) */
+#define tk_prefetch_at_b128_k4(A, P, sm, r0, c0)                                   \
+  do {                                                                             \
+    typedef TK_TYPEOF(P) _P;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    TK__PREFETCH_GEOM(_P, _T);                                                     \
+    static_assert(_nk / 2 <= 8, "tk: tk_prefetch_at holds up to 8 K pairs");       \
+    static_assert(_nk % 4 == 0, "tk: the MX (k4) prefetch order needs a multiple of 4 K fragments"); \
+    const uint32_t _l = tk_lane_id();                                              \
+    const uint32_t _base = tk_lds_addr((sm).data);                                 \
+    _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
+      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), \
+          ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s,                      \
+          (uint32_t)(c0) + 4 * (_k / 2) * _kw + 4 * ((int)_P::tk_n) * (_l / _s) + 2 * ((int)_P::tk_n) * (_k % 2)); \
+      (A).tk_addr_[_k] = _base + (_o & ~15u);                                      \
+      if (_k == 0) (A).tk_swapped_ = TK_LDS_HALVES((int)_T::tk_layout) ? (_o & 8u) : 0u; \
+    }                                                                              \
+  } while (0)
+
 /* Wait (lgkmcnt(n)) and move a ds_read_b128 prefetch into register tile D. */
 #define tk_prefetch_wait_b128(D, P, n)                                             \
   do {                                                                             \

@@ -5,7 +5,8 @@
 //     wave), offsets at or past the buffer's end and TK_OOB_OFFSET read 0,
 //     LDS outside the waves' areas untouched (CPU gather); the words read
 //     back with tk_lds_read_u32_issue / _wait (two in flight) equal them;
-//  2. tk_prefetch_issue_b128_k4 + tk_prefetch_wait_b128 (tk/loads.h): every
+//  2. tk_prefetch_issue_b128_k4 (and the same reads through
+//     tk_prefetch_at_b128_k4 + tk_prefetch_issue_b128_at) + tk_prefetch_wait_b128 (tk/loads.h): every
 //     byte of an fp8 32x32x16 A tile (64 x 128, two row fragments of 8 K
 //     fragments) read from swizzled (TK_LDS_SWZ16, the kernel's) and linear
 //     LDS tiles equals the tensor byte the documented MX order names:
@@ -97,7 +98,9 @@ static void test_lds_dword(void) {
 /* ---- 2. tk_prefetch_issue_b128_k4 ---- */
 TK_RT(k4_rt, TK_K_A_FP8_32x32x16, 64, 128);
 TK_PENDING_B128(k4_pend, k4_rt);
-#define K4_KERNEL(name, LAYOUT)                                                   \
+/* AT: the same reads through tk_prefetch_at_b128_k4 + tk_prefetch_issue_b128_at
+ * (the held-address form the gfx950 8wave MX kernels use) */
+#define K4_KERNEL(name, LAYOUT, AT)                                               \
   TK_ST(name##_st, tk_fp8e4, 64, 128, LAYOUT);                                    \
   TK_STAGE(name##_stage, name##_st, 64);                                          \
   __global__ void name(tk_gl g, uint64_t *out) {                                  \
@@ -108,12 +111,20 @@ TK_PENDING_B128(k4_pend, k4_rt);
     tk_lds_barrier();                                                             \
     k4_pend p;                                                                    \
     k4_rt a;                                                                      \
-    tk_prefetch_issue_b128_k4(p, s, 0, 0);                                        \
+    if (AT) {                                                                     \
+      tk_prefetch_at pat;                                                         \
+      tk_prefetch_at_b128_k4(pat, p, s, 0, 0);                                    \
+      tk_prefetch_issue_b128_at(p, s, pat, 0);                                    \
+    } else {                                                                      \
+      tk_prefetch_issue_b128_k4(p, s, 0, 0);                                      \
+    }                                                                             \
     tk_prefetch_wait_b128(a, p, 0);                                               \
     for (int f = 0; f < 16; f++) out[f * 64 + threadIdx.x] = (uint64_t)a.f[f];   \
   }
-K4_KERNEL(k_k4_swz16, TK_LDS_SWZ16)
-K4_KERNEL(k_k4_linear, TK_LDS_LINEAR)
+K4_KERNEL(k_k4_swz16, TK_LDS_SWZ16, 0)
+K4_KERNEL(k_k4_linear, TK_LDS_LINEAR, 0)
+K4_KERNEL(k_k4at_swz16, TK_LDS_SWZ16, 1)
+K4_KERNEL(k_k4at_linear, TK_LDS_LINEAR, 1)
 
 /* the documented MX order (tk/loads.h): K column of fragment kf, lane group h, byte i */
 static int kmx(int kf, int h, int i) { return 4 * (kf / 4) * 16 + 4 * 8 * h + 8 * (kf % 4) + i; }
@@ -308,6 +319,8 @@ int main(void) {
   test_lds_dword();
   test_k4("k4 prefetch, TK_LDS_SWZ16", k_k4_swz16);
   test_k4("k4 prefetch, TK_LDS_LINEAR", k_k4_linear);
+  test_k4("k4 prefetch at/issue_at, TK_LDS_SWZ16", k_k4at_swz16);
+  test_k4("k4 prefetch at/issue_at, TK_LDS_LINEAR", k_k4at_linear);
   test_mx("mma_ABt_mx mxfp8 e4m3 64x32x128 sel 0", k_mx_fp8, F_FP8, 64, 32, 128, 0);
   test_mx("mma_ABt_mx mxfp8 e5m2 32x64x64 sel 2", k_mx_bf8, F_BF8, 32, 64, 64, 2);
   test_mx("mma_ABt_mx mxfp4 64x32x128", k_mx_fp4, F_FP4, 64, 32, 64, 0);

@@ -1,0 +1,248 @@
+/* gemm_8wave_mx_kernels.h: the 8wave MX kernels' code (gemm_8wave_mx.h
+ * describes them; included only by gemm_8wave_mx.hip, GEMM_8WAVE_MX_TU):
+ * the body's MX hooks (gemm_8wave_body.h) and its three instantiations
+ * (mxfp8 E4M3, E5M2, mxfp4).  gfx942 device pass: empty kernels (the host
+ * refuses MX there). */
+#ifndef GEMM_8WAVE_MX_KERNELS_H
+#define GEMM_8WAVE_MX_KERNELS_H
+
+#if TK_HAS_MFMA_F8F6F4 || !TK_DEVICE_PASS
+/* Scales go through LDS in 16-byte chunks: a chunk is a row's scale bytes of
+ * W8_MX_CS K steps (fp8: 4 steps of 4 blocks, fp4: 2 steps of 8 blocks),
+ * fetched once per CS steps by one 16-byte load (a 4-byte gather every step
+ * touched a 128-byte line per row: as many lines as the A and B data).
+ *
+ * Who loads what: thread (wave gw of its group, lane l) owns row
+ * 32 * (2 * (gw % 2) + l % 2) + l / 2 of its group's area (waves 0-1: A's
+ * GM rows, 2-3: Bt's GN rows; row fragment k = 2 * (gw % 2) + l % 2, row
+ * r = l / 2 inside it) and phase r % CS: every K step, in its second memory
+ * cluster, each thread writes the chunk it loaded a step before (if its
+ * phase is ks % CS) and loads the next one (if its phase is (ks + 1) % CS)
+ * -- one buffer_load_dwordx4 per thread and step (W8_NS = 1, the body's
+ * vmcnt counts exact), the lanes out of phase sent out of range (no memory
+ * traffic) and writing to a dummy buffer, so neither LLVM's waits nor the
+ * loop see a branch.  Phase f's chunk c is loaded at step (c-1)*CS + f - 1,
+ * written at (c-1)*CS + f, i.e. after every read of chunk c - 2 (same
+ * buffer, c % 2; last read at step (c-1)*CS - 1) and before the first read
+ * of chunk c (step c*CS), barriers between.
+ *
+ * What the MFMA wants: v_mfma_scale_f32_32x32x64_f8f6f4 takes one scale byte
+ * per lane, byte op_sel of its scale VGPR (CDNA4 ISA guide, "Matrix
+ * arithmetic": OPSEL / OPSEL_HI of the scale operands pick a byte): lane
+ * group h = lane / 32 of an MFMA holds block 2q + h of its 64-element K
+ * slice.  So the writer splits its chunk by lane group: word (u, h) holds
+ * bytes h, h+2 of chunk dwords 2u and 2u+1 as [d0.h, d1.h, d0.h+2, d1.h+2]
+ * -- fp4 (dwords 2u, 2u+1 = step u's 8 blocks): byte hs + 2q is half-step
+ * hs's MFMA q, a whole K step per word; fp8 (dwords 2u, 2u+1 = steps 2u,
+ * 2u+1): byte 2 * hs + (step parity), two K steps per word, shifted right
+ * by 8 on the odd step.  Each word lands in LDS at
+ *   mx_lds[buffer][group][2u + h][A or Bt][r] (16 bytes: 4 row fragments)
+ * A: slot k (fragment i = k: a lane's 4 A words are one ds_read_b128); Bt:
+ * the wave pair's 2 fragments as one 8-byte pair (one ds_read_b64), the
+ * pairs of rows 16..31 exchanged so that 32 lanes' ds_read_b64 (r, r + 16)
+ * and the writers' ds_write_b32 touch 64 different banks.  A lane reads
+ * its 6 words once per K step in the first memory cluster (two LDS reads;
+ * before: 6 ds_read_b32 and 6 shifts per half-step).  Rows past M or N read
+ * row M - 1's (N - 1's) scales: they only scale products of C rows/columns
+ * outside C, never stored; bytes past a row's end (the last chunk) belong
+ * to no step that runs. */
+#define W8_MX
+#define W8_MX_SW (W8_MX_EPB) /* scale words per row and K step: 1 (fp8) or 2 (fp4) */
+#define W8_MX_CS (4 / W8_MX_SW) /* K steps per 16-byte chunk */
+#define W8_NS 1 /* one chunk load per thread and K step (second memory cluster) */
+#define W8_MX_NF (W8_GM / 32 + W8_WN / 32) /* scale words per lane and K step */
+#define W8_MX_SETUP()                                                                    \
+  const int64_t mx_kb = p.k * W8_MX_EPB / 32; /* scale bytes per row */                  \
+  tk_gl mx_gsa, mx_gsb;                                                                  \
+  gemm_gl2(&mx_gsa, (void *)((const uint8_t *)p.mx_scale_a + z * p.m * mx_kb), 1, p.m, mx_kb, mx_kb); \
+  gemm_gl2(&mx_gsb, (void *)((const uint8_t *)p.mx_scale_b + z * p.n * mx_kb), 1, p.n, mx_kb, mx_kb); \
+  const tk_rsrc mx_rsa = tk_gl_rsrc(&mx_gsa), mx_rsb = tk_gl_rsrc(&mx_gsb);             \
+  /* [buffer][group][word (u, h)][A, Bt][row r of the fragments]: 4 fragments'   \
+   * words; buffer 2: where the lanes out of phase write (never read) */        \
+  TK_SHARED uint32_t mx_lds[3][2][4][2][32][4] __attribute__((aligned(16)));            \
+  static_assert(W8_GM == 128 && W8_GN == 128 && W8_WN == 64,                             \
+                "gemm_8wave_mx: the scale layout is the 256x256 tile's (4 A, 2 + 2 Bt row fragments per group)"); \
+  tk_u32x4 mx_st; /* the chunk on its way (registers) */                                 \
+  uint32_t mx_sc[W8_MX_NF];
+/* this thread's row of its group's area (A rows for waves 0-1, Bt rows for
+ * 2-3) and its row r inside the fragment */
+#define W8_MX_ROW(q) (32u * (2u * (gw % 2u) + (q) % 2u) + ((q) % 64u) / 2u)
+/* load chunk c for this thread's row if its phase is f, else nothing (out of
+ * range); the operand is wave-uniform */
+#define W8_MX_LOAD(c, f)                                                                 \
+  do {                                                                                   \
+    const uint32_t _q = tk_opaque(gtid), _r = (_q % 64u) / 2u;                           \
+    const bool _b = gw >= 2; /* Bt's rows: per wave, a scalar choice */                  \
+    const int64_t _g = (_b ? n0 + gn * grp : m0 + gm * grp) + W8_MX_ROW(_q), _lim = (_b ? p.n : p.m) - 1; \
+    const uint32_t _off = (uint32_t)((_g < _lim ? _g : _lim) * mx_kb + kb * W8_MX_EPB / 32) + 16u * (uint32_t)(c); \
+    mx_st = tk_buffer_load_b128(_b ? mx_rsb : mx_rsa, _r % W8_MX_CS == (uint32_t)(f) ? _off : TK_OOB_OFFSET); \
+  } while (0)
+/* word (u, h) of a chunk: bytes h and h + 2 of dwords 2u, 2u+1 (above) */
+#define W8_MX_SPLIT(d0, d1, h) ((((d0) >> (8 * (h))) & 0x00ff00ffu) | ((((d1) >> (8 * (h))) & 0x00ff00ffu) << 8))
+/* write the chunk in registers, split, into buffer bi if this thread's phase
+ * is f (else into the dummy buffer 2) */
+#define W8_MX_COMMIT(bi, f)                                                              \
+  do {                                                                                   \
+    const uint32_t _q = tk_opaque(gtid), _r = (_q % 64u) / 2u, _bt = gw >= 2 ? 1u : 0u; \
+    const uint32_t _k = 2u * (gw % 2u) + _q % 2u;                                        \
+    /* Bt: the wave pair's 8-byte pairs of rows 16..31 exchanged */             \
+    const uint32_t _col = _bt ? (_k ^ (2u * (_r / 16u))) : _k;                           \
+    const uint32_t _bsel = _r % W8_MX_CS == (uint32_t)(f) ? (uint32_t)(bi) : 2u;         \
+    uint32_t *_d = &mx_lds[_bsel][grp][0][_bt][_r][_col];                                \
+    enum { _ps = 2 * 32 * 4 }; /* dwords between words (u, h) */                         \
+    _d[0 * _ps] = W8_MX_SPLIT(mx_st.x, mx_st.y, 0);                                      \
+    _d[1 * _ps] = W8_MX_SPLIT(mx_st.x, mx_st.y, 1);                                      \
+    _d[2 * _ps] = W8_MX_SPLIT(mx_st.z, mx_st.w, 0);                                      \
+    _d[3 * _ps] = W8_MX_SPLIT(mx_st.z, mx_st.w, 1);                                      \
+  } while (0)
+/* prologue: chunk 0 of every row (issued first, written before the
+ * prologue's barrier), then phase 0's chunk 1 (the "step -1" load) */
+#define W8_MX_PROLOGUE0(k)                                                               \
+  do {                                                                                   \
+    const uint32_t _q0 = tk_opaque(gtid);                                                \
+    W8_MX_LOAD(0, ((_q0 % 64u) / 2u) % W8_MX_CS);                                        \
+  } while (0)
+#define W8_MX_PROLOGUE(k)                                                                \
+  do {                                                                                   \
+    const uint32_t _q0 = tk_opaque(gtid);                                                \
+    W8_MX_COMMIT(0, ((_q0 % 64u) / 2u) % W8_MX_CS);                                      \
+    W8_MX_LOAD(1, 0);                                                                    \
+  } while (0)
+/* a memory cluster: the first one reads this K step's 6 words (chunk ks / CS
+ * in buffer (ks / CS) % 2, word u = ks % CS / (CS / 2) of lane group h) and
+ * pins them; the second writes phase ks % CS's chunk ks / CS + 1 and loads
+ * phase (ks + 1) % CS's chunk (ks + 1) / CS + 1 */
+#define W8_MX_ISSUE(cur, kload)                                                          \
+  do {                                                                                   \
+    if ((cur) == 0) {                                                                    \
+      const uint32_t _bi = ((uint32_t)ks / W8_MX_CS) % 2, _l = tk_lane_id(), _r = _l % 32u; \
+      const uint32_t _w = 2u * (((uint32_t)ks % W8_MX_CS) / (W8_MX_CS / 2)) + _l / 32u;  \
+      /* fp8: the odd step's bytes down by 8 (byte 2 hs + parity) */            \
+      const uint32_t _sh = W8_MX_SW == 1 ? 8u * ((uint32_t)ks % 2u) : 0u;                \
+      /* memcpy: one 16-byte and one 8-byte LDS read of the uint32_t array */     \
+      tk_u32x4 _va;                                                                      \
+      tk_u32x2 _vb;                                                                      \
+      __builtin_memcpy(&_va, __builtin_assume_aligned(&mx_lds[_bi][grp][_w][0][_r][0], 16), 16);                       \
+      __builtin_memcpy(&_vb, __builtin_assume_aligned(&mx_lds[_bi][gw / 2][_w][1][_r][2u * ((gw % 2u) ^ (_r / 16u))], 8), 8); \
+      mx_sc[0] = tk_opaque(_va.x >> _sh);                                                \
+      mx_sc[1] = tk_opaque(_va.y >> _sh);                                                \
+      mx_sc[2] = tk_opaque(_va.z >> _sh);                                                \
+      mx_sc[3] = tk_opaque(_va.w >> _sh);                                                \
+      mx_sc[4] = tk_opaque(_vb.x >> _sh);                                                \
+      mx_sc[5] = tk_opaque(_vb.y >> _sh);                                                \
+    } else {                                                                             \
+      W8_MX_COMMIT(1 - ((uint32_t)ks / W8_MX_CS) % 2, (uint32_t)ks % W8_MX_CS);          \
+      W8_MX_LOAD((uint32_t)(ks + 1) / W8_MX_CS + 1, (uint32_t)(ks + 1) % W8_MX_CS);      \
+    }                                                                                    \
+    (void)(kload);                                                                       \
+  } while (0)
+
+/* gfx950's memory cluster with its addresses held across the loop
+ * (gemm_8wave.h W8_MEMORY_LEAN) and the MX hooks: the scale words or the
+ * chunk's write and next load after the Bt batch (W8_NS loads per thread in
+ * both commits' counts, as in W8_MEMORY).  The per-cluster address
+ * arithmetic of W8_MEMORY (row checks, multiplies, exec masks per load)
+ * was most of the MX loop's instructions. */
+#define W8_MX_MEMORY_LEAN(cur, kload)                                                    \
+  do {                                                                                   \
+    tk_prefetch_issue_b128_at(pa, sm.buf[0].a[0], pat_a, W8_BUFB(cur));                  \
+    tk_prefetch_issue_b128_at(pb, sm.buf[0].b[0], pat_b, W8_BUFB(cur));                  \
+    tk_load_commit_at(sa[1 - (cur)], la, W8_BUFB(1 - (cur)), nb + na + nb + W8_NS);      \
+    tk_load_issue_at(sa[1 - (cur)], rma, la, W8_KOFF(kload));                            \
+    W8_B_COMMIT_AT(1 - (cur), na + nb + na + W8_NS);                                     \
+    W8_B_ISSUE_AT(1 - (cur), kload);                                                     \
+    W8_MX_ISSUE(cur, kload);                                                             \
+    tk_prefetch_wait_b128(fa, pa, 0);                                                    \
+    tk_prefetch_wait_b128(fb, pb, 0);                                                    \
+  } while (0)
+
+#define W8_KH W8M_KH
+#define W8_TM W8M_TM
+#define W8_TN W8M_TN
+#define W8_EL uint8_t
+#define W8_TT tk_fp8e4 /* the bytes of the MX elements (fp8-kind tiles) */
+#define W8_KIND TK_K_A_FP8_32x32x16
+#define W8_NO_STREAM_K
+
+/* MXFP8 (E4M3, E5M2): one MFMA per half-step and fragment pair, scale byte
+ * 0 in the first half-step, 2 in the second */
+#define W8_MX_EPB 1
+#define W8_PF tk_prefetch_issue_b128_k4
+#define W8_PF_AT tk_prefetch_at_b128_k4
+#define W8_MX_MMA(h) tk_mma_ABt_mx(acc, fa, fb, acc, mx_sc, mx_sc + W8_GM / 32, W8_MX_FMT, 2 * (h))
+
+#define W8_MX_FMT TK_F8F6F4_FP8
+#define W8_ID(x) W8_CAT(x, 256x128_mxfp8)
+#define W8_KERNEL gemm_8wave_mxfp8
+#include "gemm_8wave_body.h"
+#undef W8_ID
+#undef W8_KERNEL
+#undef W8_MX_FMT
+
+#define W8_MX_FMT TK_F8F6F4_BF8
+#define W8_ID(x) W8_CAT(x, 256x128_mxbf8)
+#define W8_KERNEL gemm_8wave_mxbf8
+#include "gemm_8wave_body.h"
+#undef W8_ID
+#undef W8_KERNEL
+#undef W8_MX_FMT
+
+#undef W8_MX_EPB
+#undef W8_PF
+#undef W8_PF_AT
+#undef W8_MX_MMA
+
+/* MXFP4: a half-step is 128 elements, two MFMAs per fragment pair: half-step
+ * hs's MFMA q takes byte hs + 2q of the step's word */
+#define W8_MX_EPB 2
+#define W8_PF tk_prefetch_issue_b128
+#define W8_PF_AT tk_prefetch_at_b128
+#define W8_MX_MMA(h) tk_mma_ABt_mx(acc, fa, fb, acc, mx_sc, mx_sc + W8_GM / 32, W8_MX_FMT, (h))
+#define W8_MX_FMT TK_F8F6F4_FP4
+#define W8_ID(x) W8_CAT(x, 256x128_mxfp4)
+#define W8_KERNEL gemm_8wave_mxfp4
+#include "gemm_8wave_body.h"
+#undef W8_ID
+#undef W8_KERNEL
+#undef W8_MX_FMT
+#undef W8_MX_EPB
+#undef W8_PF
+#undef W8_PF_AT
+#undef W8_MX_MMA
+
+#undef W8_NO_STREAM_K
+#undef W8_KH
+#undef W8_TM
+#undef W8_TN
+#undef W8_EL
+#undef W8_TT
+#undef W8_KIND
+#undef W8_MX
+#undef W8_NS
+#undef W8_MX_NF
+#undef W8_MX_SETUP
+#undef W8_MX_ROW
+#undef W8_MX_LOAD
+#undef W8_MX_SPLIT
+#undef W8_MX_PROLOGUE
+#undef W8_MX_PROLOGUE0
+#undef W8_MX_ISSUE
+#undef W8_MX_SW
+#undef W8_MX_CS
+#undef W8_MX_COMMIT
+#undef W8_MX_MEMORY_LEAN
+#else
+/* gfx942 device pass: no block-scaled MFMAs; the host refuses MX there */
+#define W8M_EMPTY(name)                                                                        \
+  __global__ __launch_bounds__(512) void name(const uint8_t *__restrict__ a, const uint8_t *__restrict__ b, void *c, \
+                                              tk_gemm_problem p, float *ws, int64_t kc, gemm_sk sk)               \
+  {                                                                                            \
+    (void)a, (void)b, (void)c, (void)p, (void)ws, (void)kc, (void)sk;                          \
+  }
+W8M_EMPTY(gemm_8wave_mxfp8)
+W8M_EMPTY(gemm_8wave_mxbf8)
+W8M_EMPTY(gemm_8wave_mxfp4)
+#undef W8M_EMPTY
+#endif
+
+#endif /* GEMM_8WAVE_MX_KERNELS_H */
