@@ -159,6 +159,10 @@ typedef struct tks_options {
   const char *timeline;  /* --timeline FILE.json */
   int quiet;
   int arch;              /* TKS_ARCH_*: the emulated device (TKSIM_ARCH) */
+  /* --model-spread[=G] (with --model-sample): 0 off, else the workgroups of
+   * the grid (dispatch order) after which the groups' work repeats;
+   * UINT64_MAX: the whole grid (sim/model/sample.c) */
+  uint64_t model_spread;
 } tks_options;
 
 /* Timing-model SKU ids for tks_options.model (tksim --model=NAME). */

@@ -85,6 +85,27 @@ static inline double hk_rng_normal(uint64_t *s)
   return x;
 }
 
+/* Fills n bf16 values of device buffer dev with hk_f32_to_bf16((float)(scale
+ * x)), x the next normals of stream st: the values and stream order of
+ * filling a host array and copying it, but through a 16 MiB staging buffer,
+ * so a benchmark-only run holds no host copy of its inputs (an N = 16384
+ * attention's Q is 1-4 GB); keep, when not NULL, gets the host copy (--check
+ * needs it). 0 on success. */
+static inline int hk_upload_normal(void *dev, size_t n, uint64_t *st, double scale, uint16_t *keep)
+{
+  const size_t chunk = (size_t)8 << 20;
+  uint16_t *buf = keep ? NULL : (uint16_t *)malloc((n < chunk ? n : chunk) * 2 + 2);
+  if (!keep && !buf) { fprintf(stderr, "%s: out of host memory\n", hk_prog); return 1; }
+  for (size_t at = 0; at < n; at += chunk) {
+    const size_t m = n - at < chunk ? n - at : chunk;
+    uint16_t *h = keep ? keep + at : buf;
+    for (size_t i = 0; i < m; ++i) h[i] = hk_f32_to_bf16((float)(scale * hk_rng_normal(st)));
+    HK_CHECK_HIP(hipMemcpy((uint16_t *)dev + at, h, m * 2, hipMemcpyHostToDevice));
+  }
+  free(buf);
+  return 0;
+}
+
 /* --dump FILE: the device buffers' bytes, one after the other (emulated
  * outputs compared bit for bit between two tksim builds; under
  * --model-sample only the simulated groups' parts are computed). */

@@ -54,6 +54,8 @@ static void load(void)
   int m = tks_model_id(getenv("TKSIM_MODEL"));
   g_opt.model = m < 0 ? 0 : m;
   g_opt.model_sample = env_int("TKSIM_MODEL_SAMPLE", 0);
+  const char *sp = getenv("TKSIM_MODEL_SPREAD"); /* "grid" or a period in workgroups */
+  g_opt.model_spread = sp && !strcmp(sp, "grid") ? UINT64_MAX : env_u64("TKSIM_MODEL_SPREAD", 0);
   const char *t = getenv("TKSIM_TIMELINE");
   g_opt.timeline = (t && *t) ? t : NULL;
   g_opt.quiet = env_int("TKSIM_QUIET", 0);

@@ -87,7 +87,8 @@ static int find_program(const char *prog, char *out, size_t outlen)
 int main(int argc, char **argv)
 {
   int report = 0, quiet = 0, chk_mem = 1, chk_waits = 1, chk_races = 1;
-  unsigned long long threads = 0, budget = 0, sample = 0;
+  unsigned long long threads = 0, budget = 0, sample = 0, spread = 0;
+  int spread_grid = 0;
   const char *model = NULL, *timeline = NULL, *arch = "gfx942";
   int i = 1;
   for (; i < argc; i++) {
@@ -114,6 +115,10 @@ int main(int argc, char **argv)
       if (tks_model_id(model) <= 0) return usage("unknown model in '%s' (use mi300x, mi325x, mi350x or mi355x)", a);
     } else if (!strncmp(a, "--model-sample=", 15)) {
       if (parse_count(a + 15, &sample) || sample > 1000000) return usage("bad sample count in '%s'", a);
+    } else if (!strcmp(a, "--model-spread")) {
+      spread_grid = 1;
+    } else if (!strncmp(a, "--model-spread=", 15)) {
+      if (parse_count(a + 15, &spread)) return usage("bad workgroup period in '%s'", a);
     } else if (!strncmp(a, "--timeline=", 11)) {
       timeline = a + 11;
       if (!*timeline) return usage("'%s' needs a file name", a);
@@ -126,6 +131,7 @@ int main(int argc, char **argv)
   /* sampling skips workgroups only for the model's sake: without it the run
    * would just compute wrong results */
   if (sample && !model) return usage("--model-sample needs --model=NAME%s", "");
+  if ((spread || spread_grid) && !sample) return usage("--model-spread needs --model-sample=N%s", "");
   /* a SKU's parameters describe one generation: timing another's code with
    * them would pass off e.g. CDNA3 figures as a gfx950's */
   if (model && tks_model_arch(tks_model_id(model)) != tks_arch_id(arch)) {
@@ -175,6 +181,8 @@ int main(int argc, char **argv)
   ok &= setenv("TKSIM_BUDGET", num, 1) == 0;
   snprintf(num, sizeof num, "%llu", sample);
   ok &= setenv("TKSIM_MODEL_SAMPLE", num, 1) == 0;
+  snprintf(num, sizeof num, "%llu", spread);
+  ok &= setenv("TKSIM_MODEL_SPREAD", spread_grid ? "grid" : num, 1) == 0;
   ok &= setenv("TKSIM_MODEL", model ? model : "off", 1) == 0;
   if (timeline) ok &= setenv("TKSIM_TIMELINE", timeline, 1) == 0;
   else unsetenv("TKSIM_TIMELINE");

@@ -782,6 +782,9 @@ static int ordered_barrier(tks_ctx *c, tks_group *g, uint32_t slot, uint64_t age
   return 1;
 }
 
+/* The place in its domain's list of a domain's k-th group to run (hooks.h). */
+static inline uint64_t sched_place(const tks_sched *sc, uint64_t k) { return sc->pick ? sc->pick(sc->user, k) : k; }
+
 /* Runs the groups of domains dom0 .. dom0 + ndom - 1 (domain d: gl = d,
  * d + domains, ...) on their slots, all in one modeled-time order: ndom is 1,
  * or every domain when the dispatch's groups talk to each other (see
@@ -810,7 +813,7 @@ static void ordered_domains(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h
         goto out;
       }
       tks_group *g = gs[li];
-      group_setup(c, g, dom0 + d + next[d] * sc->domains, base + li);
+      group_setup(c, g, dom0 + d + sched_place(sc, next[d]) * sc->domains, base + li);
       next[d]++;
       st->waves += g->nwaves;
       gage[li] = (started++) * TKS_MAX_WAVES;
@@ -870,7 +873,7 @@ static void ordered_domains(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h
       for (int k = 0; k < tks_hook_n; k++)
         if (tks_hook_table[k].group_end) tks_hook_table[k].group_end(tks_hook_table[k].user, g->worker, g->linear);
     if (next[d] < ngr[d]) { /* the freed slot takes its domain's next group */
-      group_setup(c, g, dom0 + d + next[d] * sc->domains, e.slot);
+      group_setup(c, g, dom0 + d + sched_place(sc, next[d]) * sc->domains, e.slot);
       next[d]++;
       st->waves += g->nwaves;
       gage[li] = (started++) * TKS_MAX_WAVES;
@@ -1023,7 +1026,7 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
                       tks_launch_stats *stats, char *err, size_t errlen)
 {
   tks_kernel *k = d->k;
-  static const tks_options default_opt = {1, 1, 0, 0, 0, 0, 0, 0, NULL, 0, TKS_ARCH_GFX942};
+  static const tks_options default_opt = {1, 1, 0, 0, 0, 0, 0, 0, NULL, 0, TKS_ARCH_GFX942, 0};
   if (!opt) opt = &default_opt;
   if (stats) memset(stats, 0, sizeof *stats);
   pthread_mutex_lock(&decode_lock);

@@ -115,11 +115,15 @@ typedef struct tks_hooks {
  * as it stays within `window` cycles of the next one. Domains are independent
  * and run on the worker threads in parallel. Slot numbers are
  * domain * slots + j. Only domains 0..run_domains-1 and, per domain, the first
- * max_groups groups (0: all) run: the others compute nothing (sampling). */
+ * max_groups groups (0: all) run: the others compute nothing (sampling).
+ * pick (NULL: k) names the domain's k-th group to run by its place in the
+ * domain's list (increasing in k, below the list's length), so that a sample
+ * can be spread over the list instead of being its first groups. */
 typedef struct tks_sched {
   void *user;
   uint32_t domains, slots, run_domains;
   uint64_t max_groups;
+  uint64_t (*pick)(void *user, uint64_t k);
   double window;
   double (*wave_time)(void *user, uint32_t slot, uint32_t wave_in_group);
 } tks_sched;

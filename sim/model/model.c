@@ -33,6 +33,7 @@
 #include "model/params.h"
 #include "model/timeline.h"
 #include "model/model.h"
+#include "model/sample.h"
 
 #define MQ 64          /* outstanding counter ops tracked per wave */
 #define MW 16          /* waves per group */
@@ -1049,6 +1050,25 @@ double tks_model_sampled_cycles_list(double *slot_free, uint32_t slots, const do
   return end;
 }
 
+/* --model-spread (sample.c): set per launch by tks_model_launch_begin */
+static tks_spread g_spread;
+static int g_spread_on;
+
+static uint64_t spread_pick(void *u, uint64_t k) { (void)u; return tks_spread_pick(&g_spread, k); }
+
+/* XCD 0's simulated groups (linear id = place x XCDs) composed over its list */
+static double spread_cycles(const mxcd *x0)
+{
+  uint64_t *pos = malloc(x0->ndur * sizeof *pos);
+  double r = -1;
+  if (pos) {
+    for (uint64_t i = 0; i < x0->ndur; i++) pos[i] = x0->dlin[i] / g_m.p->xcds;
+    r = tks_spread_cycles(&g_spread, pos, x0->dur, x0->ndur);
+  }
+  free(pos);
+  return r;
+}
+
 static int cmp_lin(const void *a, const void *b)
 {
   const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -1078,7 +1098,9 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
      * are alike. With only its first rounds simulated, scale by rounds. */
     uint64_t nx = (uint64_t)ceil(ngroups / p->xcds);
     mxcd *x0 = &g_m.x[0];
-    if (x0->ndur == x0->groups && x0->ndur && g_m.nslots >= g_m.spx) {
+    if (g_spread_on && x0->ndur == x0->groups && (cyc = spread_cycles(x0)) >= 0) {
+      /* --model-spread: chunks spread over the period, the rest interpolated (sample.c) */
+    } else if (x0->ndur == x0->groups && x0->ndur && g_m.nslots >= g_m.spx) {
       /* durations in dispatch (linear id) order: sort (id, index) pairs */
       uint64_t *key = malloc(x0->ndur * sizeof *key);
       double *d = malloc(x0->ndur * sizeof *d), *sf = malloc(g_m.spx * sizeof *sf);
@@ -1172,6 +1194,10 @@ void tks_model_launch_begin(const tks_dispatch *d, const tks_options *opt)
     g_m.max_groups = (uint64_t)opt->model_sample * g_m.spx;
     g_sampling = ngroups > 1;
   }
+  g_spread_on = 0;
+  if (g_m.run_domains == 1 && opt->model_spread && xcds == p->xcds)
+    g_spread_on = tks_spread_plan(&g_spread, (uint64_t)ceil(ngroups / xcds), tks_spread_period_x(opt->model_spread, xcds),
+                                  g_m.spx, (uint64_t)opt->model_sample);
   tks_hooks h = {0};
   h.dispatch_begin = h_dispatch_begin;
   h.dispatch_end = h_dispatch_end;
@@ -1190,6 +1216,7 @@ void tks_model_launch_begin(const tks_dispatch *d, const tks_options *opt)
   sc.slots = g_m.spx;
   sc.run_domains = g_m.run_domains;
   sc.max_groups = g_m.max_groups;
+  if (g_spread_on) sc.pick = spread_pick;
   sc.window = 16;
   sc.wave_time = sched_wave_time;
   tks_sched_set(&sc);

@@ -5,7 +5,7 @@
  * an address ASLR (and --host-pad: a host allocation made between the two
  * hipMallocs) moves; the model indexes its L2 by the device address the
  * runtime assigns (tks_alloc.dva), so every run prints the same modeled time
- * (same_twice.sh compares them). The sums are checked against the CPU. */
+ * (same_runs.sh compares them). The sums are checked against the CPU. */
 #include "model_common.h"
 
 #define STRIDE_F (64 * 1024 / 4) /* 64 KiB in floats */

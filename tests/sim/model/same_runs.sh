@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# same_runs.sh N COMMAND...: runs COMMAND (a program under tksim --model) N
-# times and passes when every run succeeds and prints the same "modeled"
-# time lines: modeled figures must not depend on how the emulation threads
-# interleave (--threads=2).
+# same_runs.sh [N] COMMAND...: runs COMMAND (a program under tksim --model)
+# N times (default 3) and passes when every run succeeds and prints the same
+# lines mentioning "modeled" (modeled times, TFLOP/s, --report's modeled L2
+# hit rate and HBM traffic): modeled figures must depend neither on where the
+# host put the buffers (ASLR: every run differs) nor on how the emulation
+# threads interleave (run it with --threads=2).
 set -u
-n=$1; shift
+n=3
+case ${1:-} in '' | *[!0-9]*) ;; *) n=$1; shift ;; esac
+[ $# -gt 0 ] || { echo "usage: same_runs.sh [N] COMMAND..."; exit 2; }
 prev=
 for i in $(seq 1 "$n"); do
   out=$("$@" 2>&1) || { printf '%s\n' "$out"; echo "same_runs.sh: run $i failed"; exit 1; }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/sample.h"
 
 static int fails;
 #define EXPECT(c, ...)                                   \
@@ -103,6 +104,39 @@ int main(void)
     EXPECT(tks_model_sampled_cycles_list(sf2, 2, d2, 2, 6) == 7, "list: unequal groups");
     double sf3[2] = {5, 6}, d3[2] = {5, 6};
     EXPECT(tks_model_sampled_cycles_list(sf3, 2, d3, 2, 2) == 6, "list: all simulated");
+  }
+  /* --model-spread (sim/model/sample.c): chunks of `slots` places, the first
+   * at 0, the last at period - slots, evenly spaced; places between take the
+   * chunks' means interpolated linearly between their centres; the list is
+   * list-scheduled from 0. */
+  {
+    tks_spread sp;
+    EXPECT(tks_spread_period_x(1024, 8) == 128 && tks_spread_period_x(12, 8) == 3 && tks_spread_period_x(0, 8) == 0,
+           "period in XCD 0's list: lcm(G, 8) / 8");
+    EXPECT(!tks_spread_plan(&sp, 256, 0, 38, 7), "7 rounds of 38 cover 256 places: no spreading");
+    EXPECT(!tks_spread_plan(&sp, 2048, 128, 32, 4), "4 rounds of 32 cover a period of 128: no spreading");
+    EXPECT(tks_spread_plan(&sp, 256, 0, 38, 3) && sp.period == 256 && sp.chunks == 3, "3 chunks over 256 places");
+    EXPECT(tks_spread_pick(&sp, 0) == 0 && tks_spread_pick(&sp, 37) == 37 && tks_spread_pick(&sp, 38) == 109 &&
+           tks_spread_pick(&sp, 75) == 146 && tks_spread_pick(&sp, 76) == 218 && tks_spread_pick(&sp, 113) == 255,
+           "chunks start at 0, (256-38)/2 = 109, 218");
+    /* 10 places on 2 slots, chunks {0,1} of 4 cycles and {8,9} of 2: places
+     * 2..7 interpolate between 4 at 0.5 and 2 at 8.5: 3.625 3.375 3.125 2.875
+     * 2.625 2.375. Slots: 4|4, 7.625 (g2, slot 0) 7.375 (g3, 1), 10.5 (g4, 1)
+     * 10.5 (g5, 0), 13.125 (g6, 0: tie, lower slot), 12.875 (g7, 1), 14.875
+     * (g8, 1), 15.125 (g9, 0) */
+    EXPECT(tks_spread_plan(&sp, 10, 0, 2, 2), "2 chunks over 10 places");
+    uint64_t pos[4] = {9, 0, 8, 1};
+    double dur[4] = {2, 4, 2, 4};
+    EXPECT(tks_spread_cycles(&sp, pos, dur, 4) == 15.125, "spread composition %g", tks_spread_cycles(&sp, pos, dur, 4));
+    uint64_t bad[4] = {9, 0, 7, 1};
+    EXPECT(tks_spread_cycles(&sp, bad, dur, 4) < 0, "a place outside the chunks is refused");
+    /* a period of 4 places in a list of 12: places 4..11 repeat 0..3 */
+    EXPECT(tks_spread_plan(&sp, 12, 4, 1, 2) && sp.period == 4, "period 4 of 12");
+    uint64_t pp[2] = {0, 3};
+    double pd[2] = {3, 1};
+    /* one slot: 3 + (3 - 2/3) + (3 - 4/3) + 1 = 8, three periods: 24 */
+    EXPECT(fabs(tks_spread_cycles(&sp, pp, pd, 2) - 24) < 1e-12, "periodic composition %g",
+           tks_spread_cycles(&sp, pp, pd, 2));
   }
   printf("%s\n", fails ? "FAILED" : "PASSED");
   return fails != 0;
