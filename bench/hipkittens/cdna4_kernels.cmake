@@ -196,7 +196,11 @@ if(EXISTS "${_bwd_dir}/attn_bkwd_prep.cpp")
         hk4_program(${_t} attn_bwd_harness.hip "${_gen}" ATTN_B=${_b} ATTN_H=${_h} ATTN_H_KV=${_hkv} ATTN_N=${_n}
                     HK_ATTN_CAUSAL=${_cflag} "HK_PREP_FILE=\"${_gen_prep}\"")
         target_sources(${_t} PRIVATE attn_bwd_prep_tu.hip)
-        set_source_files_properties(attn_bwd_prep_tu.hip PROPERTIES LANGUAGE CXX)
+        # The fixture builds prep/dQ-shuffle as their own program with hipcc,
+        # whose default is -O3 (hipcc: "Set default optimization level to -O3");
+        # the -O1 below is for the dQ/dK/dV kernel only. A source option comes
+        # after the target's, so this -O3 wins for the prep translation unit.
+        set_source_files_properties(attn_bwd_prep_tu.hip PROPERTIES LANGUAGE CXX COMPILE_OPTIONS -O3)
         add_dependencies(${_t} hk4_src_attn_bkwd_prep)
         target_include_directories(${_t} PRIVATE "${_bwd_dir}") # its #include "utils.cpp"
         # Debian's clang-22 reads the dQ/dK/dV kernel's amdgpu_num_vgpr(30)
