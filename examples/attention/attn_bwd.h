@@ -357,6 +357,14 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * pairs into 32x32x16 MFMAs).  gfx942: queries x keys (swizzled), one 2-byte store per element
  * (AB_DS_STORE), plain fragment reads. */
 #define AB_DST_RB(BQ) (2 * (BQ) + ((BQ) == 32 ? 8 : 16))
+/* AB_BQ 32 (d = 128): keys in groups of 4 rows of 64 bytes (no padding inside a group), groups
+ * AB_DST_GP = 264 bytes apart: a transposing read's 32-lane phase (4 keys x 32 queries) covers
+ * the 64 banks once, and a 16-lane phase of the 8-byte stores (16 keys, one column) hits 16
+ * distinct 8-byte slots (tksim's gfx950 phases, docs/tksim-checkers.md); the padded rows above
+ * left every dS read 2-way conflicted there (MI355X proxy 110.6 -> ??? us, modeled) */
+#define AB_DST_GP(BQ) (8 * (BQ) + 8)
+#define AB_DST_ROW(BQ, K) ((BQ) == 32 ? AB_DST_GP(BQ) * ((K) / 4u) + 2 * (BQ) * ((K) % 4u) : (K) * AB_DST_RB(BQ))
+#define AB_DST_BYTES(BQ) ((BQ) == 32 ? AB_DST_GP(BQ) * (AB_BK / 4) : AB_BK * AB_DST_RB(BQ))
 /* dkdv kernels, gfx950: Q^T and dO^T (the A operands of dK^T, dV^T) read from the Q and dO tiles
  * (queries x d, swizzled) by ds_read_b64_tr_b16 (tk_st_load_tr: each lane's 4 d-values are one
  * 8-byte unit of a query row): no transposed global loads, commits or LDS tiles for them.
@@ -385,12 +393,20 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
 #define AB_DS_MEMBER(NAME) NAME##_dstt ds
 #define AB_DS_PUT(SM, X)                                                                          \
   do {                                                                                            \
-    enum { RB_ = AB_DST_RB(BQ_) };                                                                \
-    char *p_ = (char *)(SM).b + (32u * wave + lane % 32u) * RB_ + 8u * (lane / 32u);              \
+    char *p_ = (char *)(SM).b + AB_DST_ROW(BQ_, 32u * wave + lane % 32u) + 8u * (lane / 32u);     \
     _Pragma("unroll") for (int j_ = 0; j_ < BQ_ / 8; ++j_)                                        \
       *(tk_i16x4 *)(void *)(p_ + 16 * j_) = (X).f[j_]; /* queries 8 j + 4 (lane / 32) .. +3 */  \
   } while (0)
-#define AB_DS_GET(X, SM, R0, PT) tk_rt_load_tr(X, (const char *)(SM).b + 2 * (R0), AB_DST_RB(BQ_))
+#define AB_DS_GET(X, SM, R0, PT)                                                                  \
+  do {                                                                                            \
+    if (BQ_ == 32) { /* 8-key fragment fc: key groups 2 fc (lanes 0-31), 2 fc + 1 (32-63) */      \
+      const char *p_ = (const char *)(SM).b + 2 * (R0) + 8u * (lane / 32u);                      \
+      _Pragma("unroll") for (int fc_ = 0; fc_ < AB_BK / 8; ++fc_) {                               \
+        (X).f[fc_] = tk_lds_read_tr_32x32x8(p_ + 2 * AB_DST_GP(BQ_) * fc_, 2 * BQ_);             \
+      }                                                                                           \
+    } else                                                                                        \
+      tk_rt_load_tr(X, (const char *)(SM).b + 2 * (R0), AB_DST_RB(BQ_));                          \
+  } while (0)
 #else
 #define AB_DS_MEMBER(NAME) NAME##_dsst ds
 #define AB_DS_PUT(SM, X) AB_DS_STORE(SM, X, dsb_)
@@ -426,7 +442,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's 32 output rows */             \
   TK_ST(NAME##_dsst, tk_bf16, AB_BQ, AB_BK, TK_LDS_SWZ); /* dkdvq: dS of the 4 waves (queries x keys) */ \
   TK_ST(NAME##_ktst, tk_bf16, D, AB_BK, TK_LDS_SWZ);  /* dkdvq: K^T of the block (start-up) */     \
-  typedef struct { uint64_t b[AB_BK * AB_DST_RB(AB_BQ) / 8]; } NAME##_dstt; /* dkdvq, gfx950: dS^T */ \
+  typedef struct { uint64_t b[AB_DST_BYTES(AB_BQ) / 8]; } NAME##_dstt; /* dkdvq, gfx950: dS^T */ \
   typedef union {                                                                                 \
     struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; float ld[2 * AB_BQ]; AB_DS_MEMBER(NAME); } it; \
     struct { NAME##_bst k; NAME##_bst v; } init;                                                  \
