@@ -97,7 +97,10 @@
 /* dkdvq: the previous tile's dQ atomics go out at the tile's start (AB_ATOM_C 0: gfx950, after the
  * first chunk reads and the next tile's loads; proxy 125.4 -> 122.9 us) or once S's chunk reads
  * are issued (1: gfx942, MI325X proxy 223.6 us at the start, 220.5 here; modeled) */
-#define AB_ATOM_C (TK_HAS_DS_READ_TR ? 0 : 1)
+#ifndef AB_DQ_IN_S
+#define AB_DQ_IN_S TK_HAS_DS_READ_TR
+#endif
+#define AB_ATOM_C (TK_HAS_DS_READ_TR && !AB_DQ_IN_S ? 0 : 1) /* (d = 64 on gfx950: 1 with AB_DQ_IN_S too) */
 #define AB_DP_FG (TK_HAS_MFMA_F16_X2 ? 2 : 1) /* K fragments per dP MFMA slot */
 /* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
  * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
@@ -390,12 +393,19 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
 #define AB_TR_READ(X, SM, C0) ((void)0)
 #endif
 #if TK_HAS_DS_READ_TR
-#define AB_DS_MEMBER(NAME) NAME##_dstt ds
+#define AB_DS_MEMBER(NAME) NAME##_dstt ds[1 + AB_DQ_IN_S]
 #define AB_DS_PUT(SM, X)                                                                          \
   do {                                                                                            \
     char *p_ = (char *)(SM).b + AB_DST_ROW(BQ_, 32u * wave + lane % 32u) + 8u * (lane / 32u);     \
     _Pragma("unroll") for (int j_ = 0; j_ < BQ_ / 8; ++j_)                                        \
       *(tk_i16x4 *)(void *)(p_ + 16 * j_) = (X).f[j_]; /* queries 8 j + 4 (lane / 32) .. +3 */  \
+  } while (0)
+/* AB_DQ_IN_S: keys 32 C..+31 of the dS tile (X: 32 queries x 32 keys, A kind) */
+#define AB_DS_GET_PART(X, SM, R0, C)                                                              \
+  do {                                                                                            \
+    const char *p_ = (const char *)(SM).b + 2 * (R0) + 8u * (lane / 32u);                        \
+    _Pragma("unroll") for (int fc_ = 0; fc_ < 4; ++fc_)                                           \
+      (X).f[fc_] = tk_lds_read_tr_32x32x8(p_ + 2 * AB_DST_GP(BQ_) * (4 * (C) + fc_), 2 * BQ_);   \
   } while (0)
 #define AB_DS_GET(X, SM, R0, PT)                                                                  \
   do {                                                                                            \
@@ -408,7 +418,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_rt_load_tr(X, (const char *)(SM).b + 2 * (R0), AB_DST_RB(BQ_));                          \
   } while (0)
 #else
-#define AB_DS_MEMBER(NAME) NAME##_dsst ds
+#define AB_DS_MEMBER(NAME) NAME##_dsst ds[1]
+#define AB_DS_GET_PART(X, SM, R0, C) ((void)0)
 #define AB_DS_PUT(SM, X) AB_DS_STORE(SM, X, dsb_)
 #define AB_DS_GET(X, SM, R0, PT) /* PT: X's pending-read type */                                  \
   do {                                                                                            \
@@ -547,6 +558,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
      * next tile (AB_ATOM_C; no wait for the dQ MFMAs before the barrier) */                      \
     NAME##_oc_t dqc;                                                                              \
     int pq0 = 0, ph0 = 0;                                                                         \
+    enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
     if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
                                       * together (committed after the K/V start-up tiles are read) */ \
     /* K_w and V_w in registers as 32-column chunks */                                            \
@@ -617,8 +629,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       {                                                                                           \
         NAME##_kcrd xp[2 * NC];                                                                   \
         NAME##_kc_t xc[2 * NC];                                                                   \
+        NAME##_qc_t dsp[2]; /* AB_DQ_IN_S: the previous tile's dS, 32 keys per chunk, one ahead */ \
+        if (FQ && DQS_ && t > 0) AB_DS_GET_PART(dsp[0], sm.it.ds[(t - 1) & 1], 0, 0);       \
         AB_RD_ISSUE(xp[0], sm.it.q, z_, 0);                                                       \
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
+          if (FQ && DQS_ && t > 0 && c + 1 < NC)                                            \
+            AB_DS_GET_PART(dsp[(c + 1) % 2], sm.it.ds[(t - 1) & 1], 0, c + 1);                   \
           if (c == NC - 1) { /* delta (and LSE, gfx950) early: their latency had split the dS block */ \
             AB_LSE_READ(dr, BQ_);                                                                 \
             if (!AB_KV_INTERLEAVE && !FQ) AB_LSE_READ(lr, 0); /* (dkdvq: 16 more live registers spill one) */ \
@@ -644,6 +660,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           else AB_RD_WAIT(xc[c], xp[c], 0);                                                       \
           if (c < NC) {                                                                           \
             tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
+            if (FQ && DQS_ && t > 0) { /* the previous tile's dQ block, keys 32 c..+31 */   \
+              NAME##_qc_t kb_;                                                                    \
+              if (c == 0) tk_rt_zero(dqc);                                                        \
+              _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) kb_.f[j_] = ktf.f[4 * c + j_];      \
+              tk_mma_ABt(dqc, dsp[c % 2], kb_, dqc);                                              \
+            }                                                                                     \
           } else if (!AB_KV_INTERLEAVE) {                                                         \
             tk_mma_ABt(dp, xc[c], vf[c - NC], dp);           /* dP = dO V_w^T */                  \
           } else { /* dP = dO V_w^T by single MFMAs, P's exp2 between them; each slot converts \
@@ -675,7 +697,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
       AB_CVT_B(sb, dp);                                                                           \
-      if (FQ) AB_DS_PUT(sm.it.ds, sb); /* dS for dQ (published by the end-of-tile barrier) */     \
+      if (FQ) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); /* dS for dQ (published by the end-of-tile barrier) */ \
       /* dV^T += dO^T P, then dK^T += Q^T dS, by 32 d-rows, reads one chunk ahead */              \
       _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
         /* (not AB_READ_ROWS here: fewer instructions, slower: dkdv proxy 191.9 -> 197.9 us,       \
@@ -698,17 +720,23 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
        * the last tile the last one again, never read): under a branch the stage registers become \
        * a phi, and the compiler's copies wait for the loads right after they are issued */      \
       tk_barrier();                                                                               \
-      if (FQ) { /* this wave's dQ block of tile t, its MFMAs under the commit */                  \
+      if (FQ && !DQS_) { /* this wave's dQ block of tile t, its MFMAs under the commit */   \
         NAME##_da_t dsa;                                                                          \
-        AB_DS_GET(dsa, sm.it.ds, 32 * rb_, NAME##_dapend);                                                       \
+        AB_DS_GET(dsa, sm.it.ds[0], 32 * rb_, NAME##_dapend);                                     \
         tk_rt_zero(dqc);                                                                          \
         tk_mma_ABt(dqc, dsa, ktf, dqc); /* dQ block = dS K over the 128 keys */                   \
-        pq0 = q0, ph0 = h0;                                                                       \
       }                                                                                           \
+      if (FQ) pq0 = q0, ph0 = h0;                                                                 \
       cq = iq; /* tile t+1 (the last one again past the end) */                                   \
       ch = ih;                                                                                    \
       AB_KV_COMMIT(cq);                                                                           \
       tk_lds_barrier();                                                                           \
+    }                                                                                             \
+    if (FQ && DQS_ && nt > 0) { /* the last tile's dQ block (its dS published by the barrier) */ \
+      NAME##_da_t dsa;                                                                            \
+      AB_DS_GET(dsa, sm.it.ds[(nt - 1) & 1], 32 * rb_, NAME##_dapend);                            \
+      tk_rt_zero(dqc);                                                                            \
+      tk_mma_ABt(dqc, dsa, ktf, dqc);                                                             \
     }                                                                                             \
     if (FQ == 1 && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */ \
     if (FQ == 2 && nt > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);            \
