@@ -7,8 +7,8 @@
  *    bf16); dQ's summation order varies run to run, dK and dV do not;
  *  deterministic (TK_ATTN_BWD_DETERMINISTIC, a.nparts set): attn_bwd_pre,
  *    attn_bwd_d*_kvdqp launches (dkdvq with dQ into f32 partial sums by
- *    plain loads and stores, in launch order), attn_bwd_dqp_sum (no atomics:
- *    attn_bwd_dqp.h); with neither set (partials past 3.75 GiB): attn_bwd_pre,
+ *    plain loads and stores, in launch order), attn_bwd_dqp_sum1..8 (one per
+ *    partial count; no atomics: attn_bwd_dqp.h); with neither set (partials past 3.75 GiB): attn_bwd_pre,
  *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (attn_bwd_dq.h: recomputes S, P, dP, dS).
  * dkdvq: dS (bf16, the B operand's values) goes to an LDS tile of the 4
  * waves' keys before dV/dK's MFMAs (AB_DS_PUT: gfx950 transposed, keys x
@@ -17,6 +17,9 @@
  * keys of it (AB_DS_GET: gfx950 by transposing reads) and runs dQ's MFMAs
  * against K^T's 32 rows of its d-block (loaded once, kept in AGPRs), under
  * the next tile's commit; the atomics go out in the next tile (AB_ATOM_C).
+ * gfx950, d = 128 (AB_DQ_IN_S): dS^T double-buffered; tile t's dQ MFMAs run in
+ * tile t+1's S chunks (32 keys of dS per chunk, read one chunk ahead), where
+ * S's MFMAs wait for their chunk reads; the atomics follow S.
  *
  *  1. attn_bwd_pre: delta_i = sum_e dO_ie O_ie per query row (f32, into the
  *     workspace); a row's d/8 16-byte chunks over as many lanes (coalesced),
@@ -97,6 +100,11 @@
 /* dkdvq: the previous tile's dQ atomics go out at the tile's start (AB_ATOM_C 0: gfx950, after the
  * first chunk reads and the next tile's loads; proxy 125.4 -> 122.9 us) or once S's chunk reads
  * are issued (1: gfx942, MI325X proxy 223.6 us at the start, 220.5 here; modeled) */
+/* gfx950 dkdvq (d = 128): tile t's dQ MFMAs in tile t+1's S chunks, between S's MFMAs that wait
+ * for their chunk reads (dS^T double-buffered), its atomics then after S (AB_ATOM_C 1): MI355X
+ * proxy 108.2 -> 105.8 us (modeled); 0 puts them back under the tile's commit.  Tried and dropped:
+ * the whole 32 x 128 dS held in registers across the barrier (115.4: AGPR copies), the next
+ * tile's load issue after chunk 0's MFMAs (113.1) */
 #ifndef AB_DQ_IN_S
 #define AB_DQ_IN_S TK_HAS_DS_READ_TR
 #endif
@@ -364,7 +372,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * AB_DST_GP = 264 bytes apart: a transposing read's 32-lane phase (4 keys x 32 queries) covers
  * the 64 banks once, and a 16-lane phase of the 8-byte stores (16 keys, one column) hits 16
  * distinct 8-byte slots (tksim's gfx950 phases, docs/tksim-checkers.md); the padded rows above
- * left every dS read 2-way conflicted there (MI355X proxy 110.6 -> ??? us, modeled) */
+ * left every dS read 2-way conflicted there (MI355X dkdvq proxy 110.6 -> 108.2 us, modeled) */
 #define AB_DST_GP(BQ) (8 * (BQ) + 8)
 #define AB_DST_ROW(BQ, K) ((BQ) == 32 ? AB_DST_GP(BQ) * ((K) / 4u) + 2 * (BQ) * ((K) % 4u) : (K) * AB_DST_RB(BQ))
 #define AB_DST_BYTES(BQ) ((BQ) == 32 ? AB_DST_GP(BQ) * (AB_BK / 4) : AB_BK * AB_DST_RB(BQ))
