@@ -7,8 +7,8 @@
  *    bf16); dQ's summation order varies run to run, dK and dV do not;
  *  deterministic (TK_ATTN_BWD_DETERMINISTIC, a.nparts set): attn_bwd_pre,
  *    attn_bwd_d*_kvdqp launches (dkdvq with dQ into f32 partial sums by
- *    plain loads and stores, in launch order), attn_bwd_dqp_sum (no atomics:
- *    attn_bwd_dqp.h); with neither set (partials past 3.75 GiB): attn_bwd_pre,
+ *    plain loads and stores, in launch order), attn_bwd_dqp_sum1..8 (one per
+ *    partial count; no atomics: attn_bwd_dqp.h); with neither set (partials past 3.75 GiB): attn_bwd_pre,
  *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (attn_bwd_dq.h: recomputes S, P, dP, dS).
  * dkdvq: dS (bf16, the B operand's values) goes to an LDS tile of the 4
  * waves' keys before dV/dK's MFMAs (AB_DS_PUT: gfx950 transposed, keys x
@@ -17,6 +17,9 @@
  * keys of it (AB_DS_GET: gfx950 by transposing reads) and runs dQ's MFMAs
  * against K^T's 32 rows of its d-block (loaded once, kept in AGPRs), under
  * the next tile's commit; the atomics go out in the next tile (AB_ATOM_C).
+ * gfx950, d = 128 (AB_DQ_IN_S): dS^T double-buffered; tile t's dQ MFMAs run in
+ * tile t+1's S chunks (32 keys of dS per chunk, read one chunk ahead), where
+ * S's MFMAs wait for their chunk reads; the atomics follow S.
  *
  *  1. attn_bwd_pre: delta_i = sum_e dO_ie O_ie per query row (f32, into the
  *     workspace); a row's d/8 16-byte chunks over as many lanes (coalesced),
@@ -97,7 +100,15 @@
 /* dkdvq: the previous tile's dQ atomics go out at the tile's start (AB_ATOM_C 0: gfx950, after the
  * first chunk reads and the next tile's loads; proxy 125.4 -> 122.9 us) or once S's chunk reads
  * are issued (1: gfx942, MI325X proxy 223.6 us at the start, 220.5 here; modeled) */
-#define AB_ATOM_C (TK_HAS_DS_READ_TR ? 0 : 1)
+/* gfx950 dkdvq (d = 128): tile t's dQ MFMAs in tile t+1's S chunks, between S's MFMAs that wait
+ * for their chunk reads (dS^T double-buffered), its atomics then after S (AB_ATOM_C 1): MI355X
+ * proxy 108.2 -> 105.8 us (modeled); 0 puts them back under the tile's commit.  Tried and dropped:
+ * the whole 32 x 128 dS held in registers across the barrier (115.4: AGPR copies), the next
+ * tile's load issue after chunk 0's MFMAs (113.1) */
+#ifndef AB_DQ_IN_S
+#define AB_DQ_IN_S TK_HAS_DS_READ_TR
+#endif
+#define AB_ATOM_C (TK_HAS_DS_READ_TR && !AB_DQ_IN_S ? 0 : 1) /* (d = 64 on gfx950: 1 with AB_DQ_IN_S too) */
 #define AB_DP_FG (TK_HAS_MFMA_F16_X2 ? 2 : 1) /* K fragments per dP MFMA slot */
 /* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
  * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
@@ -357,6 +368,14 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * pairs into 32x32x16 MFMAs).  gfx942: queries x keys (swizzled), one 2-byte store per element
  * (AB_DS_STORE), plain fragment reads. */
 #define AB_DST_RB(BQ) (2 * (BQ) + ((BQ) == 32 ? 8 : 16))
+/* AB_BQ 32 (d = 128): keys in groups of 4 rows of 64 bytes (no padding inside a group), groups
+ * AB_DST_GP = 264 bytes apart: a transposing read's 32-lane phase (4 keys x 32 queries) covers
+ * the 64 banks once, and a 16-lane phase of the 8-byte stores (16 keys, one column) hits 16
+ * distinct 8-byte slots (tksim's gfx950 phases, docs/tksim-checkers.md); the padded rows above
+ * left every dS read 2-way conflicted there (MI355X dkdvq proxy 110.6 -> 108.2 us, modeled) */
+#define AB_DST_GP(BQ) (8 * (BQ) + 8)
+#define AB_DST_ROW(BQ, K) ((BQ) == 32 ? AB_DST_GP(BQ) * ((K) / 4u) + 2 * (BQ) * ((K) % 4u) : (K) * AB_DST_RB(BQ))
+#define AB_DST_BYTES(BQ) ((BQ) == 32 ? AB_DST_GP(BQ) * (AB_BK / 4) : AB_BK * AB_DST_RB(BQ))
 /* dkdv kernels, gfx950: Q^T and dO^T (the A operands of dK^T, dV^T) read from the Q and dO tiles
  * (queries x d, swizzled) by ds_read_b64_tr_b16 (tk_st_load_tr: each lane's 4 d-values are one
  * 8-byte unit of a query row): no transposed global loads, commits or LDS tiles for them.
@@ -382,17 +401,33 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
 #define AB_TR_READ(X, SM, C0) ((void)0)
 #endif
 #if TK_HAS_DS_READ_TR
-#define AB_DS_MEMBER(NAME) NAME##_dstt ds
+#define AB_DS_MEMBER(NAME) NAME##_dstt ds[1 + AB_DQ_IN_S]
 #define AB_DS_PUT(SM, X)                                                                          \
   do {                                                                                            \
-    enum { RB_ = AB_DST_RB(BQ_) };                                                                \
-    char *p_ = (char *)(SM).b + (32u * wave + lane % 32u) * RB_ + 8u * (lane / 32u);              \
+    char *p_ = (char *)(SM).b + AB_DST_ROW(BQ_, 32u * wave + lane % 32u) + 8u * (lane / 32u);     \
     _Pragma("unroll") for (int j_ = 0; j_ < BQ_ / 8; ++j_)                                        \
       *(tk_i16x4 *)(void *)(p_ + 16 * j_) = (X).f[j_]; /* queries 8 j + 4 (lane / 32) .. +3 */  \
   } while (0)
-#define AB_DS_GET(X, SM, R0, PT) tk_rt_load_tr(X, (const char *)(SM).b + 2 * (R0), AB_DST_RB(BQ_))
+/* AB_DQ_IN_S: keys 32 C..+31 of the dS tile (X: 32 queries x 32 keys, A kind) */
+#define AB_DS_GET_PART(X, SM, R0, C)                                                              \
+  do {                                                                                            \
+    const char *p_ = (const char *)(SM).b + 2 * (R0) + 8u * (lane / 32u);                        \
+    _Pragma("unroll") for (int fc_ = 0; fc_ < 4; ++fc_)                                           \
+      (X).f[fc_] = tk_lds_read_tr_32x32x8(p_ + 2 * AB_DST_GP(BQ_) * (4 * (C) + fc_), 2 * BQ_);   \
+  } while (0)
+#define AB_DS_GET(X, SM, R0, PT)                                                                  \
+  do {                                                                                            \
+    if (BQ_ == 32) { /* 8-key fragment fc: key groups 2 fc (lanes 0-31), 2 fc + 1 (32-63) */      \
+      const char *p_ = (const char *)(SM).b + 2 * (R0) + 8u * (lane / 32u);                      \
+      _Pragma("unroll") for (int fc_ = 0; fc_ < AB_BK / 8; ++fc_) {                               \
+        (X).f[fc_] = tk_lds_read_tr_32x32x8(p_ + 2 * AB_DST_GP(BQ_) * fc_, 2 * BQ_);             \
+      }                                                                                           \
+    } else                                                                                        \
+      tk_rt_load_tr(X, (const char *)(SM).b + 2 * (R0), AB_DST_RB(BQ_));                          \
+  } while (0)
 #else
-#define AB_DS_MEMBER(NAME) NAME##_dsst ds
+#define AB_DS_MEMBER(NAME) NAME##_dsst ds[1]
+#define AB_DS_GET_PART(X, SM, R0, C) ((void)0)
 #define AB_DS_PUT(SM, X) AB_DS_STORE(SM, X, dsb_)
 #define AB_DS_GET(X, SM, R0, PT) /* PT: X's pending-read type */                                  \
   do {                                                                                            \
@@ -426,7 +461,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   TK_ST(NAME##_ost, tk_bf16, 32, D, TK_LDS_SWZ);      /* one wave's 32 output rows */             \
   TK_ST(NAME##_dsst, tk_bf16, AB_BQ, AB_BK, TK_LDS_SWZ); /* dkdvq: dS of the 4 waves (queries x keys) */ \
   TK_ST(NAME##_ktst, tk_bf16, D, AB_BK, TK_LDS_SWZ);  /* dkdvq: K^T of the block (start-up) */     \
-  typedef struct { uint64_t b[AB_BK * AB_DST_RB(AB_BQ) / 8]; } NAME##_dstt; /* dkdvq, gfx950: dS^T */ \
+  typedef struct { uint64_t b[AB_DST_BYTES(AB_BQ) / 8]; } NAME##_dstt; /* dkdvq, gfx950: dS^T */ \
   typedef union {                                                                                 \
     struct { NAME##_rst q; NAME##_tst qt; NAME##_rst g; NAME##_tst gt; float ld[2 * AB_BQ]; AB_DS_MEMBER(NAME); } it; \
     struct { NAME##_bst k; NAME##_bst v; } init;                                                  \
@@ -531,6 +566,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
      * next tile (AB_ATOM_C; no wait for the dQ MFMAs before the barrier) */                      \
     NAME##_oc_t dqc;                                                                              \
     int pq0 = 0, ph0 = 0;                                                                         \
+    enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
     if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
                                       * together (committed after the K/V start-up tiles are read) */ \
     /* K_w and V_w in registers as 32-column chunks */                                            \
@@ -601,8 +637,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       {                                                                                           \
         NAME##_kcrd xp[2 * NC];                                                                   \
         NAME##_kc_t xc[2 * NC];                                                                   \
+        NAME##_qc_t dsp[2]; /* AB_DQ_IN_S: the previous tile's dS, 32 keys per chunk, one ahead */ \
+        if (FQ && DQS_ && t > 0) AB_DS_GET_PART(dsp[0], sm.it.ds[(t - 1) & 1], 0, 0);       \
         AB_RD_ISSUE(xp[0], sm.it.q, z_, 0);                                                       \
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
+          if (FQ && DQS_ && t > 0 && c + 1 < NC)                                            \
+            AB_DS_GET_PART(dsp[(c + 1) % 2], sm.it.ds[(t - 1) & 1], 0, c + 1);                   \
           if (c == NC - 1) { /* delta (and LSE, gfx950) early: their latency had split the dS block */ \
             AB_LSE_READ(dr, BQ_);                                                                 \
             if (!AB_KV_INTERLEAVE && !FQ) AB_LSE_READ(lr, 0); /* (dkdvq: 16 more live registers spill one) */ \
@@ -628,6 +668,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           else AB_RD_WAIT(xc[c], xp[c], 0);                                                       \
           if (c < NC) {                                                                           \
             tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
+            if (FQ && DQS_ && t > 0) { /* the previous tile's dQ block, keys 32 c..+31 */   \
+              NAME##_qc_t kb_;                                                                    \
+              if (c == 0) tk_rt_zero(dqc);                                                        \
+              _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) kb_.f[j_] = ktf.f[4 * c + j_];      \
+              tk_mma_ABt(dqc, dsp[c % 2], kb_, dqc);                                              \
+            }                                                                                     \
           } else if (!AB_KV_INTERLEAVE) {                                                         \
             tk_mma_ABt(dp, xc[c], vf[c - NC], dp);           /* dP = dO V_w^T */                  \
           } else { /* dP = dO V_w^T by single MFMAs, P's exp2 between them; each slot converts \
@@ -659,7 +705,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_rt_row_bcast(dp, dp, dr, -);                                                             \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
       AB_CVT_B(sb, dp);                                                                           \
-      if (FQ) AB_DS_PUT(sm.it.ds, sb); /* dS for dQ (published by the end-of-tile barrier) */     \
+      if (FQ) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); /* dS for dQ (published by the end-of-tile barrier) */ \
       /* dV^T += dO^T P, then dK^T += Q^T dS, by 32 d-rows, reads one chunk ahead */              \
       _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
         /* (not AB_READ_ROWS here: fewer instructions, slower: dkdv proxy 191.9 -> 197.9 us,       \
@@ -682,17 +728,23 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
        * the last tile the last one again, never read): under a branch the stage registers become \
        * a phi, and the compiler's copies wait for the loads right after they are issued */      \
       tk_barrier();                                                                               \
-      if (FQ) { /* this wave's dQ block of tile t, its MFMAs under the commit */                  \
+      if (FQ && !DQS_) { /* this wave's dQ block of tile t, its MFMAs under the commit */   \
         NAME##_da_t dsa;                                                                          \
-        AB_DS_GET(dsa, sm.it.ds, 32 * rb_, NAME##_dapend);                                                       \
+        AB_DS_GET(dsa, sm.it.ds[0], 32 * rb_, NAME##_dapend);                                     \
         tk_rt_zero(dqc);                                                                          \
         tk_mma_ABt(dqc, dsa, ktf, dqc); /* dQ block = dS K over the 128 keys */                   \
-        pq0 = q0, ph0 = h0;                                                                       \
       }                                                                                           \
+      if (FQ) pq0 = q0, ph0 = h0;                                                                 \
       cq = iq; /* tile t+1 (the last one again past the end) */                                   \
       ch = ih;                                                                                    \
       AB_KV_COMMIT(cq);                                                                           \
       tk_lds_barrier();                                                                           \
+    }                                                                                             \
+    if (FQ && DQS_ && nt > 0) { /* the last tile's dQ block (its dS published by the barrier) */ \
+      NAME##_da_t dsa;                                                                            \
+      AB_DS_GET(dsa, sm.it.ds[(nt - 1) & 1], 32 * rb_, NAME##_dapend);                            \
+      tk_rt_zero(dqc);                                                                            \
+      tk_mma_ABt(dqc, dsa, ktf, dqc);                                                             \
     }                                                                                             \
     if (FQ == 1 && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */ \
     if (FQ == 2 && nt > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);            \
