@@ -795,6 +795,14 @@ typedef struct {
  * them over two blocks); pending slots as above (pair j = fragments 2j,
  * 2j+1, at column 4(j/2)*FK + 4*KW*h + 2*KW*(j%2)).  Needs a multiple of 4
  * K fragments and tk_prefetch_wait_b128. */
+/* LDS byte offset of lane L's K pair k in the MX (k4) order, before the
+ * 16-byte alignment; one definition for the issue and the held-address
+ * forms so the two cannot drift apart (needs TK__PREFETCH_GEOM's _s, _kw) */
+#define TK__PF_K4_OFFSET(_P, _T, r0, c0, L, k)                                    \
+  tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols),                          \
+      ((int)_T::tk_elem_bytes), (uint32_t)(r0) + (L) % _s,                         \
+      (uint32_t)(c0) + 4 * ((k) / 2) * _kw + 4 * ((int)_P::tk_n) * ((L) / _s) +     \
+          2 * ((int)_P::tk_n) * ((k) % 2))
 #define tk_prefetch_issue_b128_k4(P, sm, r0, c0)                                   \
   do {                                                                             \
     typedef TK_TYPEOF(P) _P;                                                       \
@@ -805,9 +813,7 @@ typedef struct {
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
-      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), \
-          ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s,                      \
-          (uint32_t)(c0) + 4 * (_k / 2) * _kw + 4 * ((int)_P::tk_n) * (_l / _s) + 2 * ((int)_P::tk_n) * (_k % 2)); \
+      const uint32_t _o = TK__PF_K4_OFFSET(_P, _T, r0, c0, _l, _k);              \
       const uint32_t _addr = _base + (_o & ~15u);                                  \
       if (_k == 0) (P).tk_swapped_ = TK_LDS_HALVES((int)_T::tk_layout) ? (_o & 8u) : 0u;                     \
       _Pragma("unroll") for (int _r = 0; _r < _nrow; _r++) {                       \
@@ -830,9 +836,7 @@ typedef struct {
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk / 2; _k++) {                       \
-      const uint32_t _o = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), \
-          ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s,                      \
-          (uint32_t)(c0) + 4 * (_k / 2) * _kw + 4 * ((int)_P::tk_n) * (_l / _s) + 2 * ((int)_P::tk_n) * (_k % 2)); \
+      const uint32_t _o = TK__PF_K4_OFFSET(_P, _T, r0, c0, _l, _k);              \
       (A).tk_addr_[_k] = _base + (_o & ~15u);                                      \
       if (_k == 0) (A).tk_swapped_ = TK_LDS_HALVES((int)_T::tk_layout) ? (_o & 8u) : 0u; \
     }                                                                              \

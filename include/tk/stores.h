@@ -263,7 +263,7 @@
       tk_u32x4 _w = {tk_f32_bits(_v[0]), tk_f32_bits(_v[1]), tk_f32_bits(_v[2]), tk_f32_bits(_v[3])}; \
       tk_buffer_store_b128((rsrc), _g0, _w);                                    \
     } else if (_whole) {                                                        \
-      tk_u32x2 _w = {tk_pack_bf16x2(_v[0], _v[1]), tk_pack_bf16x2(_v[2], _v[3])}; \
+      tk_u32x2 _w = {tk_pack_bf16x2_rne(_v[0], _v[1]), tk_pack_bf16x2_rne(_v[2], _v[3])}; \
       tk_buffer_store_b64((rsrc), _g0, _w);                                     \
     } else {                                                                    \
       _Pragma("unroll") for (int _e = 0; _e < 4; _e++) {                        \

@@ -7,6 +7,10 @@
 // alpha*x + beta*c (the compiler may fuse it), plus half a bf16 ulp.
 // Windows are placed in the interior, across the N edge, across the M edge, on odd leading dimensions (rows not 8/16-byte aligned)
 // and with beta = 0 over NaN (beta = 0 must not read C).
+// Rounding: with alpha = 1, beta = 0 the bf16 output must be the CPU's
+// round-to-nearest-even of the LDS value bit for bit, on values at exact bf16
+// ties (low 16 bits 0x8000, even and odd kept bit) and one ulp of f32 either
+// side: a pack that rounds ties away from zero (or truncates) fails here.
 #include "tk_test.h"
 #include <tk/tk.h>
 #include <string.h>
@@ -38,10 +42,19 @@ static uint16_t f2bf(float f) {  // RNE, independent of tk's helper
 
 // one case: M x N tensor with leading dimension ld, window at (r0, c0)
 static void run_case(bool swz, bool f32, int64_t M, int64_t N, int64_t ld, int64_t r0, int64_t c0,
-                     float alpha, float beta, bool nan_c) {
+                     float alpha, float beta, bool nan_c, bool ties = false) {
   const size_t n = (size_t)(M * ld);
   std::vector<float> src(TR * TC);
   for (auto &v : src) v = (float)((int)(tt_rand() % 2001) - 1000) / 64.0f;
+  if (ties) {
+    static const uint32_t lows[4] = {0x8000u, 0x7fffu, 0x8001u, 0x0000u};
+    for (size_t e = 0; e < src.size(); e++) {
+      // sign, exponent 2^-10 .. 2^21 and 7 mantissa bits at random, then the low half
+      const uint32_t hi = ((tt_rand() & 1u) << 15) | ((117u + tt_rand() % 32u) << 7) | (tt_rand() & 0x7fu);
+      const uint32_t u = (hi << 16) | lows[e % 4];
+      memcpy(&src[e], &u, 4);
+    }
+  }
   std::vector<float> cf(n);
   std::vector<uint16_t> cb(n);
   for (size_t i = 0; i < n; i++) {
@@ -91,6 +104,11 @@ static void run_case(bool swz, bool f32, int64_t M, int64_t N, int64_t ld, int64
             printf("  bf16 (%lld,%lld) outside the window changed\n", (long long)r, (long long)c);
           continue;
         }
+        if (ties) {  // alpha 1, beta 0: exactly the CPU's RNE of the LDS value
+          const uint16_t w = f2bf(src[(r - r0) * TC + (c - c0)]);
+          if (g != w && bad++ < 5)
+            printf("  bf16 (%lld,%lld): got 0x%04x want 0x%04x (RNE)\n", (long long)r, (long long)c, g, w);
+        }
       }
       const double tol = 3 * ldexp(mag, -24) + (f32 ? 0.0 : ldexp(fabs(want), -8)) + 1e-30;
       if (!(fabs(got - want) <= tol) && bad++ < 5)
@@ -112,6 +130,8 @@ int main(void) {
       run_case(swz, f32, 20, 64, 64, 0, 0, 1.0f, 1.0f, false);     // across the M edge
       run_case(swz, f32, 36, 67, 67, 3, 1, 0.5f, 0.25f, false);    // odd ld: unaligned rows
       run_case(swz, f32, 34, 66, 66, 1, 2, 1.0f, 0.0f, true);      // beta = 0 over NaN
+      run_case(swz, f32, 40, 80, 80, 4, 8, 1.0f, 0.0f, false, true);  // bf16 ties: RNE bit for bit
+      run_case(swz, f32, 36, 67, 67, 3, 1, 1.0f, 0.0f, false, true);  // the same through element stores
     }
   return tt_finish();
 }
