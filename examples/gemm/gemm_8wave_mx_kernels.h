@@ -53,10 +53,17 @@
 #define W8_MX_NF (W8_GM / 32 + W8_WN / 32) /* scale words per lane and K step */
 #define W8_MX_SETUP()                                                                    \
   const int64_t mx_kb = p.k * W8_MX_EPB / 32; /* scale bytes per row */                  \
-  tk_gl mx_gsa, mx_gsb;                                                                  \
-  gemm_gl2(&mx_gsa, (void *)((const uint8_t *)p.mx_scale_a + z * p.m * mx_kb), 1, p.m, mx_kb, mx_kb); \
-  gemm_gl2(&mx_gsb, (void *)((const uint8_t *)p.mx_scale_b + z * p.n * mx_kb), 1, p.n, mx_kb, mx_kb); \
-  const tk_rsrc mx_rsa = tk_gl_rsrc(&mx_gsa), mx_rsb = tk_gl_rsrc(&mx_gsb);             \
+  /* the descriptors end 3 bytes before the last row's last loop step ends: with \
+   * a K tail rows are not whole dwords (K/32 bytes), chunk dwords start at any   \
+   * byte, and raw buffers are range checked by a dword's start (tksim           \
+   * sim/exec/mem.c, after the ISA guide), so a dword starting before the end    \
+   * must not reach past the tensor; every dword a step uses starts at most 4    \
+   * bytes before that end, inside; the rest read 0 */                          \
+  const int64_t mx_used = kb * W8_MX_EPB / 32 + 4 * W8_MX_SW * (int64_t)ksteps - 3;       \
+  const tk_rsrc mx_rsa = tk_rsrc_make((const uint8_t *)p.mx_scale_a + z * p.m * mx_kb,    \
+      ksteps > 0 ? (uint32_t)((p.m - 1) * mx_kb + mx_used) : 0u);                          \
+  const tk_rsrc mx_rsb = tk_rsrc_make((const uint8_t *)p.mx_scale_b + z * p.n * mx_kb,    \
+      ksteps > 0 ? (uint32_t)((p.n - 1) * mx_kb + mx_used) : 0u);                          \
   /* [buffer][group][word (u, h)][A, Bt][row r of the fragments]: 4 fragments'   \
    * words; buffer 2: where the lanes out of phase write (never read) */        \
   TK_SHARED uint32_t mx_lds[3][2][4][2][32][4] __attribute__((aligned(16)));            \
