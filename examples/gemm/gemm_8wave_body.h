@@ -291,7 +291,11 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   /* masked K tail: what the 64-wide steps left of [kb, ke) (K % 64, or all
    * of it without 16-byte rows), one half-step of 32 at a time, staged element
    * by element into buffer 0 by all 512 threads (zero beyond ke, M and N) */
-#ifndef W8_MX /* MX problems have whole K steps (gemm_8wave_mx_unsupported) */
+#ifndef W8_MX
+#define W8_TAIL_MMA(k0) tk_mma_ABt(acc, fa, fb, acc)
+#else /* MX: K a multiple of 32; each half-step's block scales read from global (gemm_8wave_mx_kernels.h) */
+#define W8_TAIL_MMA(k0) W8_MX_TAIL_MMA(k0)
+#endif
   if (ktail) {
     const gemm_seg st = gemm_8wave_seg_ka(ka, seg, 2 * W8_KH, skp);
     for (int64_t k0 = st.kb + (int64_t)ksteps * 2 * W8_KH; k0 < st.ke; k0 += W8_KH) {
@@ -308,17 +312,15 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
         W8_LDS_AT(sm.buf[0].b[r / gn], r % gn, kk) = v;
       }
       tk_lds_barrier();
-      tk_prefetch_issue_b128(pa, sm.buf[0].a[grp], 0, 0);
-      tk_prefetch_issue_b128(pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
+      W8_PF(pa, sm.buf[0].a[grp], 0, 0);
+      W8_PF(pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
       tk_prefetch_wait_b128(fa, pa, 0);
       tk_prefetch_wait_b128(fb, pb, 0);
-      tk_mma_ABt(acc, fa, fb, acc);
+      W8_TAIL_MMA(k0);
       tk_barrier(); /* fragments are in registers: buffer 0 may be refilled */
     }
   }
-#else
-  (void)ktail;
-#endif
+#undef W8_TAIL_MMA
   const gemm_seg sg = gemm_8wave_seg_ka(ka, seg, 2 * W8_KH, skp); /* without stream-K only dest is used */
   const bool shorte = W8_SHORT_AFTER(ka->sk); /* rows 224.. of a 224-row tile are the next tile's: not stored */
   (void)shorte;

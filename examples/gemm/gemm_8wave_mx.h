@@ -29,9 +29,10 @@
  * C, which are never stored.
  *
  * Requirements (gemm_8wave_mx_unsupported; the 128x128 mx kernel takes the
- * rest): whole K steps (K a multiple of 128, mxfp4 256: no masked tail, so
- * no padding blocks), 16-byte rows (lda, ldb bytes multiples of 16), spans
- * below 4 GiB.  fp4 runs with the problem in bytes (K, lda, ldb halved),
+ * rest): K a multiple of 32, the scale block (what the K step of 128, mxfp4
+ * 256, leaves runs as a masked tail of 64-byte half-steps, zero past K,
+ * scales read from global: W8_MX_TAIL_MMA), 16-byte rows (lda, ldb bytes
+ * multiples of 16), spans below 4 GiB.  fp4 runs with the problem in bytes (K, lda, ldb halved),
  * which is all the body's address arithmetic sees.
  */
 #ifndef GEMM_8WAVE_MX_H
@@ -59,11 +60,11 @@ static inline const char *gemm_8wave_mx_unsupported(const tk_gemm_problem *p)
   if (!tk_gemm_in_is_mx(p->in)) return "the 8wave mx kernel takes MX inputs only";
   if (p->layout != TK_GEMM_NT) return "MX inputs need layout nt";
   const int fp4 = p->in == TK_GEMM_IN_MXFP4;
-  const int64_t step = fp4 ? 4 * W8M_KH : 2 * W8M_KH, lda = fp4 ? p->lda / 2 : p->lda, ldb = fp4 ? p->ldb / 2 : p->ldb;
+  const int64_t lda = fp4 ? p->lda / 2 : p->lda, ldb = fp4 ? p->ldb / 2 : p->ldb;
   const int64_t kb = p->k / (fp4 ? 2 : 1), lim = TK_GL_MAX_BYTES, esz = tk_gemm_c_elem_bytes(p);
-  if (p->k % step)
-    return fp4 ? "the 256x256 mx kernel needs K to be a multiple of 256 for mxfp4 (whole K steps)"
-               : "the 256x256 mx kernel needs K to be a multiple of 128 for mxfp8 (whole K steps)";
+  if (p->k % 32)
+    return "the 256x256 mx kernel needs K to be a multiple of 32 (whole OCP scale blocks; the 128x128 mx kernel pads "
+           "the last block)";
   if (lda % 16 || ldb % 16) return "the 256x256 mx kernel needs lda and ldb of whole 16-byte rows";
   if ((p->m - 1) * lda + kb > lim || (p->n - 1) * ldb + kb > lim || ((p->m - 1) * p->ldc + p->n) * esz > lim ||
       (p->m > p->n ? p->m : p->n) * (p->k / 32) > lim)

@@ -53,10 +53,17 @@
 #define W8_MX_NF (W8_GM / 32 + W8_WN / 32) /* scale words per lane and K step */
 #define W8_MX_SETUP()                                                                    \
   const int64_t mx_kb = p.k * W8_MX_EPB / 32; /* scale bytes per row */                  \
-  tk_gl mx_gsa, mx_gsb;                                                                  \
-  gemm_gl2(&mx_gsa, (void *)((const uint8_t *)p.mx_scale_a + z * p.m * mx_kb), 1, p.m, mx_kb, mx_kb); \
-  gemm_gl2(&mx_gsb, (void *)((const uint8_t *)p.mx_scale_b + z * p.n * mx_kb), 1, p.n, mx_kb, mx_kb); \
-  const tk_rsrc mx_rsa = tk_gl_rsrc(&mx_gsa), mx_rsb = tk_gl_rsrc(&mx_gsb);             \
+  /* the descriptors end 3 bytes before the last row's last loop step ends: with \
+   * a K tail rows are not whole dwords (K/32 bytes), chunk dwords start at any   \
+   * byte, and raw buffers are range checked by a dword's start (tksim           \
+   * sim/exec/mem.c, after the ISA guide), so a dword starting before the end    \
+   * must not reach past the tensor; every dword a step uses starts at most 4    \
+   * bytes before that end, inside; the rest read 0 */                          \
+  const int64_t mx_used = kb * W8_MX_EPB / 32 + 4 * W8_MX_SW * (int64_t)ksteps - 3;       \
+  const tk_rsrc mx_rsa = tk_rsrc_make((const uint8_t *)p.mx_scale_a + z * p.m * mx_kb,    \
+      ksteps > 0 ? (uint32_t)((p.m - 1) * mx_kb + mx_used) : 0u);                          \
+  const tk_rsrc mx_rsb = tk_rsrc_make((const uint8_t *)p.mx_scale_b + z * p.n * mx_kb,    \
+      ksteps > 0 ? (uint32_t)((p.n - 1) * mx_kb + mx_used) : 0u);                          \
   /* [buffer][group][word (u, h)][A, Bt][row r of the fragments]: 4 fragments'   \
    * words; buffer 2: where the lanes out of phase write (never read) */        \
   TK_SHARED uint32_t mx_lds[3][2][4][2][32][4] __attribute__((aligned(16)));            \
@@ -135,6 +142,37 @@
       W8_MX_LOAD((uint32_t)(ks + 1) / W8_MX_CS + 1, (uint32_t)(ks + 1) % W8_MX_CS);      \
     }                                                                                    \
     (void)(kload);                                                                       \
+  } while (0)
+
+/* the K tail (K a multiple of 32 but not of the K step; gemm_8wave_body.h
+ * stages each remaining half-step, zero past K, into LDS buffer 0): this
+ * lane's 6 scale words for the half-step at byte k0, read from global (a
+ * tail runs once per tile: no chunk pipeline), in the words' byte order for
+ * W8_MX_MMA(0): fp8 byte 0 = block k0/32 + h, fp4 bytes 0 and 2 = blocks
+ * 2*k0/32 + h and + 2 (lane group h = lane / 32).  Blocks past K hold only
+ * zero elements: they get scale 1.0 (0x7f), so a NaN cannot come from
+ * padding; rows past M or N take row M-1's (N-1's), as in the loop.  The
+ * problem comes from the body's fresh argument read (ka): nothing more of it
+ * is held across the loop. */
+#define W8_MX_TAIL_MMA(k0)                                                               \
+  do {                                                                                   \
+    const uint32_t _l = tk_lane_id(), _r = _l % 32u;                                     \
+    const int64_t _b0 = (k0) * W8_MX_EPB / 32 + _l / 32u;                                \
+    _Pragma("unroll") for (int _i = 0; _i < W8_MX_NF; _i++) {                            \
+      const bool _bt = _i >= W8_GM / 32;                                                 \
+      const int64_t _g = _bt ? n0 + gn * (gw / 2u) + (gw % 2u) * wn + 32 * (_i - W8_GM / 32) + _r \
+                             : m0 + gm * grp + 32 * _i + _r;                             \
+      const int64_t _rows = _bt ? ka->p.n : ka->p.m;                                   \
+      const uint8_t *_s = (const uint8_t *)(_bt ? ka->p.mx_scale_b : ka->p.mx_scale_a) + \
+                          (z * _rows + (_g < _rows - 1 ? _g : _rows - 1)) * mx_kb;       \
+      uint32_t _w = 0;                                                                   \
+      _Pragma("unroll") for (int _q = 0; _q < W8_MX_EPB; _q++) {                         \
+        const int64_t _blk = _b0 + 2 * _q;                                               \
+        _w |= (uint32_t)(_blk < mx_kb ? _s[_blk] : 0x7fu) << (16 * _q);                  \
+      }                                                                                  \
+      mx_sc[_i] = _w;                                                                    \
+    }                                                                                    \
+    W8_MX_MMA(0);                                                                        \
   } while (0)
 
 /* gfx950's memory cluster with its addresses held across the loop
@@ -231,6 +269,7 @@
 #undef W8_MX_CS
 #undef W8_MX_COMMIT
 #undef W8_MX_MEMORY_LEAN
+#undef W8_MX_TAIL_MMA
 #else
 /* gfx942 device pass: no block-scaled MFMAs; the host refuses MX there */
 #define W8M_EMPTY(name)                                                                        \
