@@ -85,6 +85,9 @@ typedef struct attn_fwd_args {
 } attn_fwd_args;
 
 #define AF_VEARLY 4 /* S-phase MFMAs left when V(j)'s first chunk reads issue (<= 8: after the last K wait) */
+#ifndef AF_KNLATE
+#define AF_KNLATE 1 /* O MFMAs between the tile's barrier and the next tile's first K chunk reads */
+#endif
 #define AF_ODEFER 4 /* O MFMAs of a tile issued at the next tile's start (even, 0..8) */
 #ifndef AF_QAGPR
 #define AF_QAGPR 1 /* Q's fragments kept in AGPRs (tk_rt_in_agpr) */
@@ -277,7 +280,7 @@ typedef struct attn_fwd_args {
         }                                                                                         \
         float mx = -INFINITY, mo = -INFINITY;                                                     \
         enum { NG = 8 * NC, EPG = 32 / NG };                                                      \
-        static_assert(8 * NU_ + 1 < NG && BAR_ < NG, "attn_fwd: the O phase has too few MFMAs for the commits"); \
+        static_assert(8 * NU_ + 1 < NG && BAR_ + AF_KNLATE < NG, "attn_fwd: the O phase has too few MFMAs for the commits"); \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, k_ = g % 8;                                                       \
           if (k_ == 0) {                                                                          \
@@ -325,10 +328,10 @@ typedef struct attn_fwd_args {
               tk_load_issue_t_mat_part(VS, mvv, rv, kv0 + 2 * AF_BKV, 0, tv_, u_, 1); /* V(j+2) */ \
           /* AF_BAR: V(j+1) and K(j+2) written, V(j) and K(j+1) read by every wave; the next tile's \
            * first K chunk crosses the LDS under this tile's last O MFMAs */                       \
-          if (g == BAR_) {                                                                        \
-            tk_lds_barrier();                                                                     \
-            AF_SHIFTED(AF_KREADN_, 0);                                                            \
-          }                                                                                       \
+          if (g == BAR_) tk_lds_barrier();                                                        \
+          /* the next tile's first K chunk AF_KNLATE MFMAs after the barrier: right after it, its     \
+           * 8 reads held the next O MFMA back (modeled, v7) */                                     \
+          if (g == BAR_ + AF_KNLATE) AF_SHIFTED(AF_KREADN_, 0);                                   \
           TK_SCHED_BARRIER(0);                                                                    \
         }                                                                                         \
       }                                                                                           \
