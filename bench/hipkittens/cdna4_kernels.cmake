@@ -40,10 +40,15 @@ endfunction()
 
 # --- attention forward: kernels/attn/fwd/attn_fwd_{non_causal,causal}[_d64].cpp
 # Variants <mha|gqa>_<d128|d64>_<causal|noncausal>; shapes as the fixture's
-# benchmark scripts: MHA B 16, H 16; GQA B 16, H 64, H_KV 8; B 15 at N 16384.
+# benchmark scripts: MHA B 16, H 16; GQA B 16, H 64, H_KV 8; at N 16384 B 15
+# for GQA and the MHA causal forward (the scripts' B 16 for the MHA
+# non-causal forward and the MHA backward).
 # "small": B 1, MHA H 2, GQA H 4 / H_KV 2 (GROUP_SIZE^2 = H, which the
 # kernel's head order needs), N 512, for the ctests' --check.
 set(TK_HK4_ATTN_FWD "" CACHE INTERNAL "hk4_attn_fwd_<variant>_<N> programs configured")
+# each attention program's name and compile definitions as generated, for the
+# test of their shapes and grid orders (hk4_attn_programs.txt, end of file)
+set(_attn_defs "")
 set(_fwd_dir "${_hk4}/kernels/attn/fwd")
 if(EXISTS "${_fwd_dir}/attn_fwd_non_causal.cpp")
   set(_progs "")
@@ -85,7 +90,7 @@ if(EXISTS "${_fwd_dir}/attn_fwd_non_causal.cpp")
               set(_h 4)
               set(_hkv 2)
             endif()
-          elseif(n EQUAL 16384)
+          elseif(n EQUAL 16384 AND (kind STREQUAL "gqa" OR c STREQUAL "causal"))
             set(_b 15)
           endif()
           set(_t hk4_attn_fwd_${kind}_d${d}_${c}_${n})
@@ -97,6 +102,7 @@ if(EXISTS "${_fwd_dir}/attn_fwd_non_causal.cpp")
             set_target_properties(${_t} PROPERTIES EXCLUDE_FROM_ALL ON)
           endif()
           list(APPEND _progs ${_t})
+          string(APPEND _attn_defs "${_t} $<JOIN:$<TARGET_PROPERTY:${_t},COMPILE_DEFINITIONS>, >\n")
         endforeach()
       endforeach()
     endforeach()
@@ -143,9 +149,21 @@ hk4_per_n_family(layernorm "#include \"kittens.cuh\"" "struct norm_globals" "voi
 # --- attention backward: kernels/attn/bkwd: attn_bkwd_prep.cpp (its own
 # translation unit, attn_bwd_prep_tu.hip) + attn_bkwd_{non_causal,causal}_
 # {HBN,HNB}.cpp (per shape as the benchmark script, below; they differ only in grid
-# order). D = 128. Shapes as the forward's; "small": B 1, N 512.
+# order). D = 128. Shapes as the forward's, but B 16 for MHA at N 16384 (the
+# script's); "small": B 1, N 512.
 set(TK_HK4_ATTN_BWD "" CACHE INTERNAL "hk4_attn_bwd_<variant>_<N> programs configured")
 set(_bwd_dir "${_hk4}/kernels/attn/bkwd")
+# Grid order per shape: bwd_order.txt (<mha|gqa> <causal|noncausal> HBN_MAX_N),
+# which bench/validate-model's bwd_order() reads too.
+set(_bwd_order_file "${CMAKE_CURRENT_SOURCE_DIR}/bwd_order.txt")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_bwd_order_file}")
+file(STRINGS "${_bwd_order_file}" _bwd_order_lines REGEX "^[a-z]")
+foreach(_l ${_bwd_order_lines})
+  if(NOT _l MATCHES "^(mha|gqa) (causal|noncausal) ([0-9]+)$")
+    message(FATAL_ERROR "${_bwd_order_file}: bad line '${_l}' (want: <mha|gqa> <causal|noncausal> HBN_MAX_N)")
+  endif()
+  set(_hbn_max_${CMAKE_MATCH_1}_${CMAKE_MATCH_2} ${CMAKE_MATCH_3})
+endforeach()
 if(EXISTS "${_bwd_dir}/attn_bkwd_prep.cpp")
   set(_progs "")
   hk4_filtered("${_bwd_dir}/attn_bkwd_prep.cpp" "HipKittens' CDNA4 attention backward prep"
@@ -160,19 +178,16 @@ if(EXISTS "${_bwd_dir}/attn_bkwd_prep.cpp")
         set(_cflag 1)
       endif()
       foreach(n small 1024 2048 4096 8192 16384)
-        # Grid order per shape as the fixture's mi355x_benchmark.sh (which
-        # made the published figures) builds it — not README's "HNB for GQA,
-        # HBN for MHA": HBN for MHA non-causal N 1024, MHA causal N <= 2048
-        # and GQA causal N <= 4096; HNB otherwise ("small" as N 1024).
-        # bench/validate-model's bwd_order() says the same.
+        # Grid order per shape from bwd_order.txt ("small" as N 1024)
         set(_nn ${n})
         if(n STREQUAL "small")
           set(_nn 1024)
         endif()
+        if(NOT DEFINED _hbn_max_${kind}_${c})
+          message(FATAL_ERROR "${_bwd_order_file} has no line for ${kind} ${c}")
+        endif()
         set(_order HNB)
-        if((kind STREQUAL "mha" AND c STREQUAL "noncausal" AND _nn LESS_EQUAL 1024) OR
-           (kind STREQUAL "mha" AND c STREQUAL "causal" AND _nn LESS_EQUAL 2048) OR
-           (kind STREQUAL "gqa" AND c STREQUAL "causal" AND _nn LESS_EQUAL 4096))
+        if(_nn LESS_EQUAL _hbn_max_${kind}_${c})
           set(_order HBN)
         endif()
         set(_file "${_bwd_dir}/attn_bkwd_${_cname}_${_order}.cpp")
@@ -204,7 +219,7 @@ if(EXISTS "${_bwd_dir}/attn_bkwd_prep.cpp")
             set(_h 4)
             set(_hkv 2)
           endif()
-        elseif(n EQUAL 16384)
+        elseif(n EQUAL 16384 AND kind STREQUAL "gqa")
           set(_b 15)
         endif()
         set(_t hk4_attn_bwd_${kind}_d128_${c}_${n})
@@ -231,8 +246,13 @@ if(EXISTS "${_bwd_dir}/attn_bkwd_prep.cpp")
           set_target_properties(${_t} PROPERTIES EXCLUDE_FROM_ALL ON)
         endif()
         list(APPEND _progs ${_t})
+        string(APPEND _attn_defs "${_t} $<JOIN:$<TARGET_PROPERTY:${_t},COMPILE_DEFINITIONS>, >\n")
       endforeach()
     endforeach()
   endforeach()
   set(TK_HK4_ATTN_BWD "${_progs}" CACHE INTERNAL "hk4_attn_bwd_<variant>_<N> programs configured")
 endif()
+# one line per configured hk4_attn_{fwd,bwd}_* program: its name, then its
+# compile definitions (ATTN_B=... HK_KERNEL_FILE="...") as the build uses them
+# (test model_validation_hipkittens_cdna4_bwd_order)
+file(GENERATE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/hk4_attn_programs.txt" CONTENT "${_attn_defs}")
