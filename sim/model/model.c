@@ -19,8 +19,9 @@
  * s_setprio levels). Per CU: the LDS pipe (128 B/clk, bank conflicts from the
  * checker's bank model, sim/check/banks.h) and the vector-memory request path.
  * Per XCD: a set-associative tag array of 128 B lines with the time each
- * line's fill completes (a hit on a line still in flight waits for it), the
- * L2 and HBM channels as queues. Hardware numbers: params.c, with sources.
+ * line's fill completes (a hit on a line still in flight waits for it) and
+ * its dirty 32 B sectors (write-back L2, model v8: a sector's HBM write is
+ * charged once, when it turns dirty), the L2 and HBM channels as queues. Hardware numbers: params.c, with sources.
  */
 #include <math.h>
 #include <pthread.h>
