@@ -19,8 +19,9 @@
  * s_setprio levels). Per CU: the LDS pipe (128 B/clk, bank conflicts from the
  * checker's bank model, sim/check/banks.h) and the vector-memory request path.
  * Per XCD: a set-associative tag array of 128 B lines with the time each
- * line's fill completes (a hit on a line still in flight waits for it), the
- * L2 and HBM channels as queues. Hardware numbers: params.c, with sources.
+ * line's fill completes (a hit on a line still in flight waits for it) and
+ * its dirty 32 B sectors (write-back L2, model v8: a sector's HBM write is
+ * charged once, when it turns dirty), the L2 and HBM channels as queues. Hardware numbers: params.c, with sources.
  */
 #include <math.h>
 #include <pthread.h>
@@ -143,8 +144,11 @@ static mstate g_m;
 static double g_tl_next_us;
 
 /* ------------------------------------------------------------ L2 tags */
-/* sec: per way, the line's sectors (params.h l2_sector_bytes) it holds (L2 only) */
-typedef struct l2 { uint64_t *tag; double *ready; uint8_t *sec; uint32_t sets, ways; pthread_mutex_t *locks; } l2;
+/* sec: per way, the line's sectors (params.h l2_sector_bytes) it holds;
+ * dirty (L2 only): of those, the ones written since the line was filled or
+ * the dispatch began (the L2 is write-back: a sector's HBM write is charged
+ * once, when it first turns dirty; model v8) */
+typedef struct l2 { uint64_t *tag; double *ready; uint8_t *sec, *dirty; uint32_t sets, ways; pthread_mutex_t *locks; } l2;
 static l2 g_l2[MXCD];
 static pthread_mutex_t g_l2_lock[64];
 static pthread_once_t g_l2_once = PTHREAD_ONCE_INIT;
@@ -159,7 +163,7 @@ static const tks_model_params *g_l2_p;
 static l2 g_mall[MXCD];
 static pthread_mutex_t g_mall_lock[64];
 
-static void cache_alloc(l2 *c, uint64_t bytes, uint32_t ways, uint32_t line, pthread_mutex_t *locks)
+static void cache_alloc(l2 *c, uint64_t bytes, uint32_t ways, uint32_t line, pthread_mutex_t *locks, int dirty)
 {
   c->ways = ways;
   c->sets = (uint32_t)(bytes / line / ways);
@@ -168,9 +172,10 @@ static void cache_alloc(l2 *c, uint64_t bytes, uint32_t ways, uint32_t line, pth
   c->tag = calloc((size_t)c->sets * c->ways, sizeof(uint64_t));
   c->ready = calloc((size_t)c->sets * c->ways, sizeof(double));
   c->sec = calloc((size_t)c->sets * c->ways, 1);
-  if (!c->tag || !c->ready || !c->sec) {
-    free(c->tag); free(c->ready); free(c->sec);
-    c->tag = NULL; c->ready = NULL; c->sec = NULL;
+  c->dirty = dirty ? calloc((size_t)c->sets * c->ways, 1) : NULL;
+  if (!c->tag || !c->ready || !c->sec || (dirty && !c->dirty)) {
+    free(c->tag); free(c->ready); free(c->sec); free(c->dirty);
+    c->tag = NULL; c->ready = NULL; c->sec = NULL; c->dirty = NULL;
   }
 }
 
@@ -179,17 +184,21 @@ static void l2_init(void)
   const tks_model_params *p = g_l2_p;
   for (int i = 0; i < 64; i++) { pthread_mutex_init(&g_l2_lock[i], NULL); pthread_mutex_init(&g_mall_lock[i], NULL); }
   for (uint32_t x = 0; x < p->xcds && x < MXCD; x++) {
-    cache_alloc(&g_l2[x], p->l2_bytes_per_xcd, p->l2_ways, p->line_bytes, g_l2_lock);
-    if (p->mall_bytes) cache_alloc(&g_mall[x], p->mall_bytes / p->xcds, p->mall_ways, p->line_bytes, g_mall_lock);
+    cache_alloc(&g_l2[x], p->l2_bytes_per_xcd, p->l2_ways, p->line_bytes, g_l2_lock, 1);
+    if (p->mall_bytes) cache_alloc(&g_mall[x], p->mall_bytes / p->xcds, p->mall_ways, p->line_bytes, g_mall_lock, 0);
   }
 }
 
 /* Lines stay cached across dispatches; their fill times belong to the
- * dispatch that made them. */
+ * dispatch that made them, and none is dirty any more (the end-of-kernel
+ * release writes dirty L2 lines back: AMDGPUUsage, GFX942 memory model,
+ * buffer_wbl2; their bytes were charged when written). */
 static void l2_new_dispatch(void)
 {
-  for (uint32_t x = 0; x < MXCD; x++)
+  for (uint32_t x = 0; x < MXCD; x++) {
     if (g_l2[x].ready) memset(g_l2[x].ready, 0, (size_t)g_l2[x].sets * g_l2[x].ways * sizeof(double));
+    if (g_l2[x].dirty) memset(g_l2[x].dirty, 0, (size_t)g_l2[x].sets * g_l2[x].ways);
+  }
 }
 
 static uint32_t cache_set(const l2 *c, uint64_t line) { return (uint32_t)((line ^ (line >> 11)) % c->sets); }
@@ -236,10 +245,12 @@ static int cache_access(l2 *c, uint64_t line, uint32_t need, double fill, double
   uint32_t have = i < c->ways ? sc[i] : 0, miss = need & ~have;
   double rd = i < c->ways ? r[i] : fill;
   if (miss && i < c->ways) rd = dmax(rd, fill);
+  uint8_t dt = i < c->ways && c->dirty ? c->dirty[base + i] : 0;
   if (i == c->ways) i = c->ways - 1;
   memmove(t + 1, t, i * sizeof *t);
   memmove(r + 1, r, i * sizeof *r);
   memmove(sc + 1, sc, i);
+  if (c->dirty) { memmove(c->dirty + base + 1, c->dirty + base, i); c->dirty[base] = dt; }
   t[0] = key;
   r[0] = rd;
   sc[0] = (uint8_t)(have | need);
@@ -247,6 +258,37 @@ static int cache_access(l2 *c, uint64_t line, uint32_t need, double fill, double
   *ready = miss ? fill : rd;
   *fetch = miss;
   return !miss;
+}
+
+/* A write into the L2 (write-back, write-allocate: the written sectors are
+ * then held, and dirty, without a read from below; a sector only partly
+ * written counts as held). Returns the sectors of `need` that were not
+ * dirty yet: the only ones whose HBM write is still to be charged. */
+static uint32_t cache_write(l2 *c, uint64_t line, uint32_t need, double t)
+{
+  if (!c->tag || !c->dirty) return need;
+  uint32_t set = cache_set(c, line);
+  size_t base = (size_t)set * c->ways;
+  uint64_t *tg = c->tag + base, key = line + 1;
+  double *r = c->ready + base;
+  uint8_t *sc = c->sec + base, *dt = c->dirty + base;
+  pthread_mutex_t *mu = &c->locks[set & 63];
+  pthread_mutex_lock(mu);
+  uint32_t i = 0;
+  while (i < c->ways && tg[i] != key) i++;
+  uint32_t have = i < c->ways ? sc[i] : 0, was = i < c->ways ? dt[i] : 0;
+  double rd = i < c->ways ? r[i] : t;
+  if (i == c->ways) i = c->ways - 1;
+  memmove(tg + 1, tg, i * sizeof *tg);
+  memmove(r + 1, r, i * sizeof *r);
+  memmove(sc + 1, sc, i);
+  memmove(dt + 1, dt, i);
+  tg[0] = key;
+  r[0] = rd;
+  sc[0] = (uint8_t)(have | need);
+  dt[0] = (uint8_t)(was | need);
+  pthread_mutex_unlock(mu);
+  return need & ~was;
 }
 
 static int l2_access(uint32_t xcd, uint64_t line, uint32_t need, double fill, double *ready, uint32_t *fetch)
@@ -910,10 +952,19 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
     double at_l2 = x->l2_free;
     double ready;
     uint32_t fetch;
-    if (is_write) { /* write-back traffic: HBM bandwidth, acknowledged by the L2; the MALL keeps the line */
-      x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * wr_line / p->line_bytes;
-      x->hbm_bytes += wr_line;
-      x->hbm_wbytes += wr_line;
+    if (is_write) {
+      /* write-back L2 (model v8): the write is acknowledged by the L2 and
+       * costs HBM bandwidth only for the sectors it makes dirty first, so
+       * instructions that fill a line piecewise pay for it once; before
+       * v8 each instruction paid for its bytes per line in 32 B bursts
+       * (4x O's bytes for HipKittens' attention forward epilogue) */
+      uint32_t nd = g_l2[xi].tag ? cache_write(&g_l2[xi], line, need, at_l2) : 0;
+      double wb = g_l2[xi].tag ? (double)__builtin_popcount(nd) * p->line_bytes / nsec : wr_line;
+      if (wb > 0) {
+        x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * wb / p->line_bytes;
+        x->hbm_bytes += wb;
+        x->hbm_wbytes += wb;
+      }
       if (mall->tag) cache_access(mall, line, need, 0, &ready, &fetch);
       ret = dmax(ret, at_l2 + p->l2_hit_latency);
       continue;
