@@ -408,26 +408,24 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     _Pragma("unroll") for (int j_ = 0; j_ < BQ_ / 8; ++j_)                                        \
       *(tk_i16x4 *)(void *)(p_ + 16 * j_) = (X).f[j_]; /* queries 8 j + 4 (lane / 32) .. +3 */  \
   } while (0)
-/* AB_DQ_IN_S: keys 32 C..+31 of the dS tile (X: 32 queries x 32 keys, A kind) */
-#define AB_DS_GET_PART(X, SM, R0, C)                                                              \
+/* AB_BQ 32: keys 32 C..+31 of the dS tile (32 queries x 32 keys, A kind) into X's fragments
+ * F0..F0+3; 8-key fragment fc: key groups 2 fc (lanes 0-31), 2 fc + 1 (32-63) */
+#define AB_DS_GET_PART(X, F0, SM, R0, C)                                                          \
   do {                                                                                            \
     const char *p_ = (const char *)(SM).b + 2 * (R0) + 8u * (lane / 32u);                        \
     _Pragma("unroll") for (int fc_ = 0; fc_ < 4; ++fc_)                                           \
-      (X).f[fc_] = tk_lds_read_tr_32x32x8(p_ + 2 * AB_DST_GP(BQ_) * (4 * (C) + fc_), 2 * BQ_);   \
+      (X).f[(F0) + fc_] = tk_lds_read_tr_32x32x8(p_ + 2 * AB_DST_GP(BQ_) * (4 * (C) + fc_), 2 * BQ_); \
   } while (0)
 #define AB_DS_GET(X, SM, R0, PT)                                                                  \
   do {                                                                                            \
-    if (BQ_ == 32) { /* 8-key fragment fc: key groups 2 fc (lanes 0-31), 2 fc + 1 (32-63) */      \
-      const char *p_ = (const char *)(SM).b + 2 * (R0) + 8u * (lane / 32u);                      \
-      _Pragma("unroll") for (int fc_ = 0; fc_ < AB_BK / 8; ++fc_) {                               \
-        (X).f[fc_] = tk_lds_read_tr_32x32x8(p_ + 2 * AB_DST_GP(BQ_) * fc_, 2 * BQ_);             \
-      }                                                                                           \
+    if (BQ_ == 32) { /* all 128 keys: the part reader's 32-key parts */                           \
+      _Pragma("unroll") for (int c_ = 0; c_ < AB_BK / 32; ++c_) AB_DS_GET_PART(X, 4 * c_, SM, R0, c_); \
     } else                                                                                        \
       tk_rt_load_tr(X, (const char *)(SM).b + 2 * (R0), AB_DST_RB(BQ_));                          \
   } while (0)
 #else
 #define AB_DS_MEMBER(NAME) NAME##_dsst ds[1]
-#define AB_DS_GET_PART(X, SM, R0, C) ((void)0)
+#define AB_DS_GET_PART(X, F0, SM, R0, C) ((void)0)
 #define AB_DS_PUT(SM, X) AB_DS_STORE(SM, X, dsb_)
 #define AB_DS_GET(X, SM, R0, PT) /* PT: X's pending-read type */                                  \
   do {                                                                                            \
@@ -638,11 +636,11 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         NAME##_kcrd xp[2 * NC];                                                                   \
         NAME##_kc_t xc[2 * NC];                                                                   \
         NAME##_qc_t dsp[2]; /* AB_DQ_IN_S: the previous tile's dS, 32 keys per chunk, one ahead */ \
-        if (FQ && DQS_ && t > 0) AB_DS_GET_PART(dsp[0], sm.it.ds[(t - 1) & 1], 0, 0);       \
+        if (FQ && DQS_ && t > 0) AB_DS_GET_PART(dsp[0], 0, sm.it.ds[(t - 1) & 1], 0, 0);       \
         AB_RD_ISSUE(xp[0], sm.it.q, z_, 0);                                                       \
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
           if (FQ && DQS_ && t > 0 && c + 1 < NC)                                            \
-            AB_DS_GET_PART(dsp[(c + 1) % 2], sm.it.ds[(t - 1) & 1], 0, c + 1);                   \
+            AB_DS_GET_PART(dsp[(c + 1) % 2], 0, sm.it.ds[(t - 1) & 1], 0, c + 1);                   \
           if (c == NC - 1) { /* delta (and LSE, gfx950) early: their latency had split the dS block */ \
             AB_LSE_READ(dr, BQ_);                                                                 \
             if (!AB_KV_INTERLEAVE && !FQ) AB_LSE_READ(lr, 0); /* (dkdvq: 16 more live registers spill one) */ \
