@@ -183,14 +183,29 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   else attn_bwd_dq_cvt_rows(a, 8);
 }
 
+/* dkdv kernels, gfx950: a tile's LSE and delta rows by two buffer loads at one offset (a scalar
+ * row base): MI355X dkdvq proxy 105.8 -> 103.7 us, 4% fewer instructions (modeled).  gfx942 keeps
+ * one clamped 64-bit load of the thread's value: the second live value pushed others into AGPRs
+ * there (MI325X proxy 220.8 -> 227.0 us), and so does the deterministic kvdqp (FQ 2: its d = 64
+ * kernel spilled an SGPR with the two loads' descriptors) */
+#define AB_LS_BUF TK_HAS_DS_READ_TR
 /* dkdv kernel (inside it): issue the query tile of query head H, rows Q0.., and commit the
  * tile of rows Q0.. (the head and rows advance by a counter, not T / ntq, T % ntq: two scalar
  * divisions per tile) */
 #define AB_KV_ISSUE(H, Q0)                                                                        \
   do {                                                                                            \
     const int h_ = (H), q_ = (Q0);                                                                \
-    const int i_ = q_ + li_ < a.sq ? q_ + li_ : a.sq - 1; /* clamped: the load stays inside */    \
-    lsv = lsp[((int64_t)b * a.hq + h_) * a.sq + i_];                                              \
+    if (LSB_) { /* (AB_LS_BUF) row q_ + li_ of the head's LSE and delta (both loaded, the commit keeps \
+                      * one): one offset, rows past the array read 0 (buffer range check; rows    \
+                      * past sq are replaced at the commit) */                                    \
+      const uint32_t lo_ = ((uint32_t)(lsb_ + h_ * a.sq + q_) + (uint32_t)li_) * 4u;              \
+      lsl = tk_bits_f32(tk_buffer_load_b32(rls_, lo_));                                           \
+      lsd = tk_bits_f32(tk_buffer_load_b32(rdl_, lo_));                                           \
+    } else { /* this thread's one value (LSE or delta), clamped to stay inside */                 \
+      const int i_ = q_ + li_ < a.sq ? q_ + li_ : a.sq - 1;                                       \
+      lsl = lsp[((int64_t)b * a.hq + h_) * a.sq + i_];                                            \
+      lsd = lsl;                                                                                  \
+    }                                                                                             \
     /* matrix-bounded: rows past sq read 0 in hardware; the head's descriptors (rqm, rgm) are     \
      * remade only when the head changes (AB_KV_NEXT) */                                          \
     const tk_rsrc rqm_ = rqm, rgm_ = rgm;                                                         \
@@ -213,7 +228,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                     \
     }                                                                                             \
     if (tid < 2 * BQ_) /* rows past sq: LSE +inf (P = 0), delta 0 */                            \
-      sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsv * AF_LOG2E : lsv) : (tid < BQ_ ? INFINITY : 0.0f); \
+      sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsl * AF_LOG2E : lsd) : (tid < BQ_ ? INFINITY : 0.0f); \
   } while (0)
 
 /* dkdv kernel (inside it): advance the issued tile (ih, iq, ni) by one, staying on the last */
@@ -527,7 +542,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_kv_smem, sm);                                                             \
     enum { BQ_ = AB_BQ, NC = (D) / 32, /* 32-wide d-chunks */                                     \
-           RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
+           RK_ = AB_BQ / 8,            /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
+           LSB_ = AB_LS_BUF && FQ != 2 }; /* LSE and delta by buffer loads (AB_LS_BUF) */          \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     /* FQ 0/1: the key blocks of one (kv head, batch) on one XCD (tk_grid_xcd_remap: workgroup w  \
@@ -553,10 +569,15 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const tk_mview mvq = tk_gl_mview(&a.q), mvg = tk_gl_mview(&a.dout);                           \
     const tk_gl glq = a.q, glg = a.dout; /* local copies: the address of a kernel argument taken   \
                                           * in the loop put the argument in scratch */            \
-    float lsv = 0.0f;                                                                             \
+    float lsl = 0.0f, lsd = 0.0f;                                                                 \
     enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
     const int li_ = tid % AB_BQ;                                                                  \
-    const float *lsp = tid < AB_BQ ? a.lse : a.delta;                                             \
+    /* LSE and delta ([b][hq][sq] f32, below 4 GiB as dQ's sums): buffer loads, first row of batch b */ \
+    const uint32_t lsn_ = (uint32_t)((int64_t)a.q.dims[0] * a.hq * a.sq * 4);                     \
+    const tk_rsrc rls_ = tk_rsrc_make(a.lse, lsn_), rdl_ = tk_rsrc_make(a.delta, lsn_);           \
+    const int lsb_ = b * a.hq * a.sq;                                                             \
+    const float *lsp = tid < AB_BQ ? a.lse : a.delta; /* (!AB_LS_BUF) */                          \
+    (void)rls_, (void)rdl_, (void)lsb_, (void)lsp;                                                \
     /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
     int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
     tk_rsrc rqm = tk_gl_rsrc_mat(&glq, b, ih), rgm = tk_gl_rsrc_mat(&glg, b, ih);                 \
