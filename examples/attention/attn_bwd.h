@@ -227,8 +227,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_load_commit(sm.it.g, s2, tid, NT_);                                                      \
       tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                     \
     }                                                                                             \
-    if (tid < 2 * BQ_) /* rows past sq: LSE +inf (P = 0), delta 0 */                            \
-      sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsl * AF_LOG2E : lsd) : (tid < BQ_ ? INFINITY : 0.0f); \
+    if (tid < 2 * BQ_) /* LSE (log2 units), -delta; rows past sq: +inf (P = 0), 0 */ \
+      sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsl * AF_LOG2E : -lsd) : (tid < BQ_ ? INFINITY : 0.0f); \
   } while (0)
 
 /* dkdv kernel (inside it): advance the issued tile (ih, iq, ni) by one, staying on the last */
@@ -333,8 +333,19 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       o1_.f[0] = (DP).f[r_];                                                                      \
       tk_mma_ABt(o1_, a1_, b1_, o1_);                                                             \
       (DP).f[r_] = o1_.f[0];                                                                      \
-      _Pragma("unroll") for (int e = g * EPG_; e < (g + 1) * EPG_; ++e)                           \
-        (S).f[e / 16][e % 16] = tk_exp2f((S).f[e / 16][e % 16] * (SC) - LSE(e));                  \
+      if (EPG_ % 2 == 0 && FG_ == 2) { /* gfx950 dkdv: pairs, the scaling one v_pk_fma_f32 (with \
+                                        * dS's packed add: MI355X proxy 103.7 -> 101.3 us; gfx942 \
+                                        * d = 64 spilled an SGPR with it) */                      \
+        _Pragma("unroll") for (int e = g * EPG_; e < (g + 1) * EPG_; e += 2) {                     \
+          const tk_f32x2 t2_ = (tk_f32x2){(S).f[e / 16][e % 16], (S).f[e / 16][e % 16 + 1]} *      \
+                                   (tk_f32x2){(SC), (SC)} - (tk_f32x2){LSE(e), LSE(e + 1)};      \
+          (S).f[e / 16][e % 16] = tk_exp2f(t2_[0]);                                               \
+          (S).f[e / 16][e % 16 + 1] = tk_exp2f(t2_[1]);                                           \
+        }                                                                                         \
+      } else {                                                                                    \
+        _Pragma("unroll") for (int e = g * EPG_; e < (g + 1) * EPG_; ++e)                         \
+          (S).f[e / 16][e % 16] = tk_exp2f((S).f[e / 16][e % 16] * (SC) - LSE(e));                \
+      }                                                                                           \
       AFTER(g);                                                                                   \
       TK_SCHED_BARRIER(0);                                                                        \
     }                                                                                             \
@@ -721,7 +732,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
       }                                                                                           \
       if (!AB_KV_INTERLEAVE) AB_CVT_B(pb, s);                                                     \
-      tk_rt_row_bcast(dp, dp, dr, -);                                                             \
+      tk_rt_row_bcast(dp, dp, dr, +); /* dr: -delta (AB_KV_COMMIT), an add pairs into v_pk_add_f32 */ \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
       AB_CVT_B(sb, dp);                                                                           \
       if (FQ) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); /* dS for dQ (published by the end-of-tile barrier) */ \
