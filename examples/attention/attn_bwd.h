@@ -43,7 +43,8 @@
  *     exp2(S^T*s - LSE_col), dP^T = V dO_w^T, dS^T = P^T * (dP^T - delta_col),
  *     dQ^T += K^T dS^T (K^T transposed load); dQ = scale * dQ.
  * Pipeline (both kernels): one LDS buffer and one register stage set; tile
- * t+1's global loads (and, in dkdv, one LSE or delta value per thread) are
+ * t+1's global loads (and, in dkdv, one LSE or delta value per thread: on
+ * gfx950 both by buffer loads, AB_LS_BUF; the row keeps -delta) are
  * issued right after tile t was committed (dq: before the barrier that
  * publishes it; dkdv: after it, between tile t's first chunk reads and their
  * wait, under their latency) and land under tile t's MFMAs; at
@@ -574,7 +575,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const int ntq = qs < a.sq ? (a.sq - qs + AB_BQ - 1) / AB_BQ : 0, nt = ntq * a.group;         \
     /* tile t+1 in flight during tile t: Q, Q^T, dO, dO^T stages and one LSE or delta value per   \
      * thread (threads 0..AB_BQ-1: LSE of row tid, AB_BQ..2 AB_BQ-1: delta; issued first, so the  \
-     * stage commits' counts do not include it; the compiler waits for it itself) */              \
+     * stage commits' counts do not include it; the compiler waits for it itself; AB_LS_BUF: both \
+     * values per thread, the commit keeps one) */                                                \
     NAME##_rstage s1, s2;                                                                         \
     NAME##_tstage t1, t2;                                                                         \
     const tk_mview mvq = tk_gl_mview(&a.q), mvg = tk_gl_mview(&a.dout);                           \
