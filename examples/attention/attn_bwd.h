@@ -43,7 +43,8 @@
  *     exp2(S^T*s - LSE_col), dP^T = V dO_w^T, dS^T = P^T * (dP^T - delta_col),
  *     dQ^T += K^T dS^T (K^T transposed load); dQ = scale * dQ.
  * Pipeline (both kernels): one LDS buffer and one register stage set; tile
- * t+1's global loads (and, in dkdv, one LSE or delta value per thread) are
+ * t+1's global loads (and, in dkdv, one LSE or delta value per thread: on
+ * gfx950 both by buffer loads, AB_LS_BUF; the row keeps -delta) are
  * issued right after tile t was committed (dq: before the barrier that
  * publishes it; dkdv: after it, between tile t's first chunk reads and their
  * wait, under their latency) and land under tile t's MFMAs; at
@@ -183,14 +184,29 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   else attn_bwd_dq_cvt_rows(a, 8);
 }
 
+/* dkdv kernels, gfx950: a tile's LSE and delta rows by two buffer loads at one offset (a scalar
+ * row base): MI355X dkdvq proxy 105.8 -> 103.7 us, 4% fewer instructions (modeled).  gfx942 keeps
+ * one clamped 64-bit load of the thread's value: the second live value pushed others into AGPRs
+ * there (MI325X proxy 220.8 -> 227.0 us), and so does the deterministic kvdqp (FQ 2: its d = 64
+ * kernel spilled an SGPR with the two loads' descriptors) */
+#define AB_LS_BUF TK_HAS_DS_READ_TR
 /* dkdv kernel (inside it): issue the query tile of query head H, rows Q0.., and commit the
  * tile of rows Q0.. (the head and rows advance by a counter, not T / ntq, T % ntq: two scalar
  * divisions per tile) */
 #define AB_KV_ISSUE(H, Q0)                                                                        \
   do {                                                                                            \
     const int h_ = (H), q_ = (Q0);                                                                \
-    const int i_ = q_ + li_ < a.sq ? q_ + li_ : a.sq - 1; /* clamped: the load stays inside */    \
-    lsv = lsp[((int64_t)b * a.hq + h_) * a.sq + i_];                                              \
+    if (LSB_) { /* (AB_LS_BUF) row q_ + li_ of the head's LSE and delta (both loaded, the commit keeps \
+                      * one): one offset, rows past the array read 0 (buffer range check; rows    \
+                      * past sq are replaced at the commit) */                                    \
+      const uint32_t lo_ = ((uint32_t)(lsb_ + h_ * a.sq + q_) + (uint32_t)li_) * 4u;              \
+      lsl = tk_bits_f32(tk_buffer_load_b32(rls_, lo_));                                           \
+      lsd = tk_bits_f32(tk_buffer_load_b32(rdl_, lo_));                                           \
+    } else { /* this thread's one value (LSE or delta), clamped to stay inside */                 \
+      const int i_ = q_ + li_ < a.sq ? q_ + li_ : a.sq - 1;                                       \
+      lsl = lsp[((int64_t)b * a.hq + h_) * a.sq + i_];                                            \
+      lsd = lsl;                                                                                  \
+    }                                                                                             \
     /* matrix-bounded: rows past sq read 0 in hardware; the head's descriptors (rqm, rgm) are     \
      * remade only when the head changes (AB_KV_NEXT) */                                          \
     const tk_rsrc rqm_ = rqm, rgm_ = rgm;                                                         \
@@ -212,8 +228,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_load_commit(sm.it.g, s2, tid, NT_);                                                      \
       tk_load_commit_t(sm.it.gt, t2, tid, 0);                                                     \
     }                                                                                             \
-    if (tid < 2 * BQ_) /* rows past sq: LSE +inf (P = 0), delta 0 */                            \
-      sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsv * AF_LOG2E : lsv) : (tid < BQ_ ? INFINITY : 0.0f); \
+    if (tid < 2 * BQ_) /* LSE (log2 units), -delta; rows past sq: +inf (P = 0), 0 */ \
+      sm.it.ld[tid] = q_ + li_ < a.sq ? (tid < BQ_ ? lsl * AF_LOG2E : -lsd) : (tid < BQ_ ? INFINITY : 0.0f); \
   } while (0)
 
 /* dkdv kernel (inside it): advance the issued tile (ih, iq, ni) by one, staying on the last */
@@ -318,8 +334,19 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       o1_.f[0] = (DP).f[r_];                                                                      \
       tk_mma_ABt(o1_, a1_, b1_, o1_);                                                             \
       (DP).f[r_] = o1_.f[0];                                                                      \
-      _Pragma("unroll") for (int e = g * EPG_; e < (g + 1) * EPG_; ++e)                           \
-        (S).f[e / 16][e % 16] = tk_exp2f((S).f[e / 16][e % 16] * (SC) - LSE(e));                  \
+      if (EPG_ % 2 == 0 && FG_ == 2) { /* gfx950 dkdv: pairs, the scaling one v_pk_fma_f32 (with \
+                                        * dS's packed add: MI355X proxy 103.7 -> 101.3 us; gfx942 \
+                                        * d = 64 spilled an SGPR with it) */                      \
+        _Pragma("unroll") for (int e = g * EPG_; e < (g + 1) * EPG_; e += 2) {                     \
+          const tk_f32x2 t2_ = (tk_f32x2){(S).f[e / 16][e % 16], (S).f[e / 16][e % 16 + 1]} *      \
+                                   (tk_f32x2){(SC), (SC)} - (tk_f32x2){LSE(e), LSE(e + 1)};      \
+          (S).f[e / 16][e % 16] = tk_exp2f(t2_[0]);                                               \
+          (S).f[e / 16][e % 16 + 1] = tk_exp2f(t2_[1]);                                           \
+        }                                                                                         \
+      } else {                                                                                    \
+        _Pragma("unroll") for (int e = g * EPG_; e < (g + 1) * EPG_; ++e)                         \
+          (S).f[e / 16][e % 16] = tk_exp2f((S).f[e / 16][e % 16] * (SC) - LSE(e));                \
+      }                                                                                           \
       AFTER(g);                                                                                   \
       TK_SCHED_BARRIER(0);                                                                        \
     }                                                                                             \
@@ -408,26 +435,24 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     _Pragma("unroll") for (int j_ = 0; j_ < BQ_ / 8; ++j_)                                        \
       *(tk_i16x4 *)(void *)(p_ + 16 * j_) = (X).f[j_]; /* queries 8 j + 4 (lane / 32) .. +3 */  \
   } while (0)
-/* AB_DQ_IN_S: keys 32 C..+31 of the dS tile (X: 32 queries x 32 keys, A kind) */
-#define AB_DS_GET_PART(X, SM, R0, C)                                                              \
+/* AB_BQ 32: keys 32 C..+31 of the dS tile (32 queries x 32 keys, A kind) into X's fragments
+ * F0..F0+3; 8-key fragment fc: key groups 2 fc (lanes 0-31), 2 fc + 1 (32-63) */
+#define AB_DS_GET_PART(X, F0, SM, R0, C)                                                          \
   do {                                                                                            \
     const char *p_ = (const char *)(SM).b + 2 * (R0) + 8u * (lane / 32u);                        \
     _Pragma("unroll") for (int fc_ = 0; fc_ < 4; ++fc_)                                           \
-      (X).f[fc_] = tk_lds_read_tr_32x32x8(p_ + 2 * AB_DST_GP(BQ_) * (4 * (C) + fc_), 2 * BQ_);   \
+      (X).f[(F0) + fc_] = tk_lds_read_tr_32x32x8(p_ + 2 * AB_DST_GP(BQ_) * (4 * (C) + fc_), 2 * BQ_); \
   } while (0)
 #define AB_DS_GET(X, SM, R0, PT)                                                                  \
   do {                                                                                            \
-    if (BQ_ == 32) { /* 8-key fragment fc: key groups 2 fc (lanes 0-31), 2 fc + 1 (32-63) */      \
-      const char *p_ = (const char *)(SM).b + 2 * (R0) + 8u * (lane / 32u);                      \
-      _Pragma("unroll") for (int fc_ = 0; fc_ < AB_BK / 8; ++fc_) {                               \
-        (X).f[fc_] = tk_lds_read_tr_32x32x8(p_ + 2 * AB_DST_GP(BQ_) * fc_, 2 * BQ_);             \
-      }                                                                                           \
+    if (BQ_ == 32) { /* all 128 keys: the part reader's 32-key parts */                           \
+      _Pragma("unroll") for (int c_ = 0; c_ < AB_BK / 32; ++c_) AB_DS_GET_PART(X, 4 * c_, SM, R0, c_); \
     } else                                                                                        \
       tk_rt_load_tr(X, (const char *)(SM).b + 2 * (R0), AB_DST_RB(BQ_));                          \
   } while (0)
 #else
 #define AB_DS_MEMBER(NAME) NAME##_dsst ds[1]
-#define AB_DS_GET_PART(X, SM, R0, C) ((void)0)
+#define AB_DS_GET_PART(X, F0, SM, R0, C) ((void)0)
 #define AB_DS_PUT(SM, X) AB_DS_STORE(SM, X, dsb_)
 #define AB_DS_GET(X, SM, R0, PT) /* PT: X's pending-read type */                                  \
   do {                                                                                            \
@@ -529,7 +554,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   {                                                                                               \
     TK_LDS_ALLOC(NAME##_kv_smem, sm);                                                             \
     enum { BQ_ = AB_BQ, NC = (D) / 32, /* 32-wide d-chunks */                                     \
-           RK_ = AB_BQ / 8 };          /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
+           RK_ = AB_BQ / 8,            /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
+           LSB_ = AB_LS_BUF && FQ != 2 }; /* LSE and delta by buffer loads (AB_LS_BUF) */          \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     /* FQ 0/1: the key blocks of one (kv head, batch) on one XCD (tk_grid_xcd_remap: workgroup w  \
@@ -549,16 +575,22 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     const int ntq = qs < a.sq ? (a.sq - qs + AB_BQ - 1) / AB_BQ : 0, nt = ntq * a.group;         \
     /* tile t+1 in flight during tile t: Q, Q^T, dO, dO^T stages and one LSE or delta value per   \
      * thread (threads 0..AB_BQ-1: LSE of row tid, AB_BQ..2 AB_BQ-1: delta; issued first, so the  \
-     * stage commits' counts do not include it; the compiler waits for it itself) */              \
+     * stage commits' counts do not include it; the compiler waits for it itself; AB_LS_BUF: both \
+     * values per thread, the commit keeps one) */                                                \
     NAME##_rstage s1, s2;                                                                         \
     NAME##_tstage t1, t2;                                                                         \
     const tk_mview mvq = tk_gl_mview(&a.q), mvg = tk_gl_mview(&a.dout);                           \
     const tk_gl glq = a.q, glg = a.dout; /* local copies: the address of a kernel argument taken   \
                                           * in the loop put the argument in scratch */            \
-    float lsv = 0.0f;                                                                             \
+    float lsl = 0.0f, lsd = 0.0f;                                                                 \
     enum { NS_ = TK_STAGE_NLOADS(s1), NT_ = TK_STAGE_NLOADS(t1) };                                \
     const int li_ = tid % AB_BQ;                                                                  \
-    const float *lsp = tid < AB_BQ ? a.lse : a.delta;                                             \
+    /* LSE and delta ([b][hq][sq] f32, below 4 GiB as dQ's sums): buffer loads, first row of batch b */ \
+    const uint32_t lsn_ = (uint32_t)((int64_t)a.q.dims[0] * a.hq * a.sq * 4);                     \
+    const tk_rsrc rls_ = tk_rsrc_make(a.lse, lsn_), rdl_ = tk_rsrc_make(a.delta, lsn_);           \
+    const int lsb_ = b * a.hq * a.sq;                                                             \
+    const float *lsp = tid < AB_BQ ? a.lse : a.delta; /* (!AB_LS_BUF) */                          \
+    (void)rls_, (void)rdl_, (void)lsb_, (void)lsp;                                                \
     /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
     int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
     tk_rsrc rqm = tk_gl_rsrc_mat(&glq, b, ih), rgm = tk_gl_rsrc_mat(&glg, b, ih);                 \
@@ -638,11 +670,11 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         NAME##_kcrd xp[2 * NC];                                                                   \
         NAME##_kc_t xc[2 * NC];                                                                   \
         NAME##_qc_t dsp[2]; /* AB_DQ_IN_S: the previous tile's dS, 32 keys per chunk, one ahead */ \
-        if (FQ && DQS_ && t > 0) AB_DS_GET_PART(dsp[0], sm.it.ds[(t - 1) & 1], 0, 0);       \
+        if (FQ && DQS_ && t > 0) AB_DS_GET_PART(dsp[0], 0, sm.it.ds[(t - 1) & 1], 0, 0);       \
         AB_RD_ISSUE(xp[0], sm.it.q, z_, 0);                                                       \
         _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                      \
           if (FQ && DQS_ && t > 0 && c + 1 < NC)                                            \
-            AB_DS_GET_PART(dsp[(c + 1) % 2], sm.it.ds[(t - 1) & 1], 0, c + 1);                   \
+            AB_DS_GET_PART(dsp[(c + 1) % 2], 0, sm.it.ds[(t - 1) & 1], 0, c + 1);                   \
           if (c == NC - 1) { /* delta (and LSE, gfx950) early: their latency had split the dS block */ \
             AB_LSE_READ(dr, BQ_);                                                                 \
             if (!AB_KV_INTERLEAVE && !FQ) AB_LSE_READ(lr, 0); /* (dkdvq: 16 more live registers spill one) */ \
@@ -702,7 +734,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
       }                                                                                           \
       if (!AB_KV_INTERLEAVE) AB_CVT_B(pb, s);                                                     \
-      tk_rt_row_bcast(dp, dp, dr, -);                                                             \
+      tk_rt_row_bcast(dp, dp, dr, +); /* dr: -delta (AB_KV_COMMIT), an add pairs into v_pk_add_f32 */ \
       tk_rt_mul(dp, s, dp); /* dS */                                                              \
       AB_CVT_B(sb, dp);                                                                           \
       if (FQ) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); /* dS for dQ (published by the end-of-tile barrier) */ \
