@@ -89,6 +89,9 @@ typedef struct attn_fwd_args {
 #define AF_KNLATE 1 /* O MFMAs between the tile's barrier and the next tile's first K chunk reads */
 #endif
 #define AF_ODEFER 4 /* O MFMAs of a tile issued at the next tile's start (even, 0..8) */
+#ifndef AF_KQ
+#define AF_KQ 1 /* K(0) and V(0)'s loads issued with Q's (the prologue) */
+#endif
 #ifndef AF_QAGPR
 #define AF_QAGPR 1 /* Q's fragments kept in AGPRs (tk_rt_in_agpr) */
 #endif
@@ -421,9 +424,21 @@ typedef struct attn_fwd_args {
     }                                                                                             \
     /* Q block -> LDS -> this wave's 32 rows in registers, in d-chunks */                         \
     NAME##_q_t qf[NC];                                                                            \
+    const int nt = kv_hi > kv_lo ? (kv_hi - kv_lo + AF_BKV - 1) / AF_BKV : 0; /* key tiles (0 when causal hides all) */ \
+    NAME##_kstage ks0[NC], ks1[NC]; /* K(j+2) (loaded in tile j-1) and K(j+3) in flight during tile j */ \
+    NAME##_vstage vs0;                                                                            \
+    enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
     {                                                                                             \
       NAME##_qstage qs;                                                                           \
-      tk_load(sm.q, qs, &a.q, rq, b, h, q0, 0, tid);                                              \
+      tk_load_issue(qs, &a.q, rq, b, h, q0, 0, tid);                                              \
+      /* K(0) and V(0) with Q (AF_KQ): their trip to memory under Q's */                          \
+      if (AF_KQ && nt > 0) {                                                                      \
+        AF_K_ISSUE(ks0, kv_lo);                                                                   \
+        tk_load_issue_t_mat(vs0, mvv, rv, kv_lo, 0, tid);                                         \
+        tk_load_commit(sm.q, qs, tid, NK + NV);                                                   \
+      } else {                                                                                    \
+        tk_load_commit(sm.q, qs, tid, 0);                                                         \
+      }                                                                                           \
       tk_lds_barrier();                                                                           \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
         NAME##_qpend qp;                                                                          \
@@ -437,19 +452,17 @@ typedef struct attn_fwd_args {
     _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(o[c]);                              \
     float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */     \
     const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                        \
-    const int nt = kv_hi > kv_lo ? (kv_hi - kv_lo + AF_BKV - 1) / AF_BKV : 0; /* key tiles (0 when causal hides all) */ \
-    NAME##_kstage ks0[NC], ks1[NC]; /* K(j+2) (loaded in tile j-1) and K(j+3) in flight during tile j */ \
     NAME##_kpend kp_[NC]; /* K fragment reads; chunk 0's cross the tile boundary */             \
     NAME##_k_t kf_[NC];                                                                           \
-    NAME##_vstage vs0;                                                                            \
-    enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
     NAME##_s_t s_a, s_b; /* S(j) and S(j+1), alternating */                                       \
     tk_rt_zero(s_a);                                                                              \
     float mt = -INFINITY; /* column max of S(j) (raw scores) */                                   \
     /* prologue: tile 0 in LDS and S(0); tiles 1 (set 1) and 2 (set 0) in flight */               \
     if (nt > 0) {                                                                                 \
-      AF_K_ISSUE(ks0, kv_lo);                                                                     \
-      tk_load_issue_t_mat(vs0, mvv, rv, kv_lo, 0, tid);                                           \
+      if (!AF_KQ) {                                                                               \
+        AF_K_ISSUE(ks0, kv_lo);                                                                   \
+        tk_load_issue_t_mat(vs0, mvv, rv, kv_lo, 0, tid);                                         \
+      }                                                                                           \
       AF_K_COMMIT(ks0, 0, NV); /* K(0) -> buffer 0 */                                             \
       AF_K_ISSUE(ks1, kv_lo + AF_BKV);                                                            \
       tk_lds_barrier();                                                                           \
