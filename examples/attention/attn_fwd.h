@@ -97,6 +97,20 @@ typedef struct attn_fwd_args {
 #endif
 #define AF_RESCALE 8.0f /* lazy rescale: the running max moves when a tile's max exceeds it by this (log2 units) */
 
+/* tk_gl_rsrc_mat's V# over matrix (b, h) of a bf16 tensor, without its checks: tk_attn.hip
+ * checked tk_gl_mat_ok on the host and (b, h) come from the grid, always inside.  Branch-free,
+ * so the kernel arguments it reads are scalar loads issued as one batch at entry (with the
+ * checks, ~10 loads in series behind their branches: ~0.9 us of every workgroup, modeled) */
+#ifndef AF_ARGB
+#define AF_ARGB 1
+#endif
+__device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
+{
+  const int64_t e = (int64_t)b * g->strides[0] + (int64_t)h * g->strides[1];
+  return tk_rsrc_make((const tk_bf16 *)g->ptr + e,
+                      (uint32_t)(((g->dims[2] - 1) * g->strides[2] + g->dims[3]) * (int64_t)sizeof(tk_bf16)));
+}
+
 /* S^T = K Q^T for the K tile in LDS, over 32-wide d-chunks (inside ATTN_FWD_KERNEL) */
 #define AF_S_PHASE(NAME, S)                                                                       \
   do {                                                                                            \
@@ -395,14 +409,15 @@ typedef struct attn_fwd_args {
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     /* the work item: (Q block, head, batch) and, for a tail split item, its part (-1: whole) */ \
     int qb = (int)blockIdx.x, h = (int)blockIdx.y, b = (int)blockIdx.z, part = -1;                \
-    const int pid = (int)blockIdx.x; /* a part's slot in the workspace */                         \
+    int pid = 0; /* a tail part's slot in the workspace: (item - item0) nsplit + part */         \
     if (a.nqb > 0) {                                                                              \
-      /* whole items: workgroup i runs on XCD i % 8 (round-robin dispatch, CDNA3 ISA guide 1.2), \
-       * so each XCD gets a contiguous range of items (the same heads' K/V share its L2) */       \
-      const int n_ = (int)gridDim.x, x_ = pid % 8;                                                \
-      const int item = a.nsplit > 1 ? a.item0 + pid / a.nsplit                                    \
-                                    : x_ * (n_ / 8) + min(x_, n_ % 8) + pid / 8;                  \
-      if (a.nsplit > 1) part = pid % a.nsplit;                                                    \
+      /* workgroup i runs on XCD i % 8 (round-robin dispatch, CDNA3 ISA guide 1.2), so each XCD  \
+       * gets a contiguous range of slots: whole items (the same heads' K/V share its L2) or a    \
+       * tail item's parts (attn_fwd_combine reads them on the same XCD: L2 hits) */             \
+      const int n_ = (int)gridDim.x, x_ = (int)blockIdx.x % 8;                                    \
+      const int i_ = x_ * (n_ / 8) + min(x_, n_ % 8) + (int)blockIdx.x / 8;                       \
+      const int item = a.nsplit > 1 ? a.item0 + i_ / a.nsplit : i_;                               \
+      if (a.nsplit > 1) part = i_ % a.nsplit, pid = i_;                                           \
       qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq);                    \
     }                                                                                             \
     const int q0 = qb * AF_BQ;                                                                    \
@@ -411,7 +426,8 @@ typedef struct attn_fwd_args {
     const tk_rsrc rq = tk_gl_rsrc(&a.q);                                                          \
     /* K and V through matrix-bounded loads: the descriptor spans matrix (b, hk), so key rows    \
      * past skv read 0 without per-lane checks (tk/loads.h) */                                    \
-    const tk_rsrc rk = tk_gl_rsrc_mat(&a.k, b, hk), rv = tk_gl_rsrc_mat(&a.v, b, hk);             \
+    const tk_rsrc rk = AF_ARGB ? af_rsrc_mat(&a.k, b, hk) : tk_gl_rsrc_mat(&a.k, b, hk);            \
+    const tk_rsrc rv = AF_ARGB ? af_rsrc_mat(&a.v, b, hk) : tk_gl_rsrc_mat(&a.v, b, hk);            \
     const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
     /* keys [kv_lo, kv_hi): all (causal: up to the block's last visible key), or a part's whole  \
      * tiles (the split is for non-causal problems: attn_fwd_plan) */                              \
@@ -560,18 +576,22 @@ static size_t attn_fwd_ws_bytes(int32_t ntail, int nsplit, int d)
 /* Merge of a tail item's parts: per query, LSE = log2 sum_p 2^lse_p and O = sum_p
  * 2^(lse_p - LSE) O_p (each part's O already divided by its own l); a query no part saw a
  * key for gets O = 0, LSE = +inf like the main kernel.  Workgroup (i, c): tail item i, head
- * dims 8c..8c+7; thread t: query t % 128, dims 8c + 4 (t / 128) .. +3.  A wave's workspace
+ * dims 8c..8c+7 (1-D grid, ranges per XCD below); thread t: query t % 128, dims 8c + 4 (t / 128) .. +3.  A wave's workspace
  * reads are 256 contiguous bytes.  Every part's LSE and O loads are issued before the first
  * use (up to 5 x AF_SPLIT_MAX in flight): the workspace was written on other XCDs, so each
  * wave of loads costs a trip to memory, and one trip instead of one per few parts is most of
  * this launch's time. */
 __global__ __launch_bounds__(256) void attn_fwd_combine(attn_fwd_args a, int d)
 {
-  const int item = a.item0 + (int)blockIdx.x, qi = (int)threadIdx.x % AF_BQ;
-  const int e0 = 8 * (int)blockIdx.y + 4 * ((int)threadIdx.x / AF_BQ);
+  /* 1-D grid of (tail item, dims 8c..) pairs in contiguous ranges per XCD, as the main kernel's
+   * tail parts: an item's parts were written on the XCD that merges them */
+  const int n_ = (int)gridDim.x, x_ = (int)blockIdx.x % 8, nc = d / 8;
+  const int i_ = x_ * (n_ / 8) + min(x_, n_ % 8) + (int)blockIdx.x / 8, it = i_ / nc;
+  const int item = a.item0 + it, qi = (int)threadIdx.x % AF_BQ;
+  const int e0 = 8 * (i_ % nc) + 4 * ((int)threadIdx.x / AF_BQ);
   const int qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq), q = qb * AF_BQ + qi;
   if (q >= a.sq) return;
-  const int64_t p0 = (int64_t)blockIdx.x * a.nsplit; /* the item's first part */
+  const int64_t p0 = (int64_t)it * a.nsplit; /* the item's first part */
   const float *wl = a.ws_lse + p0 * AF_BQ + qi;
   const float *wo = (const float *)a.ws_o.ptr + (p0 * d + e0) * AF_BQ + qi;
   float lp[AF_SPLIT_MAX], x[AF_SPLIT_MAX][4];
@@ -631,7 +651,7 @@ static hipError_t attn_fwd_launch(const attn_fwd_args *a, int d, int b, hipStrea
     if (nw) hipLaunchKernelGGL(attn_fwd_d128, dim3(nw), dim3(256), 0, stream, w);
     hipLaunchKernelGGL(attn_fwd_d128, dim3(nt), dim3(256), 0, stream, t);
   }
-  hipLaunchKernelGGL(attn_fwd_combine, dim3((unsigned)a->ntail, (unsigned)(d / 8)), dim3(256), 0, stream, t, d);
+  hipLaunchKernelGGL(attn_fwd_combine, dim3((unsigned)(a->ntail * (d / 8))), dim3(256), 0, stream, t, d);
   return hipGetLastError();
 }
 
