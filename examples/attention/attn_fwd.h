@@ -89,6 +89,9 @@ typedef struct attn_fwd_args {
 #define AF_KNLATE 1 /* O MFMAs between the tile's barrier and the next tile's first K chunk reads */
 #endif
 #define AF_ODEFER 4 /* O MFMAs of a tile issued at the next tile's start (even, 0..8) */
+#ifndef AF_OLATE
+#define AF_OLATE 1 /* of those, issued inside the S loop's first slots (0..AF_ODEFER / 2) */
+#endif
 #ifndef AF_KQ
 #define AF_KQ 1 /* K(0) and V(0)'s loads issued with Q's (the prologue) */
 #endif
@@ -229,7 +232,7 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
         m[0] = mn;                                                                                \
       }                                                                                           \
       float mu[1] = {m[0] == -INFINITY ? 0.0f : m[0]}; /* all masked so far: keep exp2 finite */  \
-      AF_O_DEFERRED(NAME, 8 - AF_ODEFER / 2, 8);                                                  \
+      AF_O_DEFERRED(NAME, 8 - AF_ODEFER / 2, 8 - AF_OLATE);                                       \
       /* 4-wave interleave: S(j+1)'s MFMAs (on the last tile a discarded product of the stale K   \
        * tile) one at a time, each followed by its share of P(j)'s exp2, column sum and bf16      \
        * conversion; a wave issues in order and an MFMA waits for the busy pipe, so only this     \
@@ -261,6 +264,8 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
           /* V(j)'s first chunk reads AF_VEARLY MFMAs before the O phase (after the last K chunk's \
            * wait): they land under the last S MFMAs instead of stalling the first O MFMA */        \
           if (g == NG - AF_VEARLY) AF_SHIFTED(AF_VREAD_, 0);                                       \
+          /* the last AF_OLATE deferred O MFMAs, one per S slot after its exp2 work (AF_OLATE) */    \
+          if (g < AF_OLATE) AF_O_DEFERRED(NAME, 8 - AF_OLATE + g, 8 - AF_OLATE + g + 1);           \
           TK_SCHED_BARRIER(0);                                                                    \
           NAME##_f1_t a1, b1;                                                                     \
           NAME##_c1_t s1;                                                                         \
