@@ -32,7 +32,9 @@
  * reads follow it, so they cross the LDS under O's last MFMAs; V(j)'s first
  * chunk is read under S's last MFMAs, and O's last AF_ODEFER MFMAs are
  * issued around the next tile's rescale decision (the MFMA pipe works while
- * its scalar and vector work issues).
+ * its scalar and vector work issues), the very last (AF_OLATE) inside the S
+ * loop's first slot, after its exp2 work.  Prologue: K(0), V(0) loads issued
+ * with Q's (AF_KQ); K/V descriptors built branch-free (af_rsrc_mat).
  * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
  * aligned like FlashAttention-2: key j is visible to query i when
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
@@ -50,7 +52,8 @@
  * problems whose last round of items would leave CUs idle run the whole rounds
  * as one launch (items spread over the XCDs in contiguous ranges), the last
  * items as a second launch of key-range parts that write O^T / l (f32) and
- * their LSE to a workspace, and attn_fwd_combine merges the parts.
+ * their LSE to a workspace, and attn_fwd_combine merges the parts (an item's
+ * parts and its merge in the same XCD's contiguous range).
  */
 #ifndef ATTN_FWD_H
 #define ATTN_FWD_H
