@@ -32,7 +32,9 @@
  * reads follow it, so they cross the LDS under O's last MFMAs; V(j)'s first
  * chunk is read under S's last MFMAs, and O's last AF_ODEFER MFMAs are
  * issued around the next tile's rescale decision (the MFMA pipe works while
- * its scalar and vector work issues).
+ * its scalar and vector work issues), the very last (AF_OLATE) inside the S
+ * loop's first slot, after its exp2 work.  Prologue: K(0), V(0) loads issued
+ * with Q's (AF_KQ); K/V descriptors built branch-free (af_rsrc_mat).
  * Masks (tk/softmax.h): key rows >= skv (tail), and causal, bottom-right
  * aligned like FlashAttention-2: key j is visible to query i when
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
@@ -50,7 +52,8 @@
  * problems whose last round of items would leave CUs idle run the whole rounds
  * as one launch (items spread over the XCDs in contiguous ranges), the last
  * items as a second launch of key-range parts that write O^T / l (f32) and
- * their LSE to a workspace, and attn_fwd_combine merges the parts.
+ * their LSE to a workspace, and attn_fwd_combine merges the parts (an item's
+ * parts and its merge in the same XCD's contiguous range).
  */
 #ifndef ATTN_FWD_H
 #define ATTN_FWD_H
@@ -89,10 +92,30 @@ typedef struct attn_fwd_args {
 #define AF_KNLATE 1 /* O MFMAs between the tile's barrier and the next tile's first K chunk reads */
 #endif
 #define AF_ODEFER 4 /* O MFMAs of a tile issued at the next tile's start (even, 0..8) */
+#ifndef AF_OLATE
+#define AF_OLATE 1 /* of those, issued inside the S loop's first slots (0..AF_ODEFER / 2) */
+#endif
+#ifndef AF_KQ
+#define AF_KQ 1 /* K(0) and V(0)'s loads issued with Q's (the prologue) */
+#endif
 #ifndef AF_QAGPR
 #define AF_QAGPR 1 /* Q's fragments kept in AGPRs (tk_rt_in_agpr) */
 #endif
 #define AF_RESCALE 8.0f /* lazy rescale: the running max moves when a tile's max exceeds it by this (log2 units) */
+
+/* tk_gl_rsrc_mat's V# over matrix (b, h) of a bf16 tensor, without its checks: tk_attn.hip
+ * checked tk_gl_mat_ok on the host and (b, h) come from the grid, always inside.  Branch-free,
+ * so the kernel arguments it reads are scalar loads issued as one batch at entry (with the
+ * checks, ~10 loads in series behind their branches: ~0.9 us of every workgroup, modeled) */
+#ifndef AF_ARGB
+#define AF_ARGB 1
+#endif
+__device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
+{
+  const int64_t e = (int64_t)b * g->strides[0] + (int64_t)h * g->strides[1];
+  return tk_rsrc_make((const tk_bf16 *)g->ptr + e,
+                      (uint32_t)(((g->dims[2] - 1) * g->strides[2] + g->dims[3]) * (int64_t)sizeof(tk_bf16)));
+}
 
 /* S^T = K Q^T for the K tile in LDS, over 32-wide d-chunks (inside ATTN_FWD_KERNEL) */
 #define AF_S_PHASE(NAME, S)                                                                       \
@@ -212,7 +235,7 @@ typedef struct attn_fwd_args {
         m[0] = mn;                                                                                \
       }                                                                                           \
       float mu[1] = {m[0] == -INFINITY ? 0.0f : m[0]}; /* all masked so far: keep exp2 finite */  \
-      AF_O_DEFERRED(NAME, 8 - AF_ODEFER / 2, 8);                                                  \
+      AF_O_DEFERRED(NAME, 8 - AF_ODEFER / 2, 8 - AF_OLATE);                                       \
       /* 4-wave interleave: S(j+1)'s MFMAs (on the last tile a discarded product of the stale K   \
        * tile) one at a time, each followed by its share of P(j)'s exp2, column sum and bf16      \
        * conversion; a wave issues in order and an MFMA waits for the busy pipe, so only this     \
@@ -244,6 +267,8 @@ typedef struct attn_fwd_args {
           /* V(j)'s first chunk reads AF_VEARLY MFMAs before the O phase (after the last K chunk's \
            * wait): they land under the last S MFMAs instead of stalling the first O MFMA */        \
           if (g == NG - AF_VEARLY) AF_SHIFTED(AF_VREAD_, 0);                                       \
+          /* the last AF_OLATE deferred O MFMAs, one per S slot after its exp2 work (AF_OLATE) */    \
+          if (g < AF_OLATE) AF_O_DEFERRED(NAME, 8 - AF_OLATE + g, 8 - AF_OLATE + g + 1);           \
           TK_SCHED_BARRIER(0);                                                                    \
           NAME##_f1_t a1, b1;                                                                     \
           NAME##_c1_t s1;                                                                         \
@@ -392,14 +417,15 @@ typedef struct attn_fwd_args {
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     /* the work item: (Q block, head, batch) and, for a tail split item, its part (-1: whole) */ \
     int qb = (int)blockIdx.x, h = (int)blockIdx.y, b = (int)blockIdx.z, part = -1;                \
-    const int pid = (int)blockIdx.x; /* a part's slot in the workspace */                         \
+    int pid = 0; /* a tail part's slot in the workspace: (item - item0) nsplit + part */         \
     if (a.nqb > 0) {                                                                              \
-      /* whole items: workgroup i runs on XCD i % 8 (round-robin dispatch, CDNA3 ISA guide 1.2), \
-       * so each XCD gets a contiguous range of items (the same heads' K/V share its L2) */       \
-      const int n_ = (int)gridDim.x, x_ = pid % 8;                                                \
-      const int item = a.nsplit > 1 ? a.item0 + pid / a.nsplit                                    \
-                                    : x_ * (n_ / 8) + min(x_, n_ % 8) + pid / 8;                  \
-      if (a.nsplit > 1) part = pid % a.nsplit;                                                    \
+      /* workgroup i runs on XCD i % 8 (round-robin dispatch, CDNA3 ISA guide 1.2), so each XCD  \
+       * gets a contiguous range of slots: whole items (the same heads' K/V share its L2) or a    \
+       * tail item's parts (attn_fwd_combine reads them on the same XCD: L2 hits) */             \
+      const int n_ = (int)gridDim.x, x_ = (int)blockIdx.x % 8;                                    \
+      const int i_ = x_ * (n_ / 8) + min(x_, n_ % 8) + (int)blockIdx.x / 8;                       \
+      const int item = a.nsplit > 1 ? a.item0 + i_ / a.nsplit : i_;                               \
+      if (a.nsplit > 1) part = i_ % a.nsplit, pid = i_;                                           \
       qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq);                    \
     }                                                                                             \
     const int q0 = qb * AF_BQ;                                                                    \
@@ -408,7 +434,8 @@ typedef struct attn_fwd_args {
     const tk_rsrc rq = tk_gl_rsrc(&a.q);                                                          \
     /* K and V through matrix-bounded loads: the descriptor spans matrix (b, hk), so key rows    \
      * past skv read 0 without per-lane checks (tk/loads.h) */                                    \
-    const tk_rsrc rk = tk_gl_rsrc_mat(&a.k, b, hk), rv = tk_gl_rsrc_mat(&a.v, b, hk);             \
+    const tk_rsrc rk = AF_ARGB ? af_rsrc_mat(&a.k, b, hk) : tk_gl_rsrc_mat(&a.k, b, hk);            \
+    const tk_rsrc rv = AF_ARGB ? af_rsrc_mat(&a.v, b, hk) : tk_gl_rsrc_mat(&a.v, b, hk);            \
     const tk_mview mvk = tk_gl_mview(&a.k), mvv = tk_gl_mview(&a.v);                              \
     /* keys [kv_lo, kv_hi): all (causal: up to the block's last visible key), or a part's whole  \
      * tiles (the split is for non-causal problems: attn_fwd_plan) */                              \
@@ -421,9 +448,21 @@ typedef struct attn_fwd_args {
     }                                                                                             \
     /* Q block -> LDS -> this wave's 32 rows in registers, in d-chunks */                         \
     NAME##_q_t qf[NC];                                                                            \
+    const int nt = kv_hi > kv_lo ? (kv_hi - kv_lo + AF_BKV - 1) / AF_BKV : 0; /* key tiles (0 when causal hides all) */ \
+    NAME##_kstage ks0[NC], ks1[NC]; /* K(j+2) (loaded in tile j-1) and K(j+3) in flight during tile j */ \
+    NAME##_vstage vs0;                                                                            \
+    enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
     {                                                                                             \
       NAME##_qstage qs;                                                                           \
-      tk_load(sm.q, qs, &a.q, rq, b, h, q0, 0, tid);                                              \
+      tk_load_issue(qs, &a.q, rq, b, h, q0, 0, tid);                                              \
+      /* K(0) and V(0) with Q (AF_KQ): their trip to memory under Q's */                          \
+      if (AF_KQ && nt > 0) {                                                                      \
+        AF_K_ISSUE(ks0, kv_lo);                                                                   \
+        tk_load_issue_t_mat(vs0, mvv, rv, kv_lo, 0, tid);                                         \
+        tk_load_commit(sm.q, qs, tid, NK + NV);                                                   \
+      } else {                                                                                    \
+        tk_load_commit(sm.q, qs, tid, 0);                                                         \
+      }                                                                                           \
       tk_lds_barrier();                                                                           \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
         NAME##_qpend qp;                                                                          \
@@ -437,19 +476,17 @@ typedef struct attn_fwd_args {
     _Pragma("unroll") for (int c = 0; c < NC; ++c) tk_rt_zero(o[c]);                              \
     float m[1] = {-INFINITY}, l[1] = {0.0f}; /* per query column of this lane (log2 units) */     \
     const int qw = q0 + 32 * (int)wave; /* first query row of this wave */                        \
-    const int nt = kv_hi > kv_lo ? (kv_hi - kv_lo + AF_BKV - 1) / AF_BKV : 0; /* key tiles (0 when causal hides all) */ \
-    NAME##_kstage ks0[NC], ks1[NC]; /* K(j+2) (loaded in tile j-1) and K(j+3) in flight during tile j */ \
     NAME##_kpend kp_[NC]; /* K fragment reads; chunk 0's cross the tile boundary */             \
     NAME##_k_t kf_[NC];                                                                           \
-    NAME##_vstage vs0;                                                                            \
-    enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
     NAME##_s_t s_a, s_b; /* S(j) and S(j+1), alternating */                                       \
     tk_rt_zero(s_a);                                                                              \
     float mt = -INFINITY; /* column max of S(j) (raw scores) */                                   \
     /* prologue: tile 0 in LDS and S(0); tiles 1 (set 1) and 2 (set 0) in flight */               \
     if (nt > 0) {                                                                                 \
-      AF_K_ISSUE(ks0, kv_lo);                                                                     \
-      tk_load_issue_t_mat(vs0, mvv, rv, kv_lo, 0, tid);                                           \
+      if (!AF_KQ) {                                                                               \
+        AF_K_ISSUE(ks0, kv_lo);                                                                   \
+        tk_load_issue_t_mat(vs0, mvv, rv, kv_lo, 0, tid);                                         \
+      }                                                                                           \
       AF_K_COMMIT(ks0, 0, NV); /* K(0) -> buffer 0 */                                             \
       AF_K_ISSUE(ks1, kv_lo + AF_BKV);                                                            \
       tk_lds_barrier();                                                                           \
@@ -547,18 +584,22 @@ static size_t attn_fwd_ws_bytes(int32_t ntail, int nsplit, int d)
 /* Merge of a tail item's parts: per query, LSE = log2 sum_p 2^lse_p and O = sum_p
  * 2^(lse_p - LSE) O_p (each part's O already divided by its own l); a query no part saw a
  * key for gets O = 0, LSE = +inf like the main kernel.  Workgroup (i, c): tail item i, head
- * dims 8c..8c+7; thread t: query t % 128, dims 8c + 4 (t / 128) .. +3.  A wave's workspace
+ * dims 8c..8c+7 (1-D grid, ranges per XCD below); thread t: query t % 128, dims 8c + 4 (t / 128) .. +3.  A wave's workspace
  * reads are 256 contiguous bytes.  Every part's LSE and O loads are issued before the first
  * use (up to 5 x AF_SPLIT_MAX in flight): the workspace was written on other XCDs, so each
  * wave of loads costs a trip to memory, and one trip instead of one per few parts is most of
  * this launch's time. */
 __global__ __launch_bounds__(256) void attn_fwd_combine(attn_fwd_args a, int d)
 {
-  const int item = a.item0 + (int)blockIdx.x, qi = (int)threadIdx.x % AF_BQ;
-  const int e0 = 8 * (int)blockIdx.y + 4 * ((int)threadIdx.x / AF_BQ);
+  /* 1-D grid of (tail item, dims 8c..) pairs in contiguous ranges per XCD, as the main kernel's
+   * tail parts: an item's parts were written on the XCD that merges them */
+  const int n_ = (int)gridDim.x, x_ = (int)blockIdx.x % 8, nc = d / 8;
+  const int i_ = x_ * (n_ / 8) + min(x_, n_ % 8) + (int)blockIdx.x / 8, it = i_ / nc;
+  const int item = a.item0 + it, qi = (int)threadIdx.x % AF_BQ;
+  const int e0 = 8 * (i_ % nc) + 4 * ((int)threadIdx.x / AF_BQ);
   const int qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq), q = qb * AF_BQ + qi;
   if (q >= a.sq) return;
-  const int64_t p0 = (int64_t)blockIdx.x * a.nsplit; /* the item's first part */
+  const int64_t p0 = (int64_t)it * a.nsplit; /* the item's first part */
   const float *wl = a.ws_lse + p0 * AF_BQ + qi;
   const float *wo = (const float *)a.ws_o.ptr + (p0 * d + e0) * AF_BQ + qi;
   float lp[AF_SPLIT_MAX], x[AF_SPLIT_MAX][4];
@@ -618,7 +659,7 @@ static hipError_t attn_fwd_launch(const attn_fwd_args *a, int d, int b, hipStrea
     if (nw) hipLaunchKernelGGL(attn_fwd_d128, dim3(nw), dim3(256), 0, stream, w);
     hipLaunchKernelGGL(attn_fwd_d128, dim3(nt), dim3(256), 0, stream, t);
   }
-  hipLaunchKernelGGL(attn_fwd_combine, dim3((unsigned)a->ntail, (unsigned)(d / 8)), dim3(256), 0, stream, t, d);
+  hipLaunchKernelGGL(attn_fwd_combine, dim3((unsigned)(a->ntail * (d / 8))), dim3(256), 0, stream, t, d);
   return hipGetLastError();
 }
 
