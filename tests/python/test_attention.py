@@ -102,64 +102,88 @@ class AttentionTorch(unittest.TestCase):
         self.assertEqual((q.grad.dtype, k.grad.dtype, v.grad.dtype), (torch.bfloat16,) * 3)
 
 
-def ref_dq_partials(b, hq, hkv, sq, skv, d, cus):
+def ref_dq_partials(b, hq, hkv, sq, skv, d, cus, cdna4):
     """tk_attn_bwd_dq_partials from its documented rule (docs/attention.md "Deterministic backward"):
     P in 1..min(key blocks of 128, 8), P partials of b*hq*ceil64(sq)*d*4 bytes within 4 GiB, the least
-    cost in sixteenths of a round (16 per round of the launches, 15 when P > 1, 8 per partial, 1 per
-    launch; launches of W = the most whole rounds of `cus` within P*G units, G = b*hkv, a launch
-    boundary after the last whole chunk of P key blocks), the fewest on a tie; 0 past 3.75 GiB."""
+    modeled cost, the fewest on a tie; 0 past 3.75 GiB.  Units: G = b*hkv kv groups per key block, in
+    chunks of P key blocks (the first chunk only stores, the last may be a remainder of rem < P),
+    launches of W = the most whole rounds of `cus` within P*G units (a launch boundary after the
+    last whole chunk).  gfx942: 16 per round (15 when P > 1), 8 per partial, 1 per launch.  gfx950:
+    per launch ceil(units / cus) rounds times the mean unit weight (store-only 32 / 24 / 23,
+    loading 43 / 34 / 32 for 1 / 2 / 3+ units of a kv group in the chunk) plus 4; 14 per partial."""
     part, nkb, g = b * hq * (-(-sq // 64) * 64) * d * 4, -(-skv // 128), b * hkv
     if part > 0xF0000000 or nkb * g >= 2 ** 31:
         return 0
     nmax = min(nkb, 8)
     while nmax > 1 and nmax * part > 4 << 30:
         nmax -= 1
+
+    def weight(pp, load):
+        return ((43, 34, 32) if load else (32, 24, 23))[min(pp, 3) - 1]
+
     best, cbest = 1, None
     for n in range(1, nmax + 1):
         m = min(n * g, 1 << 22)
         w = m if m <= cus else m // cus * cus
-        full = nkb // n * n * g
-        r = l = 0
-        for u in (full, nkb * g - full):
-            if u:
-                r += u // w * -(-w // cus) + -(-(u % w) // cus)
-                l += -(-u // w)
-        c = (15 if n > 1 else 16) * r + 8 * n + l
+        full, rem = nkb // n * n * g, nkb % n
+        if cdna4:
+            c = 14 * n
+            for u0, u1 in ((0, full), (full, nkb * g)):
+                for k in range(u0, u1, w):
+                    e = min(k + w, u1)
+                    st = max(min(e, n * g) - min(k, n * g), 0)  # the first chunk's: store only
+                    f = min(e, full) - min(k, full)  # whole chunks'
+                    tot = st * weight(n, 0) + (f - st) * weight(n, 1) + ((e - k - f) * weight(rem, 1) if e - k - f else 0)
+                    c += -(-(e - k) // cus) * tot // (e - k) + 4
+        else:
+            r = l = 0
+            for u in (full, nkb * g - full):
+                if u:
+                    r += u // w * -(-w // cus) + -(-(u % w) // cus)
+                    l += -(-u // w)
+            c = (15 if n > 1 else 16) * r + 8 * n + l
         if cbest is None or c < cbest:
             best, cbest = n, c
     return best
 
 
-def device_cus():
+def device_info():
+    """(CUs, is gfx950) of the current device, from the HIP runtime (independent of libtk_attn)."""
     import ctypes
-    v = ctypes.c_int(0)
     tk._lib.libs.attn  # first: it brings the HIP runtime this process uses (tksim's under tksim)
     hip = tk._lib.libs.hip
     hip.hipDeviceGetAttribute.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int]
     hip.hipDeviceGetAttribute.restype = ctypes.c_int
-    # 63: hipDeviceAttributeMultiprocessorCount (HIP 5.2's hip_runtime_api.h)
-    tk._lib.hip_check(hip.hipDeviceGetAttribute(ctypes.byref(v), 63, 0), "hipDeviceGetAttribute")
-    return v.value
+    out = []
+    # HIP 5.2's hip_runtime_api.h: hipDeviceAttributeMultiprocessorCount 63, hipDeviceAttributeGcnArch 10003
+    for attr in (63, 10003):
+        v = ctypes.c_int(0)
+        tk._lib.hip_check(hip.hipDeviceGetAttribute(ctypes.byref(v), attr, 0), "hipDeviceGetAttribute")
+        out.append(v.value)
+    return out[0], out[1] == 950
 
 
 class DqPartials(unittest.TestCase):
     def test_rule_matches_documented_examples(self):
-        # docs/attention.md: b16 h16 d128 s1024 on MI355X (256 CUs): 2; s2048 on MI325X (304): 2; s4096: 4
-        self.assertEqual(ref_dq_partials(16, 16, 16, 1024, 1024, 128, 256), 2)
-        self.assertEqual(ref_dq_partials(16, 16, 16, 2048, 2048, 128, 304), 2)
-        self.assertEqual(ref_dq_partials(16, 16, 16, 4096, 4096, 128, 304), 4)
+        # docs/attention.md: b16 h16 d128 s1024 on MI355X (256 CUs, gfx950): 4; s2048 on MI325X (304, gfx942):
+        # 2; s4096 on MI325X: 4; b10 h16 s64 skv500 (test attn_bwd_det_split_launch_d128): 2 on both
+        self.assertEqual(ref_dq_partials(16, 16, 16, 1024, 1024, 128, 256, True), 4)
+        self.assertEqual(ref_dq_partials(16, 16, 16, 2048, 2048, 128, 304, False), 2)
+        self.assertEqual(ref_dq_partials(16, 16, 16, 4096, 4096, 128, 304, False), 4)
+        self.assertEqual(ref_dq_partials(10, 16, 16, 64, 500, 128, 304, False), 2)
+        self.assertEqual(ref_dq_partials(10, 16, 16, 64, 500, 128, 256, True), 2)
 
     def test_library_against_rule(self):
-        cus = device_cus()
+        cus, cdna4 = device_info()
         self.assertGreater(cus, 0)
         lib = tk._lib.libs.attn
         shapes = [(16, 16, 16, 1024, 1024, 128), (16, 16, 16, 2048, 2048, 128), (16, 16, 16, 4096, 4096, 128),
                   (1, 8, 1, 300, 1300, 128), (10, 16, 16, 64, 500, 128), (2, 64, 8, 1000, 3000, 64),
                   (1, 1, 1, 1, 1, 64), (1, 2, 1, 64, 640, 64), (3, 4, 4, 8192, 8192, 128)]
         for b, hq, hkv, sq, skv, d in shapes:
-            want = ref_dq_partials(b, hq, hkv, sq, skv, d, cus)
+            want = ref_dq_partials(b, hq, hkv, sq, skv, d, cus, cdna4)
             got = tk.attention_backward_dq_partials((b, sq, hq, d), (b, skv, hkv, d))
-            self.assertEqual(got, want, "P for b%d hq%d hkv%d sq%d skv%d d%d on %d CUs" % (b, hq, hkv, sq, skv, d, cus))
+            self.assertEqual(got, want, "P for b%d hq%d hkv%d sq%d skv%d d%d on %d CUs, gfx950 %s" % (b, hq, hkv, sq, skv, d, cus, cdna4))
             # the deterministic workspace: the deltas (b*hq*sq f32, to 16 bytes) and P partials
             p = tk._lib.AttnProblem()
             lib.tk_attn_problem_init(p, b, hq, hkv, sq, skv, d, 0)
@@ -170,21 +194,21 @@ class DqPartials(unittest.TestCase):
         # arrays and tensors give their shapes
         q = np.zeros((1, 64, 2, 64), np.float32)
         k = torch.zeros((1, 640, 1, 64), dtype=torch.bfloat16)
-        self.assertEqual(tk.attention_backward_dq_partials(q, k), ref_dq_partials(1, 2, 1, 64, 640, 64, cus))
+        self.assertEqual(tk.attention_backward_dq_partials(q, k), ref_dq_partials(1, 2, 1, 64, 640, 64, cus, cdna4))
         # the test hook forces the recomputing kernel
         os.environ["TK_ATTN_BWD_DQ_RECOMPUTE"] = "1"
         try:
             self.assertEqual(tk.attention_backward_dq_partials(q, k), 0)
         finally:
             del os.environ["TK_ATTN_BWD_DQ_RECOMPUTE"]
-        self.assertEqual(tk.attention_backward_dq_partials(q, k), ref_dq_partials(1, 2, 1, 64, 640, 64, cus))
+        self.assertEqual(tk.attention_backward_dq_partials(q, k), ref_dq_partials(1, 2, 1, 64, 640, 64, cus, cdna4))
 
     def test_deterministic_backward_with_partials(self):
         # 5 key blocks of 128: several partials (P > 1 here on 256 and 304 CUs), GQA 2:1, causal sq < skv
         rng = np.random.default_rng(23)
         b, sq, skv, hq, hkv, d = 1, 64, 640, 2, 1, 64
         P = tk.attention_backward_dq_partials((b, sq, hq, d), (b, skv, hkv, d))
-        self.assertEqual(P, ref_dq_partials(b, hq, hkv, sq, skv, d, device_cus()))
+        self.assertEqual(P, ref_dq_partials(b, hq, hkv, sq, skv, d, *device_info()))
         self.assertGreater(P, 1)
         q = rng.standard_normal((b, sq, hq, d)).astype(np.float32)
         k = rng.standard_normal((b, skv, hkv, d)).astype(np.float32)
