@@ -2,9 +2,9 @@
  * sums (TK_ATTN_BWD_DETERMINISTIC): no float atomics, bitwise repeatable, and
  * no recomputation of S, P, dP, dS for dQ.
  *  - attn_bwd_d*_kvdqp: the fused dK/dV/dQ kernel of attn_bwd.h (FQ 2) over
- *    units (key block kb, kv group g = batch * hkv + kv head) in kb-major
- *    order u = kb * G + g; a launch runs W consecutive units (1-D grid, first
- *    unit a.kb0).  Unit (kb, g) adds its dQ blocks to partial kb % P
+ *    units (key block kb, kv group g = batch * hkv + kv head) in chunks of P
+ *    key blocks (AB_DQP_UNIT); a launch runs W consecutive units (1-D grid,
+ *    first unit a.kb0).  Unit (kb, g) adds its dQ blocks to partial kb % P
  *    (f32 [b][hq][sq][d]) with a plain load, add, store instead of an atomic.
  *    W <= P * G, so a launch holds at most P consecutive key blocks of a kv
  *    group: every partial element has one writer per launch; launches on a
@@ -65,16 +65,51 @@ static inline void attn_bwd_dqp_count(int64_t u, int64_t w, int cus, int64_t *r,
   *r += (u / w) * ((w + cus - 1) / cus) + (u % w ? (u % w + cus - 1) / cus : 0);
   *l += (u + w - 1) / w;
 }
-/* partials P (1..8) for a device of `cus` CUs (0: unknown): the least modeled cost in sixteenths
- * of a round: 16 per round of the launches (W = attn_bwd_dqp_width units each; one workgroup per
- * CU; 15 for P > 1: a kv group's P units share its Q and dO reads, AB_DQP_UNIT), 8 per partial
- * (the sum reads each: b*hq*sq*d*4 bytes, about half a round's time on MI325X and MI355X at
- * d 128, modeled), 1 per launch (its ramp and drain); the fewest partials on a tie.  The launches
- * stop at the last whole chunk of P key blocks (AB_DQP_LAUNCH).  E.g. b16 h16 d128 (G = 256):
- * s2048 on 304 CUs: 2 (14 launches of 304 units: 14 rounds, where P = 1 takes 16 launches of
- * 256); at most 4 GiB in all; 0 when one partial passes AB_DQP_NONE or the units pass 2^31 (then
- * the dq kernel) */
-static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d, int cus)
+/* gfx950 (CDNA4) kvdqp unit costs in 1/32 of a round of units that load, share Q and dO 3+ ways
+ * (about 90 us at b16 h16 s1024 d128 on MI355X, modeled v7), by the units of a kv group in the
+ * chunk that share its Q and dO reads (pp: 1, 2, 3+) and whether they load (a key block below P
+ * only stores); and the sum's read of one partial.  The double-rate MFMAs leave these rounds
+ * bound by HBM (measured, modeled v7, b16 h16 s1024 d128 MI355X, P forced 1..8: store-only
+ * rounds 88.7 / 68.5 / 65 us, loading rounds 121 / 96 / 89.5 us, the sum 39-44 us a partial) */
+static inline int64_t attn_bwd_dqp_cost4(int64_t pp, int load)
+{
+  static const int64_t st[3] = {32, 24, 23}, ld[3] = {43, 34, 32};
+  const int i = pp >= 3 ? 2 : (int)pp - 1;
+  return load ? ld[i] : st[i];
+}
+/* the cost of launching `u` units (first unit u0) of P = n partials, W per launch on `cus` CUs,
+ * gfx950 weights: per launch, its rounds times its units' mean cost, plus 4 (a launch's ramp) */
+static inline int64_t attn_bwd_dqp_cost4_units(int64_t u0, int64_t u, int64_t w, int cus, int64_t g, int64_t n,
+                                              int64_t nkb)
+{
+  int64_t c = 0;
+  const int64_t full = nkb / n * n * g, rem = nkb - nkb / n * n;
+  for (int64_t k = u0; k < u0 + u; k += w) {
+    const int64_t e = k + w < u0 + u ? k + w : u0 + u, m = e - k;
+    /* units in [k, e): store-only below n * g (the first chunk), the remainder chunk's share rem */
+    const int64_t s_ = (e < n * g ? e : n * g) - (k < n * g ? k : n * g), f_ = (e < full ? e : full) - (k < full ? k : full);
+    const int64_t l_ = f_ - (s_ > 0 ? s_ : 0), r_ = m - f_;
+    const int64_t sum = (s_ > 0 ? s_ : 0) * attn_bwd_dqp_cost4(n, 0) + l_ * attn_bwd_dqp_cost4(n, 1) +
+                        (r_ ? r_ * attn_bwd_dqp_cost4(rem, 1) : 0);
+    c += ((m + cus - 1) / cus) * sum / m + 4;
+  }
+  return c;
+}
+/* partials P (1..8) for a device of `cus` CUs (0: unknown): the least modeled cost.  gfx942
+ * (cdna4 0), in sixteenths of a round: 16 per round of the launches (W = attn_bwd_dqp_width
+ * units each; one workgroup per CU; 15 for P > 1: a kv group's P units share its Q and dO reads,
+ * AB_DQP_UNIT), 8 per partial (the sum reads each: b*hq*sq*d*4 bytes, about half a round's time
+ * at d 128, modeled), 1 per launch (its ramp and drain).  gfx950 (cdna4 1): its kvdqp rounds are
+ * bound by HBM, so rounds that only store (the first chunk) cost less than rounds that load, and
+ * more sharing of Q and dO pays: attn_bwd_dqp_cost4's weights per unit, 14 (in 1/32 of a round)
+ * per partial, 4 per launch.  The fewest partials on a tie.  The launches stop at the last whole
+ * chunk of P key blocks (AB_DQP_LAUNCH).  E.g. b16 h16 d128 (G = 256): s2048 on 304 CUs (gfx942):
+ * 2 (14 launches of 304 units: 14 rounds, where P = 1 takes 16 launches of 256); s1024 on 256
+ * CUs (gfx950): 4 (two launches of 1024 units, 0.772 ms of kvdqp and sum where P = 2 took 0.801,
+ * modeled v7); at most 4 GiB in all; 0 when one partial passes AB_DQP_NONE or the units pass
+ * 2^31 (then the dq kernel) */
+static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d, int cus,
+                                     int cdna4)
 {
   const int64_t part = attn_bwd_dqp_bytes(b, hq, sq, d), nkb = (skv + AB_BK - 1) / AB_BK, g = b * hkv;
   if (part <= 0 || part > (int64_t)AB_DQP_NONE || nkb <= 0 || nkb * g >= ((int64_t)1 << 31)) return 0;
@@ -85,13 +120,27 @@ static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t
   int64_t cbest = -1;
   for (int64_t n = 1; n <= nmax; ++n) {
     const int64_t w = attn_bwd_dqp_width(g, (int)n, cus), full = nkb / n * n * g;
-    int64_t r = 0, l = 0;
-    attn_bwd_dqp_count(full, w, cus, &r, &l);
-    if (nkb * g > full) attn_bwd_dqp_count(nkb * g - full, w, cus, &r, &l);
-    const int64_t c = (n > 1 ? 15 : 16) * r + 8 * n + l;
+    int64_t c;
+    if (cdna4) {
+      c = attn_bwd_dqp_cost4_units(0, full, w, cus, g, n, nkb) + 14 * n;
+      if (nkb * g > full) c += attn_bwd_dqp_cost4_units(full, nkb * g - full, w, cus, g, n, nkb);
+    } else {
+      int64_t r = 0, l = 0;
+      attn_bwd_dqp_count(full, w, cus, &r, &l);
+      if (nkb * g > full) attn_bwd_dqp_count(nkb * g - full, w, cus, &r, &l);
+      c = (n > 1 ? 15 : 16) * r + 8 * n + l;
+    }
     if (cbest < 0 || c < cbest) cbest = c, best = (int)n;
   }
   return best;
+}
+/* the current device is a gfx950 (its gcnArchName), for attn_bwd_dqp_parts */
+static inline int attn_bwd_dqp_cdna4(void)
+{
+  int dev = 0;
+  hipDeviceProp_t prop;
+  if (hipGetDevice(&dev) != hipSuccess || hipGetDeviceProperties(&prop, dev) != hipSuccess) return 0;
+  return !strncmp(prop.gcnArchName, "gfx950", 6);
 }
 
 /* inside AB_DKDV_KERNEL (FQ 2): this workgroup's unit u = a.kb0 + blockIdx.x as its key block KB,

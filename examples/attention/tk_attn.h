@@ -97,7 +97,8 @@ size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flag
  * partial sums (1..8), or 0 when the kernel that recomputes S, P, dP, dS for
  * dQ runs instead (one partial would pass 3.75 GiB, or the environment sets
  * TK_ATTN_BWD_DQ_RECOMPUTE=1: a test hook for that path); -1 for an
- * invalid problem. */
+ * invalid problem.  TK_ATTN_BWD_DQ_PARTS=k in the environment forces k
+ * partials (1..8, ignored past the problem's limit; a measurement hook). */
 int tk_attn_bwd_dq_partials(const tk_attn_problem *p);
 /* Backward: dq, dk, dv from q, k, v, o, lse (the forward's) and dout;
  * workspace: device memory, 16-byte aligned, of

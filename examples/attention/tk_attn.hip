@@ -196,7 +196,12 @@ static int bwd_dqp_parts(const tk_attn_problem *p) /* deterministic: dQ partials
   const char *rc = getenv("TK_ATTN_BWD_DQ_RECOMPUTE"); /* test hook: the > 3.75 GiB path at any size */
   if (rc && *rc && strcmp(rc, "0") != 0) return 0;
   /* the current device's CUs (as the forward's plan): launches of whole rounds */
-  return attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, attn_bwd_dqp_cus());
+  const int n = attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, attn_bwd_dqp_cus(), attn_bwd_dqp_cdna4());
+  /* measurement hook: TK_ATTN_BWD_DQ_PARTS=k forces k partials (1..8, at most the problem's limit: the
+   * choice without a device) */
+  const char *fp = getenv("TK_ATTN_BWD_DQ_PARTS");
+  const int k = fp && *fp ? atoi(fp) : 0;
+  return n > 0 && k >= 1 && k <= attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, 0, 0) ? k : n;
 }
 int tk_attn_bwd_dq_partials(const tk_attn_problem *p)
 {

@@ -4,7 +4,9 @@ through their C APIs (libtk_gemm.so, libtk_attn.so) with ctypes.
     tk.gemm(a, b, layout="nt", alpha=1.0, beta=0.0, c=None, bias=None,
             bias_dim="row", act=None, out_dtype="bf16")
     tk.attention(q, k, v, causal=False, scale=None) -> (o, lse)
-    tk.attention_backward(do, q, k, v, o, lse, causal=False, scale=None) -> (dq, dk, dv)
+    tk.attention_backward(do, q, k, v, o, lse, causal=False, scale=None,
+                          deterministic=False) -> (dq, dk, dv)
+    tk.attention_backward_dq_partials(q, k) -> int   (deterministic mode's P)
     tk.torch.attention(q, k, v, causal=False, scale=None)   (autograd)
 
 Inputs: torch.bfloat16 tensors, NumPy float32 arrays (rounded to bf16) or
@@ -21,7 +23,8 @@ import numpy as np
 from . import _lib
 from ._tensors import Output, bf16_operand, bf16_bits_to_f32, f32_operand, f32_to_bf16_bits, is_torch, same_kind
 
-__all__ = ["gemm", "attention", "attention_backward", "f32_to_bf16_bits", "bf16_bits_to_f32"]
+__all__ = ["gemm", "attention", "attention_backward", "attention_backward_dq_partials", "f32_to_bf16_bits",
+           "bf16_bits_to_f32"]
 __version__ = "0.1.0"
 
 
@@ -243,6 +246,49 @@ def attention_backward(do, q, k, v, o, lse, causal=False, scale=None, determinis
         return dq.result(), dk.result(), dv.result()
     finally:
         _free(ops)
+
+
+def _shape4(x, nm, fn):
+    """x's shape (array, tensor or a sequence of 4 ints) as a tuple of 4 positive ints."""
+    shape = getattr(x, "shape", x)
+    try:
+        shape = tuple(shape)
+    except TypeError:
+        raise TypeError("tk.%s: %s must be an array, a tensor or a shape (batch, seq, heads, head_dim), got %s"
+                        % (fn, nm, type(x).__name__)) from None
+    if len(shape) != 4:
+        raise ValueError("tk.%s: %s must be 4-D (batch, seq, heads, head_dim: BSHD), got shape %s" % (fn, nm, shape))
+    out = []
+    for n in shape:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError("tk.%s: %s's shape must hold integers, got %r" % (fn, nm, shape))
+        if n < 1:
+            raise ValueError("tk.%s: %s's shape must be positive, got %s" % (fn, nm, shape))
+        out.append(int(n))
+    return tuple(out)
+
+
+class _Shape:
+    def __init__(self, shape):
+        self.shape = shape
+
+
+def attention_backward_dq_partials(q, k):
+    """The number P of f32 partial sums through which
+    attention_backward(..., deterministic=True) sums dq for these shapes on
+    the current device (tk_attn_bwd_dq_partials): 1..8, or 0 when one
+    partial would pass 3.75 GiB (or TK_ATTN_BWD_DQ_RECOMPUTE=1 is set) and a
+    kernel that recomputes S, P, dP, dS for dq runs instead.  q and k: the
+    tensors or arrays (their shapes) or shapes (B, Sq, Hq, D) and
+    (B, Skv, Hkv, D).  The workspace holds P partials of
+    B*Hq*ceil64(Sq)*D*4 bytes (docs/attention.md "Deterministic backward")."""
+    fn = "attention_backward_dq_partials"
+    sq_, sk_ = _shape4(q, "q", fn), _shape4(k, "k", fn)
+    lib, p = _attn_problem(_Shape(sq_), _Shape(sk_), _Shape(sk_), False, None, fn)
+    n = lib.tk_attn_bwd_dq_partials(p)
+    if n < 0:  # the problem passed tk_attn_problem_error above: the library disagrees with itself
+        raise RuntimeError("tk.%s: the library rejected the problem (%d)" % (fn, n))
+    return int(n)
 
 
 def __getattr__(name):

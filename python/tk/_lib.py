@@ -149,6 +149,9 @@ class _Libs:
             # q k v o do lse dq dk dv ws flags stream
             lib.tk_attn_bwd_flags.argtypes = [ctypes.POINTER(AttnProblem)] + [_P] * 10 + [ctypes.c_uint, _P]
             lib.tk_attn_bwd_flags.restype = ctypes.c_int
+            # TK_ATTN_BWD_DETERMINISTIC's dQ: f32 partial sums (1..8), 0 recomputing dq kernel, -1 bad problem
+            lib.tk_attn_bwd_dq_partials.argtypes = [ctypes.POINTER(AttnProblem)]
+            lib.tk_attn_bwd_dq_partials.restype = ctypes.c_int
             lib.tk_attn_strerror.argtypes = [ctypes.c_int]
             lib.tk_attn_strerror.restype = _S
             self._attn = lib

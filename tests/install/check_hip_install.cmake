@@ -44,7 +44,7 @@ if(NOT rc EQUAL 0)
 endif()
 string(REPLACE "|" ";" archs "${ARCHS}")
 foreach(a ${archs})
-  foreach(p consumer_tk consumer_math consumer_lib consumer_rtc)
+  foreach(p consumer_tk consumer_math consumer_lib consumer_rtc consumer_attn)
     execute_process(COMMAND "${prefix}/bin/tksim" --arch=${a} "${root}/build/${p}"
                     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)

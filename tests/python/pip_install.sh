@@ -21,6 +21,8 @@ a = np.eye(64, dtype=np.float32) * 2
 b = (np.arange(64 * 32) % 256).astype(np.float32).reshape(32, 64) / 8  # exact in bf16
 c = tk.gemm(a, b)  # A B^T = 2 B^T, exact in bf16 for these values
 assert np.array_equal(c, 2 * b.T), abs(c - 2 * b.T).max()
+n = tk.attention_backward_dq_partials((16, 1024, 16, 128), (16, 1024, 16, 128))  # the deterministic dQ's partials
+assert 1 <= n <= 8, n
 print("installed tk ok:", tk.__file__)
 PY
 env -u PYTHONPATH $tksim "$work/venv/bin/python" check.py

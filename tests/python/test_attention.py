@@ -102,6 +102,129 @@ class AttentionTorch(unittest.TestCase):
         self.assertEqual((q.grad.dtype, k.grad.dtype, v.grad.dtype), (torch.bfloat16,) * 3)
 
 
+def ref_dq_partials(b, hq, hkv, sq, skv, d, cus, cdna4):
+    """tk_attn_bwd_dq_partials from its documented rule (docs/attention.md "Deterministic backward"):
+    P in 1..min(key blocks of 128, 8), P partials of b*hq*ceil64(sq)*d*4 bytes within 4 GiB, the least
+    modeled cost, the fewest on a tie; 0 past 3.75 GiB.  Units: G = b*hkv kv groups per key block, in
+    chunks of P key blocks (the first chunk only stores, the last may be a remainder of rem < P),
+    launches of W = the most whole rounds of `cus` within P*G units (a launch boundary after the
+    last whole chunk).  gfx942: 16 per round (15 when P > 1), 8 per partial, 1 per launch.  gfx950:
+    per launch ceil(units / cus) rounds times the mean unit weight (store-only 32 / 24 / 23,
+    loading 43 / 34 / 32 for 1 / 2 / 3+ units of a kv group in the chunk) plus 4; 14 per partial."""
+    part, nkb, g = b * hq * (-(-sq // 64) * 64) * d * 4, -(-skv // 128), b * hkv
+    if part > 0xF0000000 or nkb * g >= 2 ** 31:
+        return 0
+    nmax = min(nkb, 8)
+    while nmax > 1 and nmax * part > 4 << 30:
+        nmax -= 1
+
+    def weight(pp, load):
+        return ((43, 34, 32) if load else (32, 24, 23))[min(pp, 3) - 1]
+
+    best, cbest = 1, None
+    for n in range(1, nmax + 1):
+        m = min(n * g, 1 << 22)
+        w = m if m <= cus else m // cus * cus
+        full, rem = nkb // n * n * g, nkb % n
+        if cdna4:
+            c = 14 * n
+            for u0, u1 in ((0, full), (full, nkb * g)):
+                for k in range(u0, u1, w):
+                    e = min(k + w, u1)
+                    st = max(min(e, n * g) - min(k, n * g), 0)  # the first chunk's: store only
+                    f = min(e, full) - min(k, full)  # whole chunks'
+                    tot = st * weight(n, 0) + (f - st) * weight(n, 1) + ((e - k - f) * weight(rem, 1) if e - k - f else 0)
+                    c += -(-(e - k) // cus) * tot // (e - k) + 4
+        else:
+            r = l = 0
+            for u in (full, nkb * g - full):
+                if u:
+                    r += u // w * -(-w // cus) + -(-(u % w) // cus)
+                    l += -(-u // w)
+            c = (15 if n > 1 else 16) * r + 8 * n + l
+        if cbest is None or c < cbest:
+            best, cbest = n, c
+    return best
+
+
+def device_info():
+    """(CUs, is gfx950) of the current device, from the HIP runtime (independent of libtk_attn)."""
+    import ctypes
+    tk._lib.libs.attn  # first: it brings the HIP runtime this process uses (tksim's under tksim)
+    hip = tk._lib.libs.hip
+    hip.hipDeviceGetAttribute.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int]
+    hip.hipDeviceGetAttribute.restype = ctypes.c_int
+    out = []
+    # HIP 5.2's hip_runtime_api.h: hipDeviceAttributeMultiprocessorCount 63, hipDeviceAttributeGcnArch 10003
+    for attr in (63, 10003):
+        v = ctypes.c_int(0)
+        tk._lib.hip_check(hip.hipDeviceGetAttribute(ctypes.byref(v), attr, 0), "hipDeviceGetAttribute")
+        out.append(v.value)
+    return out[0], out[1] == 950
+
+
+class DqPartials(unittest.TestCase):
+    def test_rule_matches_documented_examples(self):
+        # docs/attention.md: b16 h16 d128 s1024 on MI355X (256 CUs, gfx950): 4; s2048 on MI325X (304, gfx942):
+        # 2; s4096 on MI325X: 4; b10 h16 s64 skv500 (test attn_bwd_det_split_launch_d128): 2 on both
+        self.assertEqual(ref_dq_partials(16, 16, 16, 1024, 1024, 128, 256, True), 4)
+        self.assertEqual(ref_dq_partials(16, 16, 16, 2048, 2048, 128, 304, False), 2)
+        self.assertEqual(ref_dq_partials(16, 16, 16, 4096, 4096, 128, 304, False), 4)
+        self.assertEqual(ref_dq_partials(10, 16, 16, 64, 500, 128, 304, False), 2)
+        self.assertEqual(ref_dq_partials(10, 16, 16, 64, 500, 128, 256, True), 2)
+
+    def test_library_against_rule(self):
+        cus, cdna4 = device_info()
+        self.assertGreater(cus, 0)
+        lib = tk._lib.libs.attn
+        shapes = [(16, 16, 16, 1024, 1024, 128), (16, 16, 16, 2048, 2048, 128), (16, 16, 16, 4096, 4096, 128),
+                  (1, 8, 1, 300, 1300, 128), (10, 16, 16, 64, 500, 128), (2, 64, 8, 1000, 3000, 64),
+                  (1, 1, 1, 1, 1, 64), (1, 2, 1, 64, 640, 64), (3, 4, 4, 8192, 8192, 128)]
+        for b, hq, hkv, sq, skv, d in shapes:
+            want = ref_dq_partials(b, hq, hkv, sq, skv, d, cus, cdna4)
+            got = tk.attention_backward_dq_partials((b, sq, hq, d), (b, skv, hkv, d))
+            self.assertEqual(got, want, "P for b%d hq%d hkv%d sq%d skv%d d%d on %d CUs, gfx950 %s" % (b, hq, hkv, sq, skv, d, cus, cdna4))
+            # the deterministic workspace: the deltas (b*hq*sq f32, to 16 bytes) and P partials
+            p = tk._lib.AttnProblem()
+            lib.tk_attn_problem_init(p, b, hq, hkv, sq, skv, d, 0)
+            ws = lib.tk_attn_bwd_workspace_bytes_flags(p, tk._lib.ATTN_BWD_DETERMINISTIC)
+            self.assertEqual(ws, (b * hq * sq * 4 + 15) // 16 * 16 + want * b * hq * (-(-sq // 64) * 64) * d * 4)
+        # one partial past 3.75 GiB: 0, the recomputing dq kernel
+        self.assertEqual(tk.attention_backward_dq_partials((1, 65536, 128, 128), (1, 65536, 128, 128)), 0)
+        # arrays and tensors give their shapes
+        q = np.zeros((1, 64, 2, 64), np.float32)
+        k = torch.zeros((1, 640, 1, 64), dtype=torch.bfloat16)
+        self.assertEqual(tk.attention_backward_dq_partials(q, k), ref_dq_partials(1, 2, 1, 64, 640, 64, cus, cdna4))
+        # the test hook forces the recomputing kernel
+        os.environ["TK_ATTN_BWD_DQ_RECOMPUTE"] = "1"
+        try:
+            self.assertEqual(tk.attention_backward_dq_partials(q, k), 0)
+        finally:
+            del os.environ["TK_ATTN_BWD_DQ_RECOMPUTE"]
+        self.assertEqual(tk.attention_backward_dq_partials(q, k), ref_dq_partials(1, 2, 1, 64, 640, 64, cus, cdna4))
+
+    def test_deterministic_backward_with_partials(self):
+        # 5 key blocks of 128: several partials (P > 1 here on 256 and 304 CUs), GQA 2:1, causal sq < skv
+        rng = np.random.default_rng(23)
+        b, sq, skv, hq, hkv, d = 1, 64, 640, 2, 1, 64
+        P = tk.attention_backward_dq_partials((b, sq, hq, d), (b, skv, hkv, d))
+        self.assertEqual(P, ref_dq_partials(b, hq, hkv, sq, skv, d, *device_info()))
+        self.assertGreater(P, 1)
+        q = rng.standard_normal((b, sq, hq, d)).astype(np.float32)
+        k = rng.standard_normal((b, skv, hkv, d)).astype(np.float32)
+        v = rng.standard_normal((b, skv, hkv, d)).astype(np.float32)
+        do = rng.standard_normal((b, sq, hq, d)).astype(np.float32)
+        o, lse = tk.attention(q, k, v, causal=True)
+        Q, K, V = (tkref.bf16(x).requires_grad_() for x in (q, k, v))
+        ro, _, _ = tkref.attention(Q, K, V, causal=True)
+        ro.backward(tkref.bf16(do))
+        g1 = tk.attention_backward(do, q, k, v, o, lse, causal=True, deterministic=True)
+        g2 = tk.attention_backward(do, q, k, v, o, lse, causal=True, deterministic=True)
+        for x, y, r, nm in zip(g1, g2, (Q.grad, K.grad, V.grad), ("dq", "dk", "dv")):
+            check_grad(self, x, r, "deterministic, %d partials, %s" % (P, nm))
+            self.assertTrue(np.array_equal(x, y), "deterministic %s differs between two calls" % nm)
+
+
 class AttentionErrors(unittest.TestCase):
     def test_errors(self):
         z = lambda *s: np.zeros(s, np.float32)  # noqa: E731
@@ -121,6 +244,14 @@ class AttentionErrors(unittest.TestCase):
             (TypeError, "float32", lambda: tk.attention_backward(q, q, k, k, q, lse.astype(np.float64))),
             (ValueError, "do must have", lambda: tk.attention_backward(z(1, 32, 2, 64), q, k, k, q, lse)),
             (TypeError, "torch tensor", lambda: tk.torch.attention(q, k, k)),
+            (ValueError, "4-D", lambda: tk.attention_backward_dq_partials((1, 64, 64), (1, 64, 2, 64))),
+            (ValueError, "head dim must be 64 or 128",
+             lambda: tk.attention_backward_dq_partials((1, 64, 2, 32), (1, 64, 2, 32))),
+            (ValueError, "multiple of Hkv", lambda: tk.attention_backward_dq_partials((1, 64, 3, 64), (1, 64, 2, 64))),
+            (ValueError, "batch", lambda: tk.attention_backward_dq_partials((2, 64, 2, 64), (1, 64, 2, 64))),
+            (ValueError, "must be positive", lambda: tk.attention_backward_dq_partials((1, 0, 2, 64), (1, 64, 2, 64))),
+            (TypeError, "integers", lambda: tk.attention_backward_dq_partials((1, 64.0, 2, 64), (1, 64, 2, 64))),
+            (TypeError, "a shape", lambda: tk.attention_backward_dq_partials(5, (1, 64, 2, 64))),
         ]
         for exc, text, call in cases:
             with self.assertRaises(exc, msg=text) as cm:
