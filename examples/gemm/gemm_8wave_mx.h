@@ -17,8 +17,8 @@
  *    step later (a quarter (half) of the rows per step: one load per thread
  *    and step); the first memory cluster of a K step reads the step's words
  *    of all 6 row fragments with one ds_read_b128 and one ds_read_b64, and
- *    op_sel picks each MFMA's byte (one word per K step and lane group,
- *    taken as read: no shifts; gemm_8wave_mx_kernels.h).
+ *    op_sel picks each MFMA's byte (fp4: one word per K step, fp8: one per
+ *    two, shifted by 8 on the odd step; gemm_8wave_mx_kernels.h).
  *    The 4-byte gather per row and step this replaces touched a 128-byte
  *    line per row, as many lines as the A and B data themselves.
  * On gfx950 the memory cluster holds its addresses across the loop (the fp8

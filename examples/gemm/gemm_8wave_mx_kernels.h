@@ -30,18 +30,13 @@
  * per lane, byte op_sel of its scale VGPR (CDNA4 ISA guide, "Matrix
  * arithmetic": OPSEL / OPSEL_HI of the scale operands pick a byte): lane
  * group h = lane / 32 of an MFMA holds block 2q + h of its 64-element K
- * slice.  So the writer splits its chunk into one word (s, h) per K step s
- * of the chunk and lane group h, in which byte hs + 2q (fp4) or 2 hs (fp8)
- * is half-step hs's MFMA q's scale, so the MFMA's op_sel is a constant of the
- * half-step and the word goes to the MFMA as read:
- * -- fp4 (dwords 2s, 2s+1 = step s's 8 blocks): [d0.h, d1.h, d0.h+2, d1.h+2];
- * -- fp8 (dword s = step s's 4 blocks): d_s >> 8h (bytes 0 and 2 are blocks
- *    h and 2 + h; bytes 1 and 3 are never selected).  Before, two fp8 steps
- *    shared a word and the odd step's 6 words were shifted by 8 after every
- *    read: 6 VALU per K step on the readers (and 4 two-dword byte splits on
- *    the writers) against 4 more ds_write_b32 and 24 KiB more LDS now.
- * Each word lands in LDS at
- *   mx_lds[buffer][group][2s + h][A or Bt][r] (16 bytes: 4 row fragments)
+ * slice.  So the writer splits its chunk by lane group: word (u, h) holds
+ * bytes h, h+2 of chunk dwords 2u and 2u+1 as [d0.h, d1.h, d0.h+2, d1.h+2]
+ * -- fp4 (dwords 2u, 2u+1 = step u's 8 blocks): byte hs + 2q is half-step
+ * hs's MFMA q, a whole K step per word; fp8 (dwords 2u, 2u+1 = steps 2u,
+ * 2u+1): byte 2 * hs + (step parity), two K steps per word, shifted right
+ * by 8 on the odd step.  Each word lands in LDS at
+ *   mx_lds[buffer][group][2u + h][A or Bt][r] (16 bytes: 4 row fragments)
  * A: slot k (fragment i = k: a lane's 4 A words are one ds_read_b128); Bt:
  * the wave pair's 2 fragments as one 8-byte pair (one ds_read_b64), the
  * pairs of rows 16..31 exchanged so that 32 lanes' ds_read_b64 (r, r + 16)
@@ -54,7 +49,6 @@
 #define W8_MX
 #define W8_MX_SW (W8_MX_EPB) /* scale words per row and K step: 1 (fp8) or 2 (fp4) */
 #define W8_MX_CS (4 / W8_MX_SW) /* K steps per 16-byte chunk */
-#define W8_MX_NW (2 * W8_MX_CS) /* LDS words (s, h) per chunk and row */
 #define W8_NS 1 /* one chunk load per thread and K step (second memory cluster) */
 #define W8_MX_NF (W8_GM / 32 + W8_WN / 32) /* scale words per lane and K step */
 #define W8_MX_SETUP()                                                                    \
@@ -70,9 +64,9 @@
       ksteps > 0 ? (uint32_t)((p.m - 1) * mx_kb + mx_used) : 0u);                          \
   const tk_rsrc mx_rsb = tk_rsrc_make((const uint8_t *)p.mx_scale_b + z * p.n * mx_kb,    \
       ksteps > 0 ? (uint32_t)((p.n - 1) * mx_kb + mx_used) : 0u);                          \
-  /* [buffer][group][word (s, h)][A, Bt][row r of the fragments]: 4 fragments'   \
+  /* [buffer][group][word (u, h)][A, Bt][row r of the fragments]: 4 fragments'   \
    * words; buffer 2: where the lanes out of phase write (never read) */        \
-  TK_SHARED uint32_t mx_lds[3][2][W8_MX_NW][2][32][4] __attribute__((aligned(16)));     \
+  TK_SHARED uint32_t mx_lds[3][2][4][2][32][4] __attribute__((aligned(16)));            \
   static_assert(W8_GM == 128 && W8_GN == 128 && W8_WN == 64,                             \
                 "gemm_8wave_mx: the scale layout is the 256x256 tile's (4 A, 2 + 2 Bt row fragments per group)"); \
   tk_u32x4 mx_st; /* the chunk on its way (registers) */                                 \
@@ -90,7 +84,7 @@
     const uint32_t _off = (uint32_t)((_g < _lim ? _g : _lim) * mx_kb + kb * W8_MX_EPB / 32) + 16u * (uint32_t)(c); \
     mx_st = tk_buffer_load_b128(_b ? mx_rsb : mx_rsa, _r % W8_MX_CS == (uint32_t)(f) ? _off : TK_OOB_OFFSET); \
   } while (0)
-/* fp4's word (s, h) of a chunk: bytes h and h + 2 of dwords 2s, 2s+1 (above) */
+/* word (u, h) of a chunk: bytes h and h + 2 of dwords 2u, 2u+1 (above) */
 #define W8_MX_SPLIT(d0, d1, h) ((((d0) >> (8 * (h))) & 0x00ff00ffu) | ((((d1) >> (8 * (h))) & 0x00ff00ffu) << 8))
 /* write the chunk in registers, split, into buffer bi if this thread's phase
  * is f (else into the dummy buffer 2) */
@@ -102,22 +96,11 @@
     const uint32_t _col = _bt ? (_k ^ (2u * (_r / 16u))) : _k;                           \
     const uint32_t _bsel = _r % W8_MX_CS == (uint32_t)(f) ? (uint32_t)(bi) : 2u;         \
     uint32_t *_d = &mx_lds[_bsel][grp][0][_bt][_r][_col];                                \
-    enum { _ps = 2 * 32 * 4 }; /* dwords between words (s, h) */                         \
-    if (W8_MX_SW == 1) { /* fp8: word (s, h) = dword s >> 8h */                          \
-      _d[0 * _ps] = mx_st.x;                                                             \
-      _d[1 * _ps] = mx_st.x >> 8;                                                        \
-      _d[2 * _ps] = mx_st.y;                                                             \
-      _d[3 * _ps] = mx_st.y >> 8;                                                        \
-      _d[4 * _ps % (W8_MX_NW * _ps)] = mx_st.z; /* (fp4 never gets here) */              \
-      _d[5 * _ps % (W8_MX_NW * _ps)] = mx_st.z >> 8;                                     \
-      _d[6 * _ps % (W8_MX_NW * _ps)] = mx_st.w;                                          \
-      _d[7 * _ps % (W8_MX_NW * _ps)] = mx_st.w >> 8;                                     \
-    } else {                                                                             \
-      _d[0 * _ps] = W8_MX_SPLIT(mx_st.x, mx_st.y, 0);                                    \
-      _d[1 * _ps] = W8_MX_SPLIT(mx_st.x, mx_st.y, 1);                                    \
-      _d[2 * _ps] = W8_MX_SPLIT(mx_st.z, mx_st.w, 0);                                    \
-      _d[3 * _ps] = W8_MX_SPLIT(mx_st.z, mx_st.w, 1);                                    \
-    }                                                                                    \
+    enum { _ps = 2 * 32 * 4 }; /* dwords between words (u, h) */                         \
+    _d[0 * _ps] = W8_MX_SPLIT(mx_st.x, mx_st.y, 0);                                      \
+    _d[1 * _ps] = W8_MX_SPLIT(mx_st.x, mx_st.y, 1);                                      \
+    _d[2 * _ps] = W8_MX_SPLIT(mx_st.z, mx_st.w, 0);                                      \
+    _d[3 * _ps] = W8_MX_SPLIT(mx_st.z, mx_st.w, 1);                                      \
   } while (0)
 /* prologue: chunk 0 of every row (issued first, written before the
  * prologue's barrier), then phase 0's chunk 1 (the "step -1" load) */
@@ -133,26 +116,27 @@
     W8_MX_LOAD(1, 0);                                                                    \
   } while (0)
 /* a memory cluster: the first one reads this K step's 6 words (chunk ks / CS
- * in buffer (ks / CS) % 2, word (s, h) = (ks % CS, lane group h)) and pins
- * them, the MFMAs take them as read (op_sel fp8 2 hs, fp4 hs + 2q); the second writes phase
- * ks % CS's chunk ks / CS + 1 and loads phase (ks + 1) % CS's chunk
- * (ks + 1) / CS + 1 */
+ * in buffer (ks / CS) % 2, word u = ks % CS / (CS / 2) of lane group h) and
+ * pins them; the second writes phase ks % CS's chunk ks / CS + 1 and loads
+ * phase (ks + 1) % CS's chunk (ks + 1) / CS + 1 */
 #define W8_MX_ISSUE(cur, kload)                                                          \
   do {                                                                                   \
     if ((cur) == 0) {                                                                    \
       const uint32_t _bi = ((uint32_t)ks / W8_MX_CS) % 2, _l = tk_lane_id(), _r = _l % 32u; \
-      const uint32_t _w = 2u * ((uint32_t)ks % W8_MX_CS) + _l / 32u;                     \
+      const uint32_t _w = 2u * (((uint32_t)ks % W8_MX_CS) / (W8_MX_CS / 2)) + _l / 32u;  \
+      /* fp8: the odd step's bytes down by 8 (byte 2 hs + parity) */            \
+      const uint32_t _sh = W8_MX_SW == 1 ? 8u * ((uint32_t)ks % 2u) : 0u;                \
       /* memcpy: one 16-byte and one 8-byte LDS read of the uint32_t array */     \
       tk_u32x4 _va;                                                                      \
       tk_u32x2 _vb;                                                                      \
       __builtin_memcpy(&_va, __builtin_assume_aligned(&mx_lds[_bi][grp][_w][0][_r][0], 16), 16);                       \
       __builtin_memcpy(&_vb, __builtin_assume_aligned(&mx_lds[_bi][gw / 2][_w][1][_r][2u * ((gw % 2u) ^ (_r / 16u))], 8), 8); \
-      mx_sc[0] = tk_opaque(_va.x);                                                       \
-      mx_sc[1] = tk_opaque(_va.y);                                                       \
-      mx_sc[2] = tk_opaque(_va.z);                                                       \
-      mx_sc[3] = tk_opaque(_va.w);                                                       \
-      mx_sc[4] = tk_opaque(_vb.x);                                                       \
-      mx_sc[5] = tk_opaque(_vb.y);                                                       \
+      mx_sc[0] = tk_opaque(_va.x >> _sh);                                                \
+      mx_sc[1] = tk_opaque(_va.y >> _sh);                                                \
+      mx_sc[2] = tk_opaque(_va.z >> _sh);                                                \
+      mx_sc[3] = tk_opaque(_va.w >> _sh);                                                \
+      mx_sc[4] = tk_opaque(_vb.x >> _sh);                                                \
+      mx_sc[5] = tk_opaque(_vb.y >> _sh);                                                \
     } else {                                                                             \
       W8_MX_COMMIT(1 - ((uint32_t)ks / W8_MX_CS) % 2, (uint32_t)ks % W8_MX_CS);          \
       W8_MX_LOAD((uint32_t)(ks + 1) / W8_MX_CS + 1, (uint32_t)(ks + 1) % W8_MX_CS);      \
@@ -283,7 +267,6 @@
 #undef W8_MX_ISSUE
 #undef W8_MX_SW
 #undef W8_MX_CS
-#undef W8_MX_NW
 #undef W8_MX_COMMIT
 #undef W8_MX_MEMORY_LEAN
 #undef W8_MX_TAIL_MMA
