@@ -14,7 +14,10 @@
 //     4*(kf/4)*FK + 4*KW*h + KW*(kf%4) + i (FK 16, KW 8), so a lane's 32
 //     bytes of one 32x32x64 MFMA are 32 consecutive K: one MX block;
 //  3. tk_mma_ABt_mx (tk/mma.h) for MXFP8 E4M3 (SEL 0, two MFMAs per
-//     fragment pair), E5M2 (SEL 2, one) and FP4 E2M1 (two): operands placed
+//     fragment pair; SEL 1, one), E5M2 (SEL 2 and 3, one) and FP4 E2M1 (SEL
+//     0 and 1, two; every byte 0..3 of a scale word selected somewhere, the
+//     odd-SEL cases with block 0's scales at E8M0's extremes 0x00 / 0xfe
+//     plus a 0x7f): operands placed
 //     by the documented order (fp8 as in 2, fp4 in the paired order of
 //     tk_prefetch_issue_b128: byte column 32*(kf/2) + 16*h + 8*(kf%2) + i,
 //     element 2j in byte j's low nibble), scale words whose byte SEL + 2q
@@ -193,6 +196,11 @@ static void test_k4(const char *what, void (*kern)(tk_gl, uint64_t *)) {
 MX_KERNEL(k_mx_fp8, TK_F8F6F4_FP8, 64, 32, 128, 0)  /* 4 blocks: bytes 0, 2 */
 MX_KERNEL(k_mx_bf8, TK_F8F6F4_BF8, 32, 64, 64, 2)   /* 2 blocks: byte 2 */
 MX_KERNEL(k_mx_fp4, TK_F8F6F4_FP4, 64, 32, 64, 0)   /* 128 elements, 4 blocks: bytes 0, 2 */
+/* the odd bytes (op_sel 1, op_sel_hi 0 / 1): the 8wave MX kernel's fp8
+ * words hold a block's scale in byte 1 or 3 too (never selected there) */
+MX_KERNEL(k_mx_fp8_s1, TK_F8F6F4_FP8, 64, 32, 64, 1) /* 2 blocks: byte 1 */
+MX_KERNEL(k_mx_bf8_s3, TK_F8F6F4_BF8, 32, 64, 64, 3) /* 2 blocks: byte 3 */
+MX_KERNEL(k_mx_fp4_s1, TK_F8F6F4_FP4, 64, 32, 64, 1) /* 4 blocks: bytes 1, 3 */
 
 /* element decoders from the OCP MX v1.0 format definitions (NaN codes excluded by the caller) */
 static double dec_e4m3(uint8_t c) {
@@ -223,8 +231,12 @@ static double dec(int fmt, uint8_t c) { return fmt == F_FP4 ? dec_e2m1(c) : fmt 
 
 typedef void (*mx_kern)(const uint64_t *, const uint64_t *, const uint32_t *, const uint32_t *, const float *, float *);
 
-/* RA x K times (RB x K)^T, KB bytes per row, SEL the first scale byte */
-static void test_mx(const char *what, mx_kern kern, int fmt, int RA, int RB, int KB, int sel) {
+/* RA x K times (RB x K)^T, KB bytes per row, SEL the first scale byte;
+ * edges: block 0 at the ends of E8M0's range (A 0x00..0x06 with row 0 at
+ * 0x00 = 2^-127, B 0xf8..0xfe with column 0 at 0xfe = 2^127: their products
+ * 2^-6..2^6, finite only if the two scales multiply the product together,
+ * OCP MX v1.0 6.1), and one 0x7f (2^0) */
+static void test_mx(const char *what, mx_kern kern, int fmt, int RA, int RB, int KB, int sel, int edges = 0) {
   const int fp4 = fmt == F_FP4, K = fp4 ? 2 * KB : KB, nk = KB / 16, nb = K / 32, nq = fp4 ? nk / 2 : nk / 4;
   /* element codes (one per element), scales per (row, block) */
   std::vector<uint8_t> ea(RA * K), eb(RB * K), xa(RA * nb), xb(RB * nb);
@@ -232,6 +244,11 @@ static void test_mx(const char *what, mx_kern kern, int fmt, int RA, int RB, int
   for (auto &e : eb) e = rand_code(fmt);
   for (auto &x : xa) x = (uint8_t)(127 - 3 + tt_rand() % 7);
   for (auto &x : xb) x = (uint8_t)(127 - 3 + tt_rand() % 7);
+  if (edges) {
+    for (int r = 0; r < RA; r++) xa[r * nb] = (uint8_t)(tt_rand() % 7);
+    for (int r = 0; r < RB; r++) xb[r * nb] = (uint8_t)(0xfe - tt_rand() % 7);
+    xa[0] = 0x00, xb[0] = 0xfe, xa[1 * nb + nb - 1] = 0x7f;
+  }
   xa[3 * nb + 1] = 0xff;         /* A row 3, block 1: NaN */
   xb[7 * nb + (nb - 1)] = 0xff;  /* B row (= D column) 7, last block: NaN */
   /* the bytes of each operand row (fp4: element 2j in byte j's low nibble) */
@@ -324,5 +341,8 @@ int main(void) {
   test_mx("mma_ABt_mx mxfp8 e4m3 64x32x128 sel 0", k_mx_fp8, F_FP8, 64, 32, 128, 0);
   test_mx("mma_ABt_mx mxfp8 e5m2 32x64x64 sel 2", k_mx_bf8, F_BF8, 32, 64, 64, 2);
   test_mx("mma_ABt_mx mxfp4 64x32x128", k_mx_fp4, F_FP4, 64, 32, 64, 0);
+  test_mx("mma_ABt_mx mxfp8 e4m3 64x32x64 sel 1, scales 0x00/0xfe", k_mx_fp8_s1, F_FP8, 64, 32, 64, 1, 1);
+  test_mx("mma_ABt_mx mxfp8 e5m2 32x64x64 sel 3, scales 0x00/0xfe", k_mx_bf8_s3, F_BF8, 32, 64, 64, 3, 1);
+  test_mx("mma_ABt_mx mxfp4 64x32x128 sel 1, scales 0x00/0xfe", k_mx_fp4_s1, F_FP4, 64, 32, 64, 1, 1);
   return tt_finish();
 }
