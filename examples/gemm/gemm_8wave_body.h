@@ -192,6 +192,15 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   W8_ID(w8_fb) fb;
   W8_ID(w8_acc) acc;
   tk_rt_zero(acc);
+  /* the zeros made where this is used (gfx950's prologue, under the first
+   * loads' latency): an empty asm per fragment that clang cannot move them
+   * past */
+#define W8_ZERO_ACC_PINNED()                                                            \
+  do {                                                                                  \
+    tk_rt_zero(acc);                                                                    \
+    _Pragma("unroll") for (int f_ = 0; f_ < (int)(sizeof acc.f / sizeof acc.f[0]); ++f_) \
+      asm volatile("" : "+v"(acc.f[f_]));                                               \
+  } while (0)
   W8_MX_SETUP(); /* MX kernels: scale tensors and this lane's scale rows */
 
 #if W8_LEAN
@@ -209,6 +218,29 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   W8_PF_AT(pat_a, pa, sm.buf[0].a[grp], 0, 0);
   W8_PF_AT(pat_b, pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
   const int64_t klast = kb + (2 * (int64_t)ksteps - 1) * W8_KH;
+#if !defined(W8_MX) && !defined(GEMM_8WAVE_256_TU)
+  /* (not in the 256x256 bf16 kernels: with their two stream-K copies of the
+   * body this prologue made clang spill 624 VGPRs on gfx950)
+   * half-steps 0 and 1 issued into both staging sets before the first
+   * commit, which waits for set 0 only: the two batches' latencies overlap
+   * instead of following each other; the accumulators are zeroed while they
+   * are in flight (pinned there: clang otherwise sinks the ~GM*WN/64 v_mov to
+   * the loop entry, after the barrier, where nothing overlaps them).  The
+   * loop's first cluster finds what it expects: set 1 = half-step 1 and set
+   * 0 = half-step 2 in flight, in that order. */
+  if (ksteps > 0) {
+    tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb));
+    W8_B_ISSUE_AT(0, kb);
+    tk_load_issue_at(sa[1], rma, la, W8_KOFF(kb + W8_KH));
+    W8_B_ISSUE_AT(1, kb + W8_KH);
+    W8_ZERO_ACC_PINNED();
+    tk_load_commit_at(sa[0], la, 0, nb + na + nb);
+    W8_B_COMMIT_AT(0, na + nb);
+    tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb + 2 * W8_KH));
+    W8_B_ISSUE_AT(0, kb + 2 * W8_KH);
+    tk_lds_barrier();
+  }
+#else
   if (ksteps > 0) {
     W8_MX_PROLOGUE0(kb); /* MX: as in the prologue below */
     tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb));
@@ -222,6 +254,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     W8_B_ISSUE_AT(0, kb + 2 * W8_KH);
     tk_lds_barrier();
   }
+#endif
 #else
   /* prologue: half-step 0 into buffer 0, half-steps 1 and 2 in flight into
    * staging sets 1 and 0 */
@@ -491,6 +524,7 @@ __global__ __launch_bounds__(512) void W8_KERNEL_NN(const W8_EL *__restrict__ a,
 #undef W8_ROWS
 #undef W8_SHORT
 #undef W8_SHORT_AFTER
+#undef W8_ZERO_ACC_PINNED
 #undef W8_GM
 #undef W8_GN
 #undef W8_WN

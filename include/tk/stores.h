@@ -308,6 +308,25 @@
       const uint32_t _tr = (uint32_t)(tid) / _gpr, _c = ((uint32_t)(tid) % _gpr) * 4u; \
       const uint32_t _lb = tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), 4, _tr, _c); \
       const uint32_t _gb = _gv.base + _tr * _gv.pitch + _c * _gv.eb;             \
+      if (_al == 1.0f && _be == 0.0f && _ep.bias_mode == TK_BIAS_NONE && _ep.act == TK_ACT_NONE) { \
+        /* the plain product (alpha 1, no C read, bias or activation; one     \
+         * wave-uniform test): LDS read, convert, store, nothing per group    \
+         * (alpha * x is x: same bits) */                                     \
+        _Pragma("unroll") for (int _i = 0; _i < _groups / (NT); _i++) {           \
+          const uint32_t _o = tk_lds_offset_add(((int)_T::tk_layout), ((int)_T::tk_cols), 4, _lb, (uint32_t)(_i * _rps), 0); \
+          tk_u32x4 _x = *(const tk_u32x4 *)((const char *)(sm).data + (_o & ~15u)); \
+          if (TK_LDS_HALVES((int)_T::tk_layout) && (_o & 8u)) _x = _x.zwxy;                       \
+          const uint32_t _g0 = _gb + (uint32_t)(_i * _rps) * _gv.pitch;           \
+          if (_f32) {                                                             \
+            tk_buffer_store_b128((rsrc), _g0, _x);                                \
+          } else {                                                                \
+            tk_u32x2 _w = {tk_pack_bf16x2_rne(tk_bits_f32(_x.x), tk_bits_f32(_x.y)), \
+                           tk_pack_bf16x2_rne(tk_bits_f32(_x.z), tk_bits_f32(_x.w))}; \
+            tk_buffer_store_b64((rsrc), _g0, _w);                                 \
+          }                                                                       \
+        }                                                                         \
+        break;                                                                    \
+      }                                                                           \
       _Pragma("unroll") for (int _i = 0; _i < _groups / (NT); _i++) {             \
         const uint32_t _r = _tr + (uint32_t)(_i * _rps);                          \
         const uint32_t _o = tk_lds_offset_add(((int)_T::tk_layout), ((int)_T::tk_cols), 4, _lb, (uint32_t)(_i * _rps), 0); \
