@@ -98,6 +98,9 @@ typedef struct attn_fwd_args {
 #ifndef AF_KQ
 #define AF_KQ 1 /* K(0) and V(0)'s loads issued with Q's (the prologue) */
 #endif
+#ifndef AF_VMLATE
+#define AF_VMLATE 1 /* the tile's V/K global-load wait after the first O MFMA */
+#endif
 #ifndef AF_QAGPR
 #define AF_QAGPR 1 /* Q's fragments kept in AGPRs (tk_rt_in_agpr) */
 #endif
@@ -290,7 +293,7 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
       /* O^T += V^T(j) P^T(j), one MFMA at a time, V chunk reads KLA ahead; between the MFMAs    \
        * S(j+1)'s masks and in-lane column max and V(j+1)'s transposing commit (unit by unit),     \
        * S(j+1)'s cross-lane max (ds_bpermute) after the last V read was waited for */            \
-      TK_WAIT_VMCNT(NK); /* V(j+1), K(j+2) in registers; K(j+3) stays in flight */                      \
+      if (!AF_VMLATE) TK_WAIT_VMCNT(NK); /* V(j+1), K(j+2) in registers; K(j+3) stays in flight */     \
       {                                                                                           \
         /* K(j+2)'s commit (loaded a tile ago) after V(j+2)'s loads are issued, then the tile's one \
          * barrier once V(j)'s last chunk is read (AF_BAR) */                                      \
@@ -329,6 +332,8 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
             o[c_].f[0] = o1.f[0];                                                                 \
           }                                                                                       \
           TK_SCHED_BARRIER(0);                                                                    \
+          /* AF_VMLATE: the V(j+1)/K(j+2) load wait after the first O MFMA */                      \
+          if (AF_VMLATE && g == 0) TK_WAIT_VMCNT(NK);                                             \
           /* S(j+1)'s in-lane column max in the first quarter, its cross-lane step (ds_bpermute)  \
            * right after; the result is used after the end barrier, its LDS latency long hidden */ \
           if (g < NG / 4)                                                                         \
