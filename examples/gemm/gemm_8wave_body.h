@@ -198,8 +198,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
 #define W8_ZERO_ACC_PINNED()                                                            \
   do {                                                                                  \
     tk_rt_zero(acc);                                                                    \
-    _Pragma("unroll") for (int f_ = 0; f_ < (int)(sizeof acc.f / sizeof acc.f[0]); ++f_) \
-      asm volatile("" : "+v"(acc.f[f_]));                                               \
+    tk_rt_pin(acc);                                                                     \
   } while (0)
   W8_MX_SETUP(); /* MX kernels: scale tensors and this lane's scale rows */
 

@@ -271,6 +271,12 @@ TK_DI float tk_xor_f32(float v, int m) {
            *(tk_u8x8 *)(void *)&(D).f[_f] = (tk_u8x8)(uint8_t)(v);              \
          else (D).f[_f] = (TK_TYPEOF((D).f[0]))(v); } while (0)
 #define tk_rt_zero(D) tk_rt_fill(D, 0)
+/* pin every fragment of D where this stands: an empty asm per fragment that
+ * clang cannot move code across (e.g. accumulators zeroed under a prologue's
+ * load latency instead of after the first barrier) */
+#define tk_rt_pin(D)                                                             \
+  do { _Pragma("unroll") for (int _f = 0; _f < (int)(sizeof((D).f) / sizeof((D).f[0])); _f++) \
+         asm volatile("" : "+v"((D).f[_f])); } while (0)
 
 /* (a nested block so the helper typedefs never collide) */
 #define TK_RT_SAME(D, A)                                                          \
