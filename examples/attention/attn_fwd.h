@@ -40,7 +40,7 @@
  * j <= i + skv - sq.  A query with no visible key gets O = 0, LSE = +inf.
  * Epilogue: O^T / l -> bf16 LDS tile transposed (tk_store_acc_lds_t_bf16_rn: O is finite,
  * round to nearest in 3 integer ops per pair on gfx942, not RNE's NaN-safe 11) ->
- * 16-byte global stores (tk_store_lds_global); LSE (natural log) per query
+ * 16-byte global stores through the matrix descriptor (AF_OMAT); LSE (natural log) per query
  * from lanes 0..31.
  * LDS: two buffers, each K(t) as 32-column tiles or V^T(t) (K(t), V(t) in
  * buffer t % 2), 2 x 16 KiB at d = 128; Q goes once through a 128-row tile
@@ -112,6 +112,12 @@ typedef struct attn_fwd_args {
  * checks, ~10 loads in series behind their branches: ~0.9 us of every workgroup, modeled) */
 #ifndef AF_ARGB
 #define AF_ARGB 1
+#endif
+#ifndef AF_QMAT
+#define AF_QMAT 0 /* Q's loads through af_rsrc_mat (matrix-bounded); 1 modeled slower at (2,24,32768,128), v8 */
+#endif
+#ifndef AF_OMAT
+#define AF_OMAT 1 /* the epilogue's O stores through af_rsrc_mat (matrix-bounded) */
 #endif
 __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
 {
@@ -436,7 +442,9 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
     const int q0 = qb * AF_BQ;                                                                    \
     const int hk = h / a.group;                                                                   \
     const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
-    const tk_rsrc rq = tk_gl_rsrc(&a.q);                                                          \
+    /* Q through a matrix descriptor too (AF_QMAT; rows past sq read 0): its loads issue right \
+     * after the argument batch instead of behind the whole-tensor view's 64-bit checks */        \
+    const tk_rsrc rq = AF_QMAT ? af_rsrc_mat(&a.q, b, h) : tk_gl_rsrc(&a.q);                      \
     /* K and V through matrix-bounded loads: the descriptor spans matrix (b, hk), so key rows    \
      * past skv read 0 without per-lane checks (tk/loads.h) */                                    \
     const tk_rsrc rk = AF_ARGB ? af_rsrc_mat(&a.k, b, hk) : tk_gl_rsrc_mat(&a.k, b, hk);            \
@@ -459,7 +467,8 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
     enum { NK = NC * TK_STAGE_NLOADS(ks0[0]), NV = TK_STAGE_NLOADS(vs0) };                        \
     {                                                                                             \
       NAME##_qstage qs;                                                                           \
-      tk_load_issue(qs, &a.q, rq, b, h, q0, 0, tid);                                              \
+      if (AF_QMAT) tk_load_issue_mat(qs, tk_gl_mview(&a.q), rq, q0, 0, tid);                     \
+      else tk_load_issue(qs, &a.q, rq, b, h, q0, 0, tid);                                         \
       /* K(0) and V(0) with Q (AF_KQ): their trip to memory under Q's */                          \
       if (AF_KQ && nt > 0) {                                                                      \
         AF_K_ISSUE(ks0, kv_lo);                                                                   \
@@ -541,9 +550,25 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
       tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
       tk_store_acc_lds_t_bf16_rn(sm.o[wave], o[c], 0, 32 * c); /* 4 bf16 per ds_write_b64 */      \
     }                                                                                             \
-    const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                          \
-    tk_lds_barrier();                                                                             \
-    tk_store_lds_global(&a.o, ro, b, h, qw, 0, sm.o[wave], lane, 64);                             \
+    if (AF_OMAT) {                                                                                \
+      /* O through a matrix descriptor (rows past sq land past its range: dropped), offsets in   \
+       * 32 bits: no 64-bit window arithmetic or per-lane row select in the epilogue */          \
+      const tk_rsrc ro = af_rsrc_mat(&a.o, b, h);                                                 \
+      const uint32_t op = (uint32_t)(a.o.strides[2] * (int64_t)sizeof(tk_bf16));                 \
+      tk_lds_barrier();                                                                           \
+      enum { OCPR_ = (D) * 2 / 16, OEPC_ = 8 };                                                   \
+      _Pragma("unroll") for (int i_ = 0; i_ < 32 * OCPR_ / 64; ++i_) {                            \
+        const uint32_t j_ = lane + 64u * (uint32_t)i_, r_ = j_ / OCPR_, c_ = (j_ % OCPR_) * OEPC_; \
+        const uint32_t o_ = tk_lds_offset(TK_LDS_SWZ, (D), 2, r_, c_);                            \
+        tk_u32x4 x_ = *(const tk_u32x4 *)((const char *)sm.o[wave].data + (o_ & ~15u));           \
+        if (TK_LDS_HALVES(TK_LDS_SWZ) && (o_ & 8u)) x_ = x_.zwxy;                                 \
+        tk_buffer_store_b128(ro, ((uint32_t)qw + r_) * op + c_ * (uint32_t)sizeof(tk_bf16), x_);   \
+      }                                                                                           \
+    } else {                                                                                      \
+      const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                        \
+      tk_lds_barrier();                                                                           \
+      tk_store_lds_global(&a.o, ro, b, h, qw, 0, sm.o[wave], lane, 64);                           \
+    }                                                                                             \
     const int qi = qw + (int)lane;                                                                \
     if (lane < 32 && qi < a.sq)                                                                   \
       a.lse[((int64_t)b * a.hq + h) * a.sq + qi] =                                                \
