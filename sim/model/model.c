@@ -151,7 +151,9 @@ static double g_tl_next_us;
  * dirty (L2 only): of those, the ones written since the line was filled or
  * the dispatch began (the L2 is write-back: a sector's HBM write is charged
  * once, when it first turns dirty; model v8) */
-typedef struct l2 { uint64_t *tag; double *ready; uint8_t *sec, *dirty; uint32_t sets, ways; pthread_mutex_t *locks; } l2;
+/* touched (the MALL slices only): sets written since the slices were last
+ * emptied, so that emptying them each dispatch costs what was used */
+typedef struct l2 { uint64_t *tag; double *ready; uint8_t *sec, *dirty, *touched; uint32_t sets, ways; pthread_mutex_t *locks; } l2;
 static l2 g_l2[MXCD];
 static pthread_mutex_t g_l2_lock[64];
 static pthread_once_t g_l2_once = PTHREAD_ONCE_INIT;
@@ -213,6 +215,7 @@ static void l2_init(void)
     cache_alloc(&g_l2[x], p->l2_bytes_per_xcd, p->l2_ways, p->line_bytes, g_l2_lock, 1);
     if (p->mall_bytes) {
       cache_alloc(&g_mall[x], p->mall_bytes / p->xcds, p->mall_ways, p->line_bytes, g_mall_lock, 0);
+      if (g_mall[x].tag && !(g_mall[x].touched = calloc(g_mall[x].sets, 1))) g_mall[x].tag = NULL;
       g_mj[x].cap = (uint32_t)(p->mall_bytes / p->xcds / p->line_bytes);
       g_mj[x].fill = malloc((size_t)g_mj[x].cap * sizeof *g_mj[x].fill);
       if (!g_mj[x].fill) g_mj[x].cap = 0;
@@ -232,10 +235,14 @@ static void l2_new_dispatch(void)
     if (g_l2[x].ready) memset(g_l2[x].ready, 0, (size_t)g_l2[x].sets * g_l2[x].ways * sizeof(double));
     if (g_l2[x].dirty) memset(g_l2[x].dirty, 0, (size_t)g_l2[x].sets * g_l2[x].ways);
     /* the MALL slices hold this dispatch's lines only (g_mall_all the rest) */
-    if (g_mall[x].tag) {
-      memset(g_mall[x].tag, 0, (size_t)g_mall[x].sets * g_mall[x].ways * sizeof(uint64_t));
-      memset(g_mall[x].sec, 0, (size_t)g_mall[x].sets * g_mall[x].ways);
-    }
+    l2 *m = &g_mall[x];
+    if (m->tag && m->touched)
+      for (uint32_t set = 0; set < m->sets; set++)
+        if (m->touched[set]) {
+          memset(m->tag + (size_t)set * m->ways, 0, m->ways * sizeof(uint64_t));
+          memset(m->sec + (size_t)set * m->ways, 0, m->ways);
+          m->touched[set] = 0;
+        }
     g_mj[x].head = g_mj[x].n = g_mj[x].nspan = 0;
   }
 }
@@ -293,6 +300,7 @@ static int cache_access(l2 *c, uint64_t line, uint32_t need, double fill, double
   t[0] = key;
   r[0] = rd;
   sc[0] = (uint8_t)(have | need);
+  if (c->touched) c->touched[set] = 1;
   pthread_mutex_unlock(mu);
   *ready = miss ? fill : rd;
   *fetch = miss;
