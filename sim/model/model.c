@@ -104,9 +104,20 @@ typedef struct mcu {
   cal lds, vmem;
 } mcu;
 
+/* A bandwidth channel's reservation calendar (model v9): time in buckets of
+ * FQ_B cycles, each with the service cycles booked (fractional: an L2 line
+ * takes 1/16 of a clock). A request books at its own time, so one that the
+ * CU's request path delays into the future does not hold up requests issued
+ * before it (v8's channels were single FIFO queues: a bulk load booked 2000
+ * cycles ahead made every later-simulated load of the XCD wait behind it).
+ * Buckets behind the ring count as full. */
+#define FQ_B 16.0
+#define FQ_N 16384u
+typedef struct fq { double *used; uint64_t lo, hi; } fq;
+
 typedef struct mxcd {
   pthread_mutex_t mu;           /* the channels; uncontended when ordered (one thread per XCD) */
-  double l2_free, hbm_free, mall_free; /* L2, HBM and Infinity Cache channel queues: free at */
+  fq l2q, hbmq, mallq;          /* L2, HBM and Infinity Cache channels */
   double end;                   /* latest group end */
   double busy;                  /* sum of its groups' durations (slot free to group end) */
   /* sampling (XCD 0): each simulated group's linear id and duration */
@@ -566,6 +577,52 @@ static double pcal_book(pcal *p, int lvl, double t, double dur)
   return pcal_fit(p, lvl, t, dur);
 }
 
+/* ------------------------------------------------------------ channels */
+static void fq_reset(fq *q)
+{
+  if (q->used && q->hi >= q->lo) {
+    uint64_t n = q->hi - q->lo + 1;
+    if (n >= FQ_N) memset(q->used, 0, FQ_N * sizeof *q->used);
+    else for (uint64_t b = q->lo; b <= q->hi; b++) q->used[b % FQ_N] = 0;
+  }
+  q->lo = q->hi = 0;
+}
+
+static double fq_used(const fq *q, uint64_t b)
+{
+  if (b < q->lo) return FQ_B;
+  if (!q->used || b >= q->lo + FQ_N) return 0;
+  return q->used[b % FQ_N];
+}
+
+/* When dur cycles of service booked at or after t would end; books them
+ * when `book` (the first free capacity from t on, bucket by bucket). */
+static double fq_at(fq *q, double t, double dur, int book)
+{
+  if (book && !q->used && !(q->used = calloc(FQ_N, sizeof *q->used))) return t + dur;
+  uint64_t b = (uint64_t)(t > 0 ? t / FQ_B : 0);
+  if (b < q->lo) b = q->lo;
+  double need = dur, end = t;
+  for (;;) {
+    if (book && b >= q->lo + FQ_N) { /* slide the ring forward */
+      uint64_t nlo = b - FQ_N + 1;
+      for (uint64_t k = q->lo; k < nlo && k < q->lo + FQ_N; k++) q->used[k % FQ_N] = 0;
+      q->lo = nlo;
+    }
+    double u = fq_used(q, b), room = FQ_B - u;
+    if (room > 1e-9) {
+      double take = need < room ? need : room;
+      double st = (double)b * FQ_B + u;
+      end = dmax(t, st) + take;
+      if (book) { q->used[b % FQ_N] = u + take; if (b > q->hi) q->hi = b; }
+      need -= take;
+      if (need <= 1e-12) break;
+    }
+    b++;
+  }
+  return dmax(end, t + dur);
+}
+
 /* ------------------------------------------------------------ queues */
 static void q_push(mq *q, double t)
 {
@@ -817,6 +874,8 @@ static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
   for (uint32_t i = 0; i < MXCD; i++) {
     mxcd *x = &g_m.x[i];
     pcache pc = x->pc;
+    fq q3[3] = {x->l2q, x->hbmq, x->mallq};
+    for (int k = 0; k < 3; k++) fq_reset(&q3[k]);
     uint32_t *dlin = x->dlin;
     double *dur = x->dur;
     uint64_t capdur = x->capdur;
@@ -825,6 +884,7 @@ static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
     memset(x, 0, sizeof *x);
     pthread_mutex_init(&x->mu, NULL);
     x->pc = pc;
+    x->l2q = q3[0], x->hbmq = q3[1], x->mallq = q3[2];
     x->dlin = dlin, x->dur = dur, x->capdur = capdur;
   }
   for (uint32_t i = 0; i < g_m.nslots; i++)
@@ -1098,8 +1158,7 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
     uint64_t line = lines[i] >> 8;
     uint32_t need = (uint32_t)(lines[i] & 0xff);
     double t = st + i * (double)p->line_bytes / p->cu_bytes_per_clk;
-    x->l2_free = dmax(x->l2_free, t) + l2_cyc;
-    double at_l2 = x->l2_free;
+    double at_l2 = fq_at(&x->l2q, t, l2_cyc, 1);
     double ready;
     uint32_t fetch;
     if (is_write) {
@@ -1111,7 +1170,7 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
       uint32_t nd = g_l2[xi].tag ? cache_write(&g_l2[xi], line, need, at_l2) : 0;
       double wb = g_l2[xi].tag ? (double)__builtin_popcount(nd) * p->line_bytes / nsec : wr_line;
       if (wb > 0) {
-        x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * wb / p->line_bytes;
+        fq_at(&x->hbmq, at_l2, hbm_cyc * wb / p->line_bytes, 1);
         x->hbm_bytes += wb;
         x->hbm_wbytes += wb;
       }
@@ -1123,7 +1182,7 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
      * line, else from HBM; the bytes moved are the missing sectors' */
     int in_mall = mall->tag && (cache_probe(mall, line, need) || cache_probe(&g_mall_all, line, need));
     double fr = (double)__builtin_popcount(need) / nsec; /* a first guess for the fill's size */
-    double mall_done = dmax(x->mall_free, at_l2) + mall_cyc * fr, hbm_done = dmax(x->hbm_free, at_l2) + hbm_cyc * fr;
+    double mall_done = fq_at(&x->mallq, at_l2, mall_cyc * fr, 0), hbm_done = fq_at(&x->hbmq, at_l2, hbm_cyc * fr, 0);
     double fill = in_mall ? mall_done + mall_lat : hbm_done + p->hbm_latency_s * p->clock_hz;
     if (l2_access(xi, line, need, fill, &ready, &fetch)) {
       x->l2_hits++;
@@ -1131,8 +1190,8 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
     } else {
       double f = (double)__builtin_popcount(fetch) / nsec;
       x->l2_misses++;
-      if (in_mall) { x->mall_free = dmax(x->mall_free, at_l2) + mall_cyc * f; x->mall_hits++; }
-      else { x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * f; x->hbm_bytes += p->line_bytes * f; }
+      if (in_mall) { fq_at(&x->mallq, at_l2, mall_cyc * f, 1); x->mall_hits++; }
+      else { fq_at(&x->hbmq, at_l2, hbm_cyc * f, 1); x->hbm_bytes += p->line_bytes * f; }
       if (mall->tag) { mj_fill(xi, line, fetch); cache_access(mall, line, fetch, 0, &ready, &fetch); }
       ret = dmax(ret, fill);
     }
