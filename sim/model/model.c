@@ -21,7 +21,10 @@
  * Per XCD: a set-associative tag array of 128 B lines with the time each
  * line's fill completes (a hit on a line still in flight waits for it) and
  * its dirty 32 B sectors (write-back L2, model v8: a sector's HBM write is
- * charged once, when it turns dirty), the L2 and HBM channels as queues. Hardware numbers: params.c, with sources.
+ * charged once, when it turns dirty), the L2 and HBM channels as queues.
+ * The Infinity Cache (MALL) in front of HBM, one for the whole GPU, its
+ * contents carried between dispatches (model v9; g_mall_all below).
+ * Hardware numbers: params.c, with sources.
  */
 #include <math.h>
 #include <pthread.h>
@@ -101,9 +104,20 @@ typedef struct mcu {
   cal lds, vmem;
 } mcu;
 
+/* A bandwidth channel's reservation calendar (model v9): time in buckets of
+ * FQ_B cycles, each with the service cycles booked (fractional: an L2 line
+ * takes 1/16 of a clock). A request books at its own time, so one that the
+ * CU's request path delays into the future does not hold up requests issued
+ * before it (v8's channels were single FIFO queues: a bulk load booked 2000
+ * cycles ahead made every later-simulated load of the XCD wait behind it).
+ * Buckets behind the ring count as full. */
+#define FQ_B 16.0
+#define FQ_N 16384u
+typedef struct fq { double *used; uint64_t lo, hi; } fq;
+
 typedef struct mxcd {
   pthread_mutex_t mu;           /* the channels; uncontended when ordered (one thread per XCD) */
-  double l2_free, hbm_free, mall_free; /* L2, HBM and Infinity Cache channel queues: free at */
+  fq l2q, hbmq, mallq;          /* L2, HBM and Infinity Cache channels */
   double end;                   /* latest group end */
   double busy;                  /* sum of its groups' durations (slot free to group end) */
   /* sampling (XCD 0): each simulated group's linear id and duration */
@@ -148,20 +162,45 @@ static double g_tl_next_us;
  * dirty (L2 only): of those, the ones written since the line was filled or
  * the dispatch began (the L2 is write-back: a sector's HBM write is charged
  * once, when it first turns dirty; model v8) */
-typedef struct l2 { uint64_t *tag; double *ready; uint8_t *sec, *dirty; uint32_t sets, ways; pthread_mutex_t *locks; } l2;
+/* touched (the MALL slices only): sets written since the slices were last
+ * emptied, so that emptying them each dispatch costs what was used */
+typedef struct l2 { uint64_t *tag; double *ready; uint8_t *sec, *dirty, *touched; uint32_t sets, ways; pthread_mutex_t *locks; } l2;
 static l2 g_l2[MXCD];
 static pthread_mutex_t g_l2_lock[64];
 static pthread_once_t g_l2_once = PTHREAD_ONCE_INIT;
 static const tks_model_params *g_l2_p;
 
 /* The Infinity Cache (MALL, memory-attached last level): a memory-side
- * cache in front of HBM that every L2 miss and write-back passes. Modeled
- * as one slice per XCD of mall_bytes / XCDs (model's choice: XCDs run on
- * threads of their own, and a sampled run, which simulates XCD 0 alone,
- * then sees the share of the cache its share of the traffic would), LRU,
- * write-allocate, contents kept across dispatches as the L2's are. */
+ * cache in front of HBM that every L2 miss and write-back passes, shared by
+ * every XCD (CDNA3 white paper). Two parts (model v9):
+ * - g_mall_all, the whole cache (mall_bytes, LRU, indexed by address, so a
+ *   line written or read by any XCD in an earlier dispatch is found by every
+ *   XCD): what the MALL holds when a dispatch starts. Read-only while the
+ *   dispatch runs, so the XCDs' threads see one state whatever their order
+ *   (determinism); updated at the dispatch's end from the journals below,
+ *   and by tks_model_mem_write (device-side fills between dispatches).
+ * - g_mall[x], one slice per XCD of mall_bytes / XCDs, emptied at each
+ *   dispatch's start: the lines XCD x brought in or wrote during this
+ *   dispatch (v6-v8 kept these slices across dispatches instead, so a line
+ *   written by XCD k was never found by XCD j's later reads).
+ * The journals: per XCD, a ring of its last fills (reads that missed the
+ * L2, slice-sized) and the span of lines it wrote in each allocation; at
+ * the dispatch's end the fills go in round-robin over the XCDs, then the
+ * written spans (merged over the XCDs, in allocation order). A span stands
+ * for every line between the first and last one written: under
+ * --model-sample, which runs XCD 0's groups only, it extends their writes
+ * to the whole range they cover (what the other XCDs' groups write in a
+ * grid that splits a buffer by group); LRU, write-allocate. */
 static l2 g_mall[MXCD];
-static pthread_mutex_t g_mall_lock[64];
+static l2 g_mall_all;
+static pthread_mutex_t g_mall_lock[64], g_mall_all_lock[64];
+#define MSPAN 64
+typedef struct mspan { uint64_t alloc, lo, hi; } mspan; /* lines [lo, hi] of the allocation at line `alloc` */
+typedef struct mjournal {
+  uint64_t *fill; uint32_t cap, head, n; /* ring: line << 8 | sectors */
+  mspan span[MSPAN]; uint32_t nspan;
+} mjournal;
+static mjournal g_mj[MXCD];
 
 static void cache_alloc(l2 *c, uint64_t bytes, uint32_t ways, uint32_t line, pthread_mutex_t *locks, int dirty)
 {
@@ -185,8 +224,16 @@ static void l2_init(void)
   for (int i = 0; i < 64; i++) { pthread_mutex_init(&g_l2_lock[i], NULL); pthread_mutex_init(&g_mall_lock[i], NULL); }
   for (uint32_t x = 0; x < p->xcds && x < MXCD; x++) {
     cache_alloc(&g_l2[x], p->l2_bytes_per_xcd, p->l2_ways, p->line_bytes, g_l2_lock, 1);
-    if (p->mall_bytes) cache_alloc(&g_mall[x], p->mall_bytes / p->xcds, p->mall_ways, p->line_bytes, g_mall_lock, 0);
+    if (p->mall_bytes) {
+      cache_alloc(&g_mall[x], p->mall_bytes / p->xcds, p->mall_ways, p->line_bytes, g_mall_lock, 0);
+      if (g_mall[x].tag && !(g_mall[x].touched = calloc(g_mall[x].sets, 1))) g_mall[x].tag = NULL;
+      g_mj[x].cap = (uint32_t)(p->mall_bytes / p->xcds / p->line_bytes);
+      g_mj[x].fill = malloc((size_t)g_mj[x].cap * sizeof *g_mj[x].fill);
+      if (!g_mj[x].fill) g_mj[x].cap = 0;
+    }
   }
+  for (int i = 0; i < 64; i++) pthread_mutex_init(&g_mall_all_lock[i], NULL);
+  if (p->mall_bytes) cache_alloc(&g_mall_all, p->mall_bytes, p->mall_ways, p->line_bytes, g_mall_all_lock, 0);
 }
 
 /* Lines stay cached across dispatches; their fill times belong to the
@@ -198,6 +245,16 @@ static void l2_new_dispatch(void)
   for (uint32_t x = 0; x < MXCD; x++) {
     if (g_l2[x].ready) memset(g_l2[x].ready, 0, (size_t)g_l2[x].sets * g_l2[x].ways * sizeof(double));
     if (g_l2[x].dirty) memset(g_l2[x].dirty, 0, (size_t)g_l2[x].sets * g_l2[x].ways);
+    /* the MALL slices hold this dispatch's lines only (g_mall_all the rest) */
+    l2 *m = &g_mall[x];
+    if (m->tag && m->touched)
+      for (uint32_t set = 0; set < m->sets; set++)
+        if (m->touched[set]) {
+          memset(m->tag + (size_t)set * m->ways, 0, m->ways * sizeof(uint64_t));
+          memset(m->sec + (size_t)set * m->ways, 0, m->ways);
+          m->touched[set] = 0;
+        }
+    g_mj[x].head = g_mj[x].n = g_mj[x].nspan = 0;
   }
 }
 
@@ -254,6 +311,7 @@ static int cache_access(l2 *c, uint64_t line, uint32_t need, double fill, double
   t[0] = key;
   r[0] = rd;
   sc[0] = (uint8_t)(have | need);
+  if (c->touched) c->touched[set] = 1;
   pthread_mutex_unlock(mu);
   *ready = miss ? fill : rd;
   *fetch = miss;
@@ -294,6 +352,107 @@ static uint32_t cache_write(l2 *c, uint64_t line, uint32_t need, double t)
 static int l2_access(uint32_t xcd, uint64_t line, uint32_t need, double fill, double *ready, uint32_t *fetch)
 {
   return cache_access(&g_l2[xcd], line, need, fill, ready, fetch);
+}
+
+/* ------------------------------------------------------------ MALL journals */
+/* The sector mask of a whole line (params.h l2_sector_bytes), as h_global. */
+static uint32_t full_sectors(const tks_model_params *p)
+{
+  uint32_t sb = p->l2_sector_bytes && p->l2_sector_bytes < p->line_bytes ? p->l2_sector_bytes : p->line_bytes;
+  uint32_t n = p->line_bytes / sb;
+  return n >= 8 ? 0xffu : (1u << n) - 1;
+}
+
+/* XCD x brought `sec` of `line` into the MALL (called under the XCD's mu) */
+static void mj_fill(uint32_t x, uint64_t line, uint32_t sec)
+{
+  mjournal *j = &g_mj[x];
+  if (!j->cap) return;
+  j->fill[(j->head + j->n) % j->cap] = line << 8 | sec;
+  if (j->n < j->cap) j->n++;
+  else j->head = (j->head + 1) % j->cap;
+}
+
+/* XCD x wrote `line` of the allocation starting at line `alloc` */
+static void mj_write(uint32_t x, uint64_t alloc, uint64_t line, uint32_t sec)
+{
+  mjournal *j = &g_mj[x];
+  for (uint32_t i = j->nspan; i-- > 0;)
+    if (j->span[i].alloc == alloc) {
+      if (line < j->span[i].lo) j->span[i].lo = line;
+      if (line > j->span[i].hi) j->span[i].hi = line;
+      return;
+    }
+  if (j->nspan < MSPAN) j->span[j->nspan++] = (mspan){alloc, line, line};
+  else mj_fill(x, line, sec); /* more written allocations than spans: the line itself */
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+  const mspan *x = a, *y = b;
+  return x->alloc < y->alloc ? -1 : x->alloc > y->alloc;
+}
+
+/* Lines [lo, hi] written into the whole MALL, at most its capacity (the
+ * last ones: LRU keeps those). */
+static void mall_insert_range(const tks_model_params *p, uint64_t lo, uint64_t hi)
+{
+  uint64_t cap = p->mall_bytes / p->line_bytes;
+  if (hi - lo + 1 > cap) lo = hi + 1 - cap;
+  uint32_t full = full_sectors(p), f;
+  double rd;
+  for (uint64_t l = lo; l <= hi; l++) cache_access(&g_mall_all, l, full, 0, &rd, &f);
+}
+
+/* End of a dispatch: its MALL traffic into the whole MALL (see g_mall_all):
+ * the XCDs' fills round-robin (an interleaving of their times), then the
+ * written spans, merged over the XCDs per allocation. One thread. */
+static void mall_merge(const tks_model_params *p)
+{
+  if (!g_mall_all.tag) return;
+  uint32_t maxn = 0;
+  for (uint32_t x = 0; x < MXCD; x++) if (g_mj[x].n > maxn) maxn = g_mj[x].n;
+  double rd;
+  uint32_t f;
+  for (uint32_t k = 0; k < maxn; k++)
+    for (uint32_t x = 0; x < MXCD; x++) {
+      const mjournal *j = &g_mj[x];
+      if (k >= j->n) continue;
+      uint64_t e = j->fill[(j->head + k) % j->cap];
+      cache_access(&g_mall_all, e >> 8, (uint32_t)(e & 0xff), 0, &rd, &f);
+    }
+  mspan sp[MXCD * MSPAN];
+  uint32_t n = 0;
+  for (uint32_t x = 0; x < MXCD; x++)
+    for (uint32_t i = 0; i < g_mj[x].nspan; i++) sp[n++] = g_mj[x].span[i];
+  qsort(sp, n, sizeof *sp, cmp_span);
+  for (uint32_t i = 0; i < n;) {
+    uint64_t lo = sp[i].lo, hi = sp[i].hi;
+    uint32_t k = i + 1;
+    for (; k < n && sp[k].alloc == sp[i].alloc; k++) {
+      if (sp[k].lo < lo) lo = sp[k].lo;
+      if (sp[k].hi > hi) hi = sp[k].hi;
+    }
+    mall_insert_range(p, lo, hi);
+    i = k;
+  }
+  for (uint32_t x = 0; x < MXCD; x++) g_mj[x].head = g_mj[x].n = g_mj[x].nspan = 0;
+}
+
+void tks_model_mem_write(uint64_t addr, uint64_t bytes)
+{
+  if (!bytes) return;
+  if (!g_l2_p) {
+    const char *m = getenv("TKSIM_MODEL");
+    g_l2_p = m ? tks_model_params_for(tks_model_id(m)) : NULL;
+    if (!g_l2_p) return;
+  }
+  pthread_once(&g_l2_once, l2_init);
+  const tks_model_params *p = g_l2_p;
+  if (!g_mall_all.tag) return;
+  const tks_alloc *al = tks_mem_find(addr, bytes);
+  uint64_t da = al ? addr - al->base + al->dva : addr;
+  mall_insert_range(p, da / p->line_bytes, (da + bytes - 1) / p->line_bytes);
 }
 
 
@@ -416,6 +575,52 @@ static double pcal_book(pcal *p, int lvl, double t, double dur)
     t = pcal_fit(p, lvl, t, d) + d;
   }
   return pcal_fit(p, lvl, t, dur);
+}
+
+/* ------------------------------------------------------------ channels */
+static void fq_reset(fq *q)
+{
+  if (q->used && q->hi >= q->lo) {
+    uint64_t n = q->hi - q->lo + 1;
+    if (n >= FQ_N) memset(q->used, 0, FQ_N * sizeof *q->used);
+    else for (uint64_t b = q->lo; b <= q->hi; b++) q->used[b % FQ_N] = 0;
+  }
+  q->lo = q->hi = 0;
+}
+
+static double fq_used(const fq *q, uint64_t b)
+{
+  if (b < q->lo) return FQ_B;
+  if (!q->used || b >= q->lo + FQ_N) return 0;
+  return q->used[b % FQ_N];
+}
+
+/* When dur cycles of service booked at or after t would end; books them
+ * when `book` (the first free capacity from t on, bucket by bucket). */
+static double fq_at(fq *q, double t, double dur, int book)
+{
+  if (book && !q->used && !(q->used = calloc(FQ_N, sizeof *q->used))) return t + dur;
+  uint64_t b = (uint64_t)(t > 0 ? t / FQ_B : 0);
+  if (b < q->lo) b = q->lo;
+  double need = dur, end = t;
+  for (;;) {
+    if (book && b >= q->lo + FQ_N) { /* slide the ring forward */
+      uint64_t nlo = b - FQ_N + 1;
+      for (uint64_t k = q->lo; k < nlo && k < q->lo + FQ_N; k++) q->used[k % FQ_N] = 0;
+      q->lo = nlo;
+    }
+    double u = fq_used(q, b), room = FQ_B - u;
+    if (room > 1e-9) {
+      double take = need < room ? need : room;
+      double st = (double)b * FQ_B + u;
+      end = dmax(t, st) + take;
+      if (book) { q->used[b % FQ_N] = u + take; if (b > q->hi) q->hi = b; }
+      need -= take;
+      if (need <= 1e-12) break;
+    }
+    b++;
+  }
+  return dmax(end, t + dur);
 }
 
 /* ------------------------------------------------------------ queues */
@@ -669,6 +874,8 @@ static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
   for (uint32_t i = 0; i < MXCD; i++) {
     mxcd *x = &g_m.x[i];
     pcache pc = x->pc;
+    fq q3[3] = {x->l2q, x->hbmq, x->mallq};
+    for (int k = 0; k < 3; k++) fq_reset(&q3[k]);
     uint32_t *dlin = x->dlin;
     double *dur = x->dur;
     uint64_t capdur = x->capdur;
@@ -677,6 +884,7 @@ static void h_dispatch_begin(void *u, const tks_dispatch *d, uint32_t nworkers,
     memset(x, 0, sizeof *x);
     pthread_mutex_init(&x->mu, NULL);
     x->pc = pc;
+    x->l2q = q3[0], x->hbmq = q3[1], x->mallq = q3[2];
     x->dlin = dlin, x->dur = dur, x->capdur = capdur;
   }
   for (uint32_t i = 0; i < g_m.nslots; i++)
@@ -908,9 +1116,11 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
   if (nsec > 8) { nsec = 8; sb = p->line_bytes / 8; }
   const uint32_t full = (1u << nsec) - 1;
   int n = 0;
+  uint64_t walloc = ~0ull; /* a write's allocation (its first lane's), as a line: the MALL journal's span key */
   for (int l = 0; l < 64; l++)
     if (exec >> l & 1) {
       uint64_t da = dev_addr(s, addr[l]), de = da + (bytes ? bytes : 1) - 1;
+      if (walloc == ~0ull) walloc = (addr[l] - s->va_base < s->va_size ? s->va_dva : da) / p->line_bytes;
       uint64_t a = da / p->line_bytes, b = de / p->line_bytes;
       uint32_t s0 = (uint32_t)(da % p->line_bytes) / sb, s1 = (uint32_t)(de % p->line_bytes) / sb;
       if (b == a) lines[n++] = a << 8 | (((2u << s1) - 1) & ~((1u << s0) - 1));
@@ -948,8 +1158,7 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
     uint64_t line = lines[i] >> 8;
     uint32_t need = (uint32_t)(lines[i] & 0xff);
     double t = st + i * (double)p->line_bytes / p->cu_bytes_per_clk;
-    x->l2_free = dmax(x->l2_free, t) + l2_cyc;
-    double at_l2 = x->l2_free;
+    double at_l2 = fq_at(&x->l2q, t, l2_cyc, 1);
     double ready;
     uint32_t fetch;
     if (is_write) {
@@ -961,29 +1170,29 @@ static void h_global(void *u, const tks_wave_view *wv, const tks_inst_view *in, 
       uint32_t nd = g_l2[xi].tag ? cache_write(&g_l2[xi], line, need, at_l2) : 0;
       double wb = g_l2[xi].tag ? (double)__builtin_popcount(nd) * p->line_bytes / nsec : wr_line;
       if (wb > 0) {
-        x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * wb / p->line_bytes;
+        fq_at(&x->hbmq, at_l2, hbm_cyc * wb / p->line_bytes, 1);
         x->hbm_bytes += wb;
         x->hbm_wbytes += wb;
       }
-      if (mall->tag) cache_access(mall, line, need, 0, &ready, &fetch);
+      if (mall->tag) { cache_access(mall, line, need, 0, &ready, &fetch); mj_write(xi, walloc, line, need); }
       ret = dmax(ret, at_l2 + p->l2_hit_latency);
       continue;
     }
     /* if the L2 misses sectors: they come from the MALL when it holds the
      * line, else from HBM; the bytes moved are the missing sectors' */
-    int in_mall = mall->tag && cache_probe(mall, line, need);
+    int in_mall = mall->tag && (cache_probe(mall, line, need) || cache_probe(&g_mall_all, line, need));
     double fr = (double)__builtin_popcount(need) / nsec; /* a first guess for the fill's size */
-    double mall_done = dmax(x->mall_free, at_l2) + mall_cyc * fr, hbm_done = dmax(x->hbm_free, at_l2) + hbm_cyc * fr;
-    double fill = in_mall ? mall_done + mall_lat : hbm_done + p->hbm_latency;
+    double mall_done = fq_at(&x->mallq, at_l2, mall_cyc * fr, 0), hbm_done = fq_at(&x->hbmq, at_l2, hbm_cyc * fr, 0);
+    double fill = in_mall ? mall_done + mall_lat : hbm_done + p->hbm_latency_s * p->clock_hz;
     if (l2_access(xi, line, need, fill, &ready, &fetch)) {
       x->l2_hits++;
       ret = dmax(ret, dmax(at_l2 + p->l2_hit_latency, ready));
     } else {
       double f = (double)__builtin_popcount(fetch) / nsec;
       x->l2_misses++;
-      if (in_mall) { x->mall_free = dmax(x->mall_free, at_l2) + mall_cyc * f; x->mall_hits++; }
-      else { x->hbm_free = dmax(x->hbm_free, at_l2) + hbm_cyc * f; x->hbm_bytes += p->line_bytes * f; }
-      if (mall->tag) cache_access(mall, line, fetch, 0, &ready, &fetch);
+      if (in_mall) { fq_at(&x->mallq, at_l2, mall_cyc * f, 1); x->mall_hits++; }
+      else { fq_at(&x->hbmq, at_l2, hbm_cyc * f, 1); x->hbm_bytes += p->line_bytes * f; }
+      if (mall->tag) { mj_fill(xi, line, fetch); cache_access(mall, line, fetch, 0, &ready, &fetch); }
       ret = dmax(ret, fill);
     }
   }
@@ -1131,6 +1340,7 @@ static int h_dispatch_end(void *u, const tks_dispatch *d, tks_launch_stats *st, 
   const tks_model_params *p = g_m.p;
   double hbm = 0, cyc = 0;
   uint64_t groups = 0, hits = 0, misses = 0, mall_hits = 0;
+  mall_merge(p);
   for (uint32_t i = 0; i < MXCD; i++) {
     mxcd *x = &g_m.x[i];
     mall_hits += x->mall_hits;

@@ -30,4 +30,11 @@ double tks_model_sampled_cycles(double end, uint64_t simulated, uint64_t xcd_gro
 double tks_model_sampled_cycles_list(double *slot_free, uint32_t slots, const double *dur, uint64_t simulated,
                                      uint64_t xcd_groups);
 
+/* Device-side writes outside kernels (a fill or copy done on the device
+ * between launches, e.g. hipMemset): the bytes at host address addr (an
+ * allocation's backing) now sit in the Infinity Cache, as a kernel's writes
+ * do (write-allocate, model v9; which runtime calls do this is the
+ * runtime's choice: docs/tksim-model.md, Memory). No-op without a model. */
+void tks_model_mem_write(uint64_t addr, uint64_t bytes);
+
 #endif

@@ -77,8 +77,22 @@ static const tks_model_params g_mi300x = {
   .lds_bytes_per_clk = 128,   /* CDNA3 white paper: LDS 128 B/clk per CU (32 banks x 4 B) */
   .lds_latency = 64,          /* ASSUMPTION: order of published LDS latency measurements */
   .smem_latency = 100,        /* ASSUMPTION */
-  .l2_hit_latency = 300,      /* ASSUMPTION: Chips and Cheese show L2 latency only as a chart (about RDNA 2's) */
-  .hbm_latency = 800,         /* ASSUMPTION: ~550 ns at the clock above; C&C: comparable to H100's; MALL hit ~218 ns (C&C) */
+  /* Load-to-use latencies (model v9), from the mt4g pointer-chase
+   * microbenchmarks' published MI300X run (caps-tum/mt4g,
+   * sample_results/"AMD Instinct MI300X VF"/README.md, commit 231c5bc;
+   * one wave, timed with s_memtime, the shader-clock counter): an L2 hit
+   * 287.5 cycles mean (p50 288); a load that bypasses every cache to HBM
+   * p50 876 cycles (mean 899.7, p95 1114.8: the tail is TLB misses of its
+   * 1 GiB random chase). The cycles are the shader clock the chase ran
+   * at, taken to be the 2100 MHz peak (ASSUMPTION: one wave on an idle
+   * GPU). Cross-check: mt4g's L2 miss into a 16 MB array (a MALL hit),
+   * 287.5 + 208.9 = 496.4 cycles = 236 ns at 2.1 GHz, against Chips and
+   * Cheese's 218 ns MALL hit. So HBM = 876 / 2.1 GHz = 417 ns, a fixed
+   * time (HBM and fabric clocks), converted at the model's clock (503
+   * clocks at 1207 MHz); the L2 (on the XCD, shader clock) stays in
+   * clocks. v8 and before: 300 and 800 clocks, ASSUMPTION. */
+  .l2_hit_latency = 288,
+  .hbm_latency_s = 417e-9,
   .cu_bytes_per_clk = 128,   /* CDNA3 white paper: 128 B L1 lines, request/fill paths doubled from CDNA2's 64 B/clk */
   .l2_bytes_per_clk_per_xcd = 2048, /* CDNA3 white paper: L2 128 B/clk per channel, 16 channels per XCD */
   .l2_bytes_per_xcd = 4 * MIB,/* CDNA3 white paper: 4 MB L2 per XCD */
@@ -179,8 +193,8 @@ static const tks_model_params g_mi355x_base = {
   .lds_bytes_per_clk = 256,
   .lds_latency = 64,          /* ASSUMPTION, as CDNA3 */
   .smem_latency = 100,        /* ASSUMPTION */
-  .l2_hit_latency = 300,      /* ASSUMPTION, as CDNA3 */
-  .hbm_latency = 800,         /* ASSUMPTION, as CDNA3 */
+  .l2_hit_latency = 288,      /* ASSUMPTION: CDNA3's measured figure (g_mi300x) */
+  .hbm_latency_s = 417e-9,    /* ASSUMPTION: CDNA3's measured HBM3 figure (g_mi300x); none published for HBM3E/MI355X */
   .cu_bytes_per_clk = 128,    /* ASSUMPTION: CDNA3's 128 B/clk request path */
   .l2_bytes_per_clk_per_xcd = 2048, /* ASSUMPTION: CDNA3's 16 channels x 128 B/clk */
   .l2_bytes_per_xcd = 4 * MIB,/* MI355X product page / CDNA4 white paper: 4 MB L2 per XCD */

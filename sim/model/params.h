@@ -52,7 +52,8 @@ typedef struct tks_model_params {
   double lds_bytes_per_clk;  /* per CU */
   double lds_latency;
   double smem_latency;
-  double l2_hit_latency, hbm_latency;
+  double l2_hit_latency;     /* load-to-use of an L2 hit, clocks */
+  double hbm_latency_s;      /* load-to-use of an L2 and MALL miss (HBM), seconds: the model converts at clock_hz */
   double cu_bytes_per_clk;   /* a CU's vector-memory request path (L1/TA) */
   double l2_bytes_per_clk_per_xcd;
   uint32_t l2_bytes_per_xcd, l2_ways, line_bytes;
