@@ -497,6 +497,19 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     (Z) = (int)(l_ / (nx_ * ny_));                                                                \
   } while (0)
 
+/* dkdv kernels' epilogue: dK^T, dV^T (f32) -> bf16 LDS rows of dK, dV.  AB_EP_PK 1: four
+ * elements per ds_write_b64, converted in pairs (tk_store_acc_lds_t_bf16: round to nearest even
+ * with NaNs kept, as the element form; one v_cvt_pk_bf16_f32 per pair on gfx950); 0: element by
+ * element (tk_store_acc_lds_t) */
+#ifndef AB_EP_PK
+#define AB_EP_PK 1
+#endif
+#if AB_EP_PK
+#define AB_EP_STORE(SM, A, R0, C0) tk_store_acc_lds_t_bf16(SM, A, R0, C0)
+#else
+#define AB_EP_STORE(SM, A, R0, C0) tk_store_acc_lds_t(SM, A, R0, C0)
+#endif
+
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
   TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
   TK_ST(NAME##_tst, tk_bf16, D, AB_BQ, TK_LDS_SWZ);   /* d x AB_BQ (transposed) */                  \
@@ -801,8 +814,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_scale(dk[c], dk[c], a.scale);                                                         \
-      tk_store_acc_lds_t(sm.ep[wave].k, dk[c], 0, 32 * c);                                        \
-      tk_store_acc_lds_t(sm.ep[wave].v, dv[c], 0, 32 * c);                                        \
+      AB_EP_STORE(sm.ep[wave].k, dk[c], 0, 32 * c);                                               \
+      AB_EP_STORE(sm.ep[wave].v, dv[c], 0, 32 * c);                                               \
     }                                                                                             \
     {                                                                                             \
       const tk_rsrc rdk = tk_gl_rsrc(&a.dk), rdv = tk_gl_rsrc(&a.dv);                             \
