@@ -64,7 +64,8 @@
  * dkdv on gfx950: Q^T and dO^T are not loaded: dV^T's and dK^T's A operands come from the Q
  * and dO tiles by transposing reads (AB_QT_TR, tk_st_load_tr), and the S/dP chunk reads and
  * K_w/V_w by ds_read_b128 (AB_RD_*).  Workgroups of one (kv head, batch) run on one XCD
- * (AB_XCD_ORDER; not the deterministic kvdqp, whose partial is its launch index).
+ * (AB_XCD_ORDER; not the deterministic kvdqp, whose partial is its launch index); causal, the
+ * heavy (low) key blocks of a few heads start first on gfx950 (AB_CAUSAL_WGS).
  * dkdv's Q and dO tiles come through matrix-bounded loads (tk_load_issue_mat: rows past sq
  * read 0 in hardware), the head's descriptor made per tile from local copies of the tensors
  * (the address of a kernel argument taken in the loop puts the argument in scratch); the
@@ -468,16 +469,46 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * a contiguous range of logical ids, key block fastest, so the key blocks of one (head, batch)
  * share one L2 for Q, dO (read by each of them) and, causal, every XCD gets heavy and light blocks.
  * Blocks in dispatch order had XCD x hold key block x of every head: MI355X b16 h16 s1024 dkdvq
- * read Q, dO from HBM 8 times (modeled) */
+ * read Q, dO from HBM 8 times (modeled).
+ * Causal: a key block's work falls with its index (queries from its first key on), so within
+ * windows of about AB_CAUSAL_WGS logical ids (whole heads: G = AB_CAUSAL_WGS / key blocks, at
+ * least 1) the ids go key block first, head second: the heavy blocks of G heads start before the
+ * light ones, and a CU that finishes a light block early takes a heavy one of the next window
+ * (longest first; the last blocks to start are the lightest).  MI355X b16 h16 s1024 causal dkdvq
+ * 352.3 -> 322.2 us, GQA h64 hkv8 1041.9 -> 897.2 us (modeled; G 2 / 4 / 16 heads: 345.5 / 325.3 /
+ * 325.8 us).  gfx950 only (0: off): on MI325X (38 CUs per XCD) a four-round sample put it at
+ * 565.6 -> 601.3 us, but that sample's 152 groups are no whole number of windows, so it is not
+ * known either way there; gfx942 keeps the plain order */
+#ifndef AB_CAUSAL_WGS
+#define AB_CAUSAL_WGS (TK_HAS_DS_READ_TR ? 64 : 0)
+#endif
 #define AB_XCD_ORDER(X, Y, Z)                                                                     \
   do {                                                                                            \
-    const uint32_t nx_ = gridDim.x, ny_ = gridDim.y;                                              \
-    const uint32_t w_ = tk_grid_xcd_remap((uint32_t)(X) + nx_ * ((uint32_t)(Y) + ny_ * (uint32_t)(Z)), \
-                                          nx_ * ny_ * gridDim.z, TK_NUM_XCDS);                    \
-    (X) = (int)(w_ % nx_);                                                                        \
-    (Y) = (int)(w_ / nx_ % ny_);                                                                  \
-    (Z) = (int)(w_ / (nx_ * ny_));                                                                \
+    const uint32_t nx_ = gridDim.x, ny_ = gridDim.y, n_ = nx_ * ny_ * gridDim.z;                  \
+    uint32_t l_ = tk_grid_xcd_remap((uint32_t)(X) + nx_ * ((uint32_t)(Y) + ny_ * (uint32_t)(Z)), n_, TK_NUM_XCDS); \
+    const uint32_t g_ = AB_CAUSAL_WGS > 0 && nx_ < AB_CAUSAL_WGS ? AB_CAUSAL_WGS / nx_ : 1u; /* heads per window */ \
+    if (a.causal && g_ > 1) {                                                                     \
+      const uint32_t wb_ = l_ / (nx_ * g_) * (nx_ * g_), p_ = l_ - wb_;                           \
+      const uint32_t gw_ = (n_ - wb_) / nx_ < g_ ? (n_ - wb_) / nx_ : g_; /* (the last window's) */ \
+      l_ = wb_ + (p_ % gw_) * nx_ + p_ / gw_;                                                    \
+    }                                                                                             \
+    (X) = (int)(l_ % nx_);                                                                        \
+    (Y) = (int)(l_ / nx_ % ny_);                                                                  \
+    (Z) = (int)(l_ / (nx_ * ny_));                                                                \
   } while (0)
+
+/* dkdv kernels' epilogue: dK^T, dV^T (f32) -> bf16 LDS rows of dK, dV.  AB_EP_PK 1: four
+ * elements per ds_write_b64, converted in pairs (tk_store_acc_lds_t_bf16: round to nearest even
+ * with NaNs kept, as the element form; one v_cvt_pk_bf16_f32 per pair on gfx950); 0: element by
+ * element (tk_store_acc_lds_t) */
+#ifndef AB_EP_PK
+#define AB_EP_PK 1
+#endif
+#if AB_EP_PK
+#define AB_EP_STORE(SM, A, R0, C0) tk_store_acc_lds_t_bf16(SM, A, R0, C0)
+#else
+#define AB_EP_STORE(SM, A, R0, C0) tk_store_acc_lds_t(SM, A, R0, C0)
+#endif
 
 #define ATTN_BWD_KERNELS(NAME, D, AB_BQ)                                                                 \
   TK_ST(NAME##_rst, tk_bf16, AB_BQ, D, TK_LDS_SWZ);   /* AB_BQ rows x d */                         \
@@ -783,8 +814,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
       tk_rt_scale(dk[c], dk[c], a.scale);                                                         \
-      tk_store_acc_lds_t(sm.ep[wave].k, dk[c], 0, 32 * c);                                        \
-      tk_store_acc_lds_t(sm.ep[wave].v, dv[c], 0, 32 * c);                                        \
+      AB_EP_STORE(sm.ep[wave].k, dk[c], 0, 32 * c);                                               \
+      AB_EP_STORE(sm.ep[wave].v, dv[c], 0, 32 * c);                                               \
     }                                                                                             \
     {                                                                                             \
       const tk_rsrc rdk = tk_gl_rsrc(&a.dk), rdv = tk_gl_rsrc(&a.dv);                             \
