@@ -151,6 +151,13 @@ __global__ void __launch_bounds__(256) hk_gen_kernel(void *dst, uint64_t base, u
   }
 }
 
+/* tksim --model-sample: only some workgroups run */
+static inline int hk_sampled(void)
+{
+  const char *v = getenv("TKSIM_MODEL_SAMPLE");
+  return v && atoi(v) > 0;
+}
+
 /* The inputs of one run, written in the order they were added (as the
  * fixture's script creates them one after the other). */
 typedef struct {
@@ -179,8 +186,8 @@ static inline void hk_gen_add(void *dev, size_t n, uint64_t *st, double scale, d
 
 /* Bytes of the inputs' end that the device writes, 384 MiB: what comes
  * before cannot be in any cache when the timed launch starts (MI355X holds 8
- * x 4 MB of L2 and 256 MB of Infinity Cache, 288 MB; the device writes are
- * one sequential stream, spread evenly over the sets), so the host writes it,
+ * x 4 MB of L2 and 256 MB of Infinity Cache, 288 MB; the device's writes
+ * spread evenly over the XCDs and the sets), so the host writes it,
  * with the same values: under tksim the device writes about 5 million values
  * a second, and an N = 16384 backward has 3-7 billion. HK_GEN_DEVICE_BYTES
  * overrides (tests; a huge value: everything on the device). */
@@ -196,31 +203,36 @@ static inline uint64_t hk_gen_device_bytes(void)
   return e && *e ? (uint64_t)v : (uint64_t)384 << 20;
 }
 
-/* Writes every added buffer: the host part through a 16 MiB staging buffer,
- * the last hk_gen_device_bytes() of the whole sequence by hk_gen_kernel in a
- * cooperative launch (tksim --model-sample skips the unsampled groups of an
- * ordinary launch; cooperative launches run every group). 0 on success. */
+/* Writes every added buffer: the inputs' start from the host (through a
+ * 16 MiB staging buffer), the last hk_gen_device_bytes() of the sequence by
+ * hk_gen_kernel, one ordinary launch of one group per CU per buffer. Under
+ * tksim --model-sample only XCD 0's groups of it run (the other XCDs' work
+ * is not simulated), which writes exactly what the sampled timed launch,
+ * XCD 0 alone, can find in its caches, at an eighth of the emulation time;
+ * the host then writes the whole buffer first, so every value is still the
+ * formula's. 0 on success. */
 static inline int hk_gen_run(void)
 {
   uint64_t total = 0, at = 0;
   for (int i = 0; i < hk_gen_nbufs; ++i) total += hk_gen_bufs[i].n * (hk_gen_bufs[i].f32 ? 4 : 2);
   const uint64_t dev_bytes = hk_gen_device_bytes(), dev_from = total > dev_bytes ? total - dev_bytes : 0;
-  int per_cu = 0, dev_id = 0;
+  const int sampled = hk_sampled();
+  int dev_id = 0;
   hipDeviceProp_t prop;
   HK_CHECK_HIP(hipGetDevice(&dev_id));
   HK_CHECK_HIP(hipGetDeviceProperties(&prop, dev_id));
-  HK_CHECK_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, (const void *)hk_gen_kernel, 256, 0));
   const size_t chunk = (size_t)4 << 20; /* elements */
   void *stage = NULL;
   for (int i = 0; i < hk_gen_nbufs; ++i) {
     hk_gen_buf *b = &hk_gen_bufs[i];
     const size_t es = b->f32 ? 4 : 2;
-    /* elements [0, split) from the host, [split, n) from the device */
+    /* elements [split, n) from the device; [0, split) (sampled: all) from the host */
     uint64_t split = dev_from <= at ? 0 : (dev_from - at) / es;
     split = split >= b->n ? b->n : split & ~(uint64_t)7;
+    const uint64_t host_to = sampled ? b->n : split;
     at += b->n * es;
-    for (size_t c0 = 0; c0 < split; c0 += chunk) {
-      const size_t m = split - c0 < chunk ? split - c0 : chunk;
+    for (size_t c0 = 0; c0 < host_to; c0 += chunk) {
+      const size_t m = host_to - c0 < chunk ? host_to - c0 : chunk;
       if (!b->keep && !stage && !(stage = malloc(chunk * 4))) {
         fprintf(stderr, "%s: out of host memory\n", hk_prog);
         return 1;
@@ -234,15 +246,13 @@ static inline int hk_gen_run(void)
       HK_CHECK_HIP(hipMemcpy((char *)b->dev + c0 * es, h, m * es, hipMemcpyHostToDevice));
     }
     if (split == b->n) continue;
-    uint64_t base = split, nn = b->n;
-    const uint64_t per = 256 * (b->f32 ? 4 : 8), want = (nn - base + per - 1) / per;
-    uint64_t cap = (uint64_t)(per_cu > 2 ? 2 : (per_cu > 0 ? per_cu : 1)) * (uint64_t)prop.multiProcessorCount;
-    const unsigned blocks = (unsigned)(want < cap ? want : cap);
-    void *args[] = {&b->dev, &base, &nn, &b->key, &b->mul, &b->add, &b->f32};
-    HK_CHECK_HIP(hipLaunchCooperativeKernel((const void *)hk_gen_kernel, dim3(blocks), dim3(256), args, 0, 0));
+    const uint64_t per = 256 * (b->f32 ? 4 : 8), want = (b->n - split + per - 1) / per;
+    const uint64_t cap = prop.multiProcessorCount > 0 ? (uint64_t)prop.multiProcessorCount : 1;
+    hipLaunchKernelGGL(hk_gen_kernel, dim3((unsigned)(want < cap ? want : cap)), dim3(256), 0, 0, b->dev,
+                       (uint64_t)split, (uint64_t)b->n, b->key, b->mul, b->add, b->f32);
     HK_CHECK_HIP(hipGetLastError());
     HK_CHECK_HIP(hipDeviceSynchronize());
-    if (b->keep)
+    if (b->keep && host_to < b->n)
       HK_CHECK_HIP(hipMemcpy((char *)b->keep + split * es, (char *)b->dev + split * es, (b->n - split) * es,
                              hipMemcpyDeviceToHost));
   }
@@ -290,7 +300,6 @@ static inline int hk_parse_int(const char *s, int64_t lo, int64_t *out)
   return 1;
 }
 
-static inline int hk_sampled(void) { return atoi(hk_env("TKSIM_MODEL_SAMPLE")) > 0; }
 
 /* Prints the time/throughput lines every harness prints (bench/validate-model
  * parses them) and returns 0, or 1 when tksim was asked for a model and the

@@ -6,9 +6,9 @@
  * that end inside a 16-byte step, with the host writing the inputs' start
  * (HK_GEN_DEVICE_BYTES) or not; and the values are normal-ish: mean,
  * standard deviation, range and the share within one sigma. Run with
- * --model-sample too: the generator launches cooperatively so that sampling
- * does not skip its groups (every element is checked, so a skipped group
- * fails). Exit 0 ok, 1 failure. */
+ * --model-sample too, where only XCD 0's groups of the generator run and the
+ * host writes every value first: the values must still all be the formula's.
+ * Exit 0 ok, 1 failure. */
 #include "../../bench/hipkittens/hk_common.h"
 
 static uint32_t ref_fmix32(uint32_t h)
