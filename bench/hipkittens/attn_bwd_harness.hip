@@ -101,17 +101,18 @@ int main(int argc, char **argv)
   printf("kernel: HipKittens attn_bwd B=%lld N=%lld H=%lld H_KV=%lld D=%lld causal=%d\n", (long long)hb,
          (long long)hn, (long long)hh, (long long)hkv, (long long)hd, hcausal);
   const size_t nq = (size_t)hb * hn * hh * hd, nkv = (size_t)hb * hn * hkv * hd, nl = (size_t)hb * hh * hn;
-  /* host copies of the inputs and gradients only for --check: a benchmark-
-   * only run streams Q, K, V, dO and O to the device (hk_upload_normal),
+  /* host copies of the inputs and gradients only for --check: Q, K, V, dO
+   * (and, for timing, O and L) are written on the device (hk_gen_run),
    * which at N = 16384 saves 5-8 GB of host memory */
   uint16_t *q = NULL, *k = NULL, *v = NULL, *dout = NULL, *o = NULL, *dq = NULL, *dk = NULL, *dv = NULL;
-  float *l = (float *)malloc(nl * 4);
+  float *l = NULL;
   if (check) {
+    l = (float *)malloc(nl * 4);
     q = (uint16_t *)malloc(nq * 2), k = (uint16_t *)malloc(nkv * 2), v = (uint16_t *)malloc(nkv * 2);
     dout = (uint16_t *)malloc(nq * 2), o = (uint16_t *)malloc(nq * 2), dq = (uint16_t *)malloc(nq * 2);
     dk = (uint16_t *)malloc(nkv * 2), dv = (uint16_t *)malloc(nkv * 2);
   }
-  if (!l || (check && (!q || !k || !v || !dout || !o || !dq || !dk || !dv))) {
+  if (check && (!l || !q || !k || !v || !dout || !o || !dq || !dk || !dv)) {
     fprintf(stderr, "%s: out of host memory\n", hk_prog);
     return 1;
   }
@@ -129,9 +130,18 @@ int main(int argc, char **argv)
   HK_CHECK_HIP(hipMalloc((void **)&d_l, nl * 4));
   HK_CHECK_HIP(hipMalloc((void **)&d_delta, nl * 4));
   uint64_t st = (uint64_t)seed;
-  if (hk_upload_normal(d_q, nq, &st, 1.0, q) || hk_upload_normal(d_k, nkv, &st, 1.0, k) ||
-      hk_upload_normal(d_v, nkv, &st, 1.0, v) || hk_upload_normal(d_do, nq, &st, 1.0, dout))
-    return 1;
+  /* written on the device, as the fixture's torch.randn (hk_gen_run) */
+  hk_gen_add(d_q, nq, &st, 1.0, 0.0, 0, q);
+  hk_gen_add(d_k, nkv, &st, 1.0, 0.0, 0, k);
+  hk_gen_add(d_v, nkv, &st, 1.0, 0.0, 0, v);
+  hk_gen_add(d_do, nq, &st, 1.0, 0.0, 0, dout);
+  if (!check) {
+    /* timing only: O of the size a softmax average has, L about ln N; on the
+     * device, as the fixture's forward writes them */
+    hk_gen_add(d_o, nq, &st, 0.1, 0.0, 0, NULL);
+    hk_gen_add(d_l, nl, &st, 0.5, log((double)hn), 1, NULL);
+  }
+  if (hk_gen_run()) return 1;
   const double scale = 1.0 / sqrt((double)hd);
   const int64_t grp = hh / hkv;
   double *p = NULL; /* check: P for every (b, h) matrix, row-major N x N */
@@ -161,12 +171,8 @@ int main(int argc, char **argv)
           }
         }
     HK_CHECK_HIP(hipMemcpy(d_o, o, nq * 2, hipMemcpyHostToDevice));
-  } else {
-    /* timing only: O of the size a softmax average has, L about ln N */
-    if (hk_upload_normal(d_o, nq, &st, 0.1, NULL)) return 1;
-    for (size_t i = 0; i < nl; ++i) l[i] = (float)(log((double)hn) + 0.5 * hk_rng_normal(&st));
+    HK_CHECK_HIP(hipMemcpy(d_l, l, nl * 4, hipMemcpyHostToDevice));
   }
-  HK_CHECK_HIP(hipMemcpy(d_l, l, nl * 4, hipMemcpyHostToDevice));
   /* dQ accumulates by atomics from zero (test_python.py zeroes it every pass) */
   HK_CHECK_HIP(hipMemset(d_dqin, 0, nq * 2));
   /* unwritten outputs: NaN for --check and --dump; a benchmark-only run

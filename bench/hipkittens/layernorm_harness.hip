@@ -72,8 +72,6 @@ int main(int argc, char **argv)
     return 1;
   }
   uint64_t st = (uint64_t)seed;
-  for (size_t i = 0; i < nx; ++i) x[i] = hk_f32_to_bf16((float)hk_rng_normal(&st));
-  for (size_t i = 0; i < nx; ++i) r[i] = hk_f32_to_bf16((float)hk_rng_normal(&st));
   /* nn.LayerNorm starts at weight 1, bias 0; perturbed so both take part */
   for (int64_t i = 0; i < hd; ++i) w[i] = hk_f32_to_bf16((float)(1.0 + 0.25 * hk_rng_normal(&st)));
   for (int64_t i = 0; i < hd; ++i) bi[i] = hk_f32_to_bf16((float)(0.25 * hk_rng_normal(&st)));
@@ -86,8 +84,11 @@ int main(int argc, char **argv)
   HK_CHECK_HIP(hipMalloc((void **)&dor, nx * 2));
   HK_CHECK_HIP(hipMalloc((void **)&dw, hd * 2));
   HK_CHECK_HIP(hipMalloc((void **)&db, hd * 2));
-  HK_CHECK_HIP(hipMemcpy(dx, x, nx * 2, hipMemcpyHostToDevice));
-  HK_CHECK_HIP(hipMemcpy(dr, r, nx * 2, hipMemcpyHostToDevice));
+  /* x and the residual written on the device, as the fixture's torch.randn
+   * (hk_gen_run); host copies for the check */
+  hk_gen_add(dx, nx, &st, 1.0, 0.0, 0, x);
+  hk_gen_add(dr, nx, &st, 1.0, 0.0, 0, r);
+  if (hk_gen_run()) return 1;
   HK_CHECK_HIP(hipMemcpy(dout, o, nx * 2, hipMemcpyHostToDevice));
   HK_CHECK_HIP(hipMemcpy(dor, orr, nx * 2, hipMemcpyHostToDevice));
   HK_CHECK_HIP(hipMemcpy(dw, w, hd * 2, hipMemcpyHostToDevice));
