@@ -60,6 +60,10 @@
  * scale products of C rows/columns outside C, never stored; bytes past a
  * row's end belong to no step that runs. */
 #define W8_MX
+/* the gfx950 prologue that issues half-steps 0 and 1 before the first commit
+ * (gemm_8wave_body.h), with the MX hooks: the MX kernels' prologue was
+ * 1.1 us longer than fp8's per tile (modeled, 8192x8192x2048) */
+#define W8_MX_FAST_PROLOGUE
 #define W8_MX_SW (W8_MX_EPB) /* scale words per row and K step: 1 (fp8) or 2 (fp4) */
 #define W8_MX_CS (4 / W8_MX_SW) /* K steps per 16-byte chunk */
 #define W8_MX_P (4 * W8_MX_CS) /* K steps per 64-byte superchunk: 16 (fp8), 8 (fp4) */
@@ -307,6 +311,7 @@
 #undef W8_MX_PROLOGUE0
 #undef W8_MX_ISSUE
 #undef W8_MX_SW
+#undef W8_MX_FAST_PROLOGUE
 #undef W8_MX_CS
 #undef W8_MX_COMMIT_ST
 #undef W8_MX_MEMORY_LEAN
