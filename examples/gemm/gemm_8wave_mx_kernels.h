@@ -103,7 +103,9 @@
 /* load chunk a % 4 of superchunk sc of this lane's row at in-period step tau
  * if the lane takes part in tau, else nothing (out of range); the operand is
  * wave-uniform */
-#define W8_MX_LOAD(sc, tau)                                                              \
+#define W8_MX_TAKES(tau) (_l / W8_MX_AL == (uint32_t)(tau) % W8_MX_CS) /* (inside the macros below) */
+#define W8_MX_LOAD(sc, tau) W8_MX_LOAD_IF(sc, tau, W8_MX_TAKES(tau))
+#define W8_MX_LOAD_IF(sc, tau, take)                                                     \
   do {                                                                                   \
     const uint32_t _l = tk_opaque(gtid) % 64u, _a = _l % W8_MX_AL;                       \
     const uint32_t _rho = W8_MX_RHO(_a, tau);                                            \
@@ -111,21 +113,21 @@
     const int64_t _g = (_b ? n0 + gn * grp : m0 + gm * grp) + 64u * (gw % 2u) + _rho, _lim = (_b ? p.n : p.m) - 1; \
     const uint32_t _off = (uint32_t)((_g < _lim ? _g : _lim) * mx_kb + kb * W8_MX_EPB / 32) + \
                           64u * (uint32_t)(sc) + 16u * (_a % 4u);                         \
-    mx_st = tk_buffer_load_b128(_b ? mx_rsb : mx_rsa,                                    \
-                                _l / W8_MX_AL == (uint32_t)(tau) % W8_MX_CS ? _off : TK_OOB_OFFSET); \
+    mx_st = tk_buffer_load_b128(_b ? mx_rsb : mx_rsa, (take) ? _off : TK_OOB_OFFSET);    \
   } while (0)
 /* word (u, h) of a chunk: bytes h and h + 2 of dwords 2u, 2u+1 (above) */
 #define W8_MX_SPLIT(d0, d1, h) ((((d0) >> (8 * (h))) & 0x00ff00ffu) | ((((d1) >> (8 * (h))) & 0x00ff00ffu) << 8))
 /* write chunk st (registers), split, into buffer sb if this lane takes part
  * in in-period step tau (else into the dummy slot) */
-#define W8_MX_COMMIT_ST(st, sb, tau)                                                     \
+#define W8_MX_COMMIT_ST(st, sb, tau) W8_MX_COMMIT_IF(st, sb, tau, W8_MX_TAKES(tau))
+#define W8_MX_COMMIT_IF(st, sb, tau, take)                                               \
   do {                                                                                   \
     const uint32_t _l = tk_opaque(gtid) % 64u, _a = _l % W8_MX_AL, _bt = gw >= 2 ? 1u : 0u; \
     const uint32_t _rho = W8_MX_RHO(_a, tau), _r = _rho % 32u;                           \
     const uint32_t _k = 2u * (gw % 2u) + _rho / 32u;                                     \
     /* Bt: the wave pair's 8-byte pairs of rows 16..31 exchanged */             \
     const uint32_t _col = _bt ? (_k ^ (2u * (_r / 16u))) : _k;                           \
-    const uint32_t _base = _l / W8_MX_AL == (uint32_t)(tau) % W8_MX_CS ? W8_MX_SLOT(sb, _a % 4u) : W8_MX_DUMMY; \
+    const uint32_t _base = (take) ? W8_MX_SLOT(sb, _a % 4u) : W8_MX_DUMMY;              \
     uint32_t *_d = &mx_lds[_base + W8_MX_IN(grp, 0u, _bt, _r, _col)];                    \
     enum { _ps = 2 * 32 * 4 }; /* dwords between words (u, h) */                         \
     _d[0 * _ps] = W8_MX_SPLIT((st).x, (st).y, 0);                                        \
@@ -133,21 +135,25 @@
     _d[2 * _ps] = W8_MX_SPLIT((st).z, (st).w, 0);                                        \
     _d[3 * _ps] = W8_MX_SPLIT((st).z, (st).w, 1);                                        \
   } while (0)
-/* prologue: superchunk 0 whole (four loads per lane: the in-period steps tau
- * = l / AL + CS * i it takes part in), issued first and written before the
+/* prologue: superchunk 0 whole, every lane four loads (in-period steps tau =
+ * W8_MX_PTAU(lane, i), i = 0..3: all 16 (fp4 8) of them for each lane index
+ * a; fp8 pairs steps 8 apart in a half wave, i.e. rows of two fragments, so
+ * that its stores hit distinct banks), issued first and written before the
  * prologue's barrier, then step 0's write's load (superchunk 1, tau 0) */
+#define W8_MX_PTAU(l, i) \
+  (W8_MX_CS == 4 ? (uint32_t)(i) + 8u * (((l) / 16u) % 2u) + 4u * ((l) / 32u) : (l) / 32u + 2u * (uint32_t)(i))
 #define W8_MX_PROLOGUE0(k)                                                               \
   tk_u32x4 mx_p0[4];                                                                     \
   do {                                                                                   \
     _Pragma("unroll") for (int _i = 0; _i < 4; _i++) {                                   \
-      W8_MX_LOAD(0, tk_opaque(gtid) % 64u / W8_MX_AL + W8_MX_CS * _i);                   \
+      W8_MX_LOAD_IF(0, W8_MX_PTAU(tk_opaque(gtid) % 64u, _i), true);                     \
       mx_p0[_i] = mx_st;                                                                 \
     }                                                                                    \
   } while (0)
 #define W8_MX_PROLOGUE(k)                                                                \
   do {                                                                                   \
     _Pragma("unroll") for (int _i = 0; _i < 4; _i++)                                     \
-      W8_MX_COMMIT_ST(mx_p0[_i], 0u, tk_opaque(gtid) % 64u / W8_MX_AL + W8_MX_CS * _i);  \
+      W8_MX_COMMIT_IF(mx_p0[_i], 0u, W8_MX_PTAU(tk_opaque(gtid) % 64u, _i), true);       \
     W8_MX_LOAD(1, 0);                                                                    \
   } while (0)
 /* a memory cluster: the first one reads this K step's 6 words (superchunk
@@ -314,6 +320,10 @@
 #undef W8_MX_FAST_PROLOGUE
 #undef W8_MX_CS
 #undef W8_MX_COMMIT_ST
+#undef W8_MX_COMMIT_IF
+#undef W8_MX_LOAD_IF
+#undef W8_MX_TAKES
+#undef W8_MX_PTAU
 #undef W8_MX_MEMORY_LEAN
 #undef W8_MX_TAIL_MMA
 #else
