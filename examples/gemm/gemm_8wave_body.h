@@ -217,7 +217,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   W8_PF_AT(pat_a, pa, sm.buf[0].a[grp], 0, 0);
   W8_PF_AT(pat_b, pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
   const int64_t klast = kb + (2 * (int64_t)ksteps - 1) * W8_KH;
-#if !defined(W8_MX) && !defined(GEMM_8WAVE_256_TU)
+#if (!defined(W8_MX) || defined(W8_MX_FAST_PROLOGUE)) && !defined(GEMM_8WAVE_256_TU)
   /* (not in the 256x256 bf16 kernels: with their two stream-K copies of the
    * body this prologue made clang spill 624 VGPRs on gfx950)
    * half-steps 0 and 1 issued into both staging sets before the first
@@ -228,6 +228,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
    * loop's first cluster finds what it expects: set 1 = half-step 1 and set
    * 0 = half-step 2 in flight, in that order. */
   if (ksteps > 0) {
+    W8_MX_PROLOGUE0(kb); /* MX (W8_MX_FAST_PROLOGUE): the first scales' loads, oldest */
     tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb));
     W8_B_ISSUE_AT(0, kb);
     tk_load_issue_at(sa[1], rma, la, W8_KOFF(kb + W8_KH));
@@ -235,6 +236,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     W8_ZERO_ACC_PINNED();
     tk_load_commit_at(sa[0], la, 0, nb + na + nb);
     W8_B_COMMIT_AT(0, na + nb);
+    W8_MX_PROLOGUE(kb); /* MX: scales written, step 0's scale load between half-steps 1 and 2 (the loop's vmcnt order) */
     tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb + 2 * W8_KH));
     W8_B_ISSUE_AT(0, kb + 2 * W8_KH);
     tk_lds_barrier();

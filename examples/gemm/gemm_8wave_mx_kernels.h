@@ -7,24 +7,36 @@
 #define GEMM_8WAVE_MX_KERNELS_H
 
 #if TK_HAS_MFMA_F8F6F4 || !TK_DEVICE_PASS
-/* Scales go through LDS in 16-byte chunks: a chunk is a row's scale bytes of
- * W8_MX_CS K steps (fp8: 4 steps of 4 blocks, fp4: 2 steps of 8 blocks),
- * fetched once per CS steps by one 16-byte load (a 4-byte gather every step
- * touched a 128-byte line per row: as many lines as the A and B data).
+/* Scales go through LDS in 64-byte superchunks: a superchunk is a row's
+ * scale bytes of W8_MX_P K steps (fp8: 16 steps of 4 blocks, fp4: 8 steps of
+ * 8 blocks), four 16-byte chunks of W8_MX_CS steps each, fetched by four
+ * adjacent lanes with one 16-byte load each.
  *
- * Who loads what: thread (wave gw of its group, lane l) owns row
- * 32 * (2 * (gw % 2) + l % 2) + l / 2 of its group's area (waves 0-1: A's
- * GM rows, 2-3: Bt's GN rows; row fragment k = 2 * (gw % 2) + l % 2, row
- * r = l / 2 inside it) and phase r % CS: every K step, in its second memory
- * cluster, each thread writes the chunk it loaded a step before (if its
- * phase is ks % CS) and loads the next one (if its phase is (ks + 1) % CS)
- * -- one buffer_load_dwordx4 per thread and step (W8_NS = 1, the body's
- * vmcnt counts exact), the lanes out of phase sent out of range (no memory
- * traffic) and writing to a dummy buffer, so neither LLVM's waits nor the
- * loop see a branch.  Phase f's chunk c is loaded at step (c-1)*CS + f - 1,
- * written at (c-1)*CS + f, i.e. after every read of chunk c - 2 (same
- * buffer, c % 2; last read at step (c-1)*CS - 1) and before the first read
- * of chunk c (step c*CS), barriers between.
+ * Why 64 bytes (mx-s37): under the model an L2 request costs a whole 128-byte
+ * line whatever part of it a wave uses (sim/model/model.c h_global), and at
+ * 8192^3 the fp8 loop already asks the L2 for as many lines per K step as its
+ * MFMAs take cycles (1024 lines per CU and step, 32 CUs per XCD at 16 lines
+ * per clock: 2048 clocks, the K step's 2048 MFMA clocks per SIMD).  One 16-byte
+ * chunk per row and load (mx-s34..s36) added 128 lines per step (fp4: 256):
+ * +12.5% (+25%), the measured mxfp8 0.89x.  Four lanes per row and 64 bytes
+ * add 32 (fp4: 64).
+ *
+ * Who loads what: a wave owns 64 rows of its group's area (waves 0-1: A's GM
+ * rows, 2-3: Bt's GN rows), wave row rho = 32 * f + r of row fragment
+ * k = 2 * (gw % 2) + f.  In-period step tau (0 .. P-1) of a superchunk's load
+ * period, the lanes l with l / W8_MX_AL == tau % CS take part (W8_MX_AL = 64 /
+ * CS: 16 fp8, 32 fp4; the others go out of range, no traffic, and write a
+ * dummy slot, so neither LLVM's waits nor the loop see a branch): lane index
+ * a = l % AL takes chunk a % 4 of row rho = 32 * (a / 16) + 4 * tau + (a / 4) % 4,
+ * so a load touches AL / 4 rows, each as one 64-byte piece of its line.
+ * Every K step, in its second memory cluster, each lane writes the chunk it
+ * loaded a step before and loads the next one -- one buffer_load_dwordx4 per
+ * thread and step (W8_NS = 1, the body's vmcnt counts exact).  The write at
+ * step t = P*j + tau goes to superchunk j + 1 (buffer (j + 1) % 2), after the
+ * last read of superchunk j - 1 (same buffer, step P*j - 1) and before the
+ * first read of superchunk j + 1 (step P*(j+1)), barriers between; the load at
+ * step t is the write's at t + 1.  The prologue loads and writes all of
+ * superchunk 0 (four loads per lane) and issues step 0's write's load.
  *
  * What the MFMA wants: v_mfma_scale_f32_32x32x64_f8f6f4 takes one scale byte
  * per lane, byte op_sel of its scale VGPR (CDNA4 ISA guide, "Matrix
@@ -35,22 +47,37 @@
  * -- fp4 (dwords 2u, 2u+1 = step u's 8 blocks): byte hs + 2q is half-step
  * hs's MFMA q, a whole K step per word; fp8 (dwords 2u, 2u+1 = steps 2u,
  * 2u+1): byte 2 * hs + (step parity), two K steps per word, shifted right
- * by 8 on the odd step.  Each word lands in LDS at
- *   mx_lds[buffer][group][2u + h][A or Bt][r] (16 bytes: 4 row fragments)
- * A: slot k (fragment i = k: a lane's 4 A words are one ds_read_b128); Bt:
- * the wave pair's 2 fragments as one 8-byte pair (one ds_read_b64), the
- * pairs of rows 16..31 exchanged so that 32 lanes' ds_read_b64 (r, r + 16)
- * and the writers' ds_write_b32 touch 64 different banks.  A lane reads
- * its 6 words once per K step in the first memory cluster (two LDS reads;
- * before: 6 ds_read_b32 and 6 shifts per half-step).  Rows past M or N read
- * row M - 1's (N - 1's) scales: they only scale products of C rows/columns
- * outside C, never stored; bytes past a row's end (the last chunk) belong
- * to no step that runs. */
+ * by 8 on the odd step.  Each word lands in LDS slot (buffer, chunk) at
+ *   [group][2u + h][A or Bt][r] (16 bytes: 4 row fragments)
+ * A: column k (a lane's 4 A words are one ds_read_b128); Bt: the wave pair's
+ * 2 fragments as one 8-byte pair (one ds_read_b64), the pairs of rows 16..31
+ * exchanged so that 32 lanes' ds_read_b64 (r, r + 16) touch 64 different
+ * banks.  A slot is 8 KiB + 64 bytes, so that the 4 chunks' writers of a
+ * store (4 rows x 4 chunks fp8, 8 x 4 fp4) hit different banks; the dummy
+ * slot sits one dword off the bank pattern for the same reason.  A lane
+ * reads its 6 words once per K step in the first memory cluster (two LDS
+ * reads).  Rows past M or N read row M - 1's (N - 1's) scales: they only
+ * scale products of C rows/columns outside C, never stored; bytes past a
+ * row's end belong to no step that runs. */
 #define W8_MX
+/* the gfx950 prologue that issues half-steps 0 and 1 before the first commit
+ * (gemm_8wave_body.h), with the MX hooks: the MX kernels' prologue was
+ * 1.1 us longer than fp8's per tile (modeled, 8192x8192x2048) */
+#define W8_MX_FAST_PROLOGUE
 #define W8_MX_SW (W8_MX_EPB) /* scale words per row and K step: 1 (fp8) or 2 (fp4) */
 #define W8_MX_CS (4 / W8_MX_SW) /* K steps per 16-byte chunk */
+#define W8_MX_P (4 * W8_MX_CS) /* K steps per 64-byte superchunk: 16 (fp8), 8 (fp4) */
+#define W8_MX_AL (64 / W8_MX_CS) /* lanes of a wave loading in a step: 16 (fp8), 32 (fp4) */
 #define W8_NS 1 /* one chunk load per thread and K step (second memory cluster) */
 #define W8_MX_NF (W8_GM / 32 + W8_WN / 32) /* scale words per lane and K step */
+/* LDS (dwords): 8 slots (buffer, chunk) of [group 2][word 4][A, Bt][r 32][4]
+ * = 2048 dwords + 16 of padding (slot stride = 64 mod 256 bytes), then the
+ * dummy slot one dword further */
+#define W8_MX_SLOTDW 2064u
+#define W8_MX_SLOT(sb, c) (((sb) * 4u + (c)) * W8_MX_SLOTDW)
+#define W8_MX_IN(g, w, bt, r, col) (((((g) * 4u + (w)) * 2u + (bt)) * 32u + (r)) * 4u + (col))
+#define W8_MX_DUMMY (8u * W8_MX_SLOTDW + 1u)
+#define W8_MX_LDSDW (W8_MX_DUMMY + 2048u + 3u)
 #define W8_MX_SETUP()                                                                    \
   const int64_t mx_kb = p.k * W8_MX_EPB / 32; /* scale bytes per row */                  \
   /* the descriptors end 3 bytes before the last row's last loop step ends: with \
@@ -64,73 +91,90 @@
       ksteps > 0 ? (uint32_t)((p.m - 1) * mx_kb + mx_used) : 0u);                          \
   const tk_rsrc mx_rsb = tk_rsrc_make((const uint8_t *)p.mx_scale_b + z * p.n * mx_kb,    \
       ksteps > 0 ? (uint32_t)((p.n - 1) * mx_kb + mx_used) : 0u);                          \
-  /* [buffer][group][word (u, h)][A, Bt][row r of the fragments]: 4 fragments'   \
-   * words; buffer 2: where the lanes out of phase write (never read) */        \
-  TK_SHARED uint32_t mx_lds[3][2][4][2][32][4] __attribute__((aligned(16)));            \
+  TK_SHARED uint32_t mx_lds[W8_MX_LDSDW] __attribute__((aligned(16)));                   \
   static_assert(W8_GM == 128 && W8_GN == 128 && W8_WN == 64,                             \
                 "gemm_8wave_mx: the scale layout is the 256x256 tile's (4 A, 2 + 2 Bt row fragments per group)"); \
+  static_assert(W8_MX_LDSDW * 4 + sizeof(W8_ID(w8_smem)) <= 160 * 1024,                  \
+                "gemm_8wave_mx: operand and scale LDS must fit gfx950's 160 KiB");       \
   tk_u32x4 mx_st; /* the chunk on its way (registers) */                                 \
   uint32_t mx_sc[W8_MX_NF];
-/* this thread's row of its group's area (A rows for waves 0-1, Bt rows for
- * 2-3) and its row r inside the fragment */
-#define W8_MX_ROW(q) (32u * (2u * (gw % 2u) + (q) % 2u) + ((q) % 64u) / 2u)
-/* load chunk c for this thread's row if its phase is f, else nothing (out of
- * range); the operand is wave-uniform */
-#define W8_MX_LOAD(c, f)                                                                 \
+/* wave row rho of this lane's chunk at in-period step tau (above) */
+#define W8_MX_RHO(a, tau) (32u * ((a) / 16u) + 4u * (uint32_t)(tau) + ((a) / 4u) % 4u)
+/* load chunk a % 4 of superchunk sc of this lane's row at in-period step tau
+ * if the lane takes part in tau, else nothing (out of range); the operand is
+ * wave-uniform */
+#define W8_MX_TAKES(tau) (_l / W8_MX_AL == (uint32_t)(tau) % W8_MX_CS) /* (inside the macros below) */
+#define W8_MX_LOAD(sc, tau) W8_MX_LOAD_IF(sc, tau, W8_MX_TAKES(tau))
+#define W8_MX_LOAD_IF(sc, tau, take)                                                     \
   do {                                                                                   \
-    const uint32_t _q = tk_opaque(gtid), _r = (_q % 64u) / 2u;                           \
+    const uint32_t _l = tk_opaque(gtid) % 64u, _a = _l % W8_MX_AL;                       \
+    const uint32_t _rho = W8_MX_RHO(_a, tau);                                            \
     const bool _b = gw >= 2; /* Bt's rows: per wave, a scalar choice */                  \
-    const int64_t _g = (_b ? n0 + gn * grp : m0 + gm * grp) + W8_MX_ROW(_q), _lim = (_b ? p.n : p.m) - 1; \
-    const uint32_t _off = (uint32_t)((_g < _lim ? _g : _lim) * mx_kb + kb * W8_MX_EPB / 32) + 16u * (uint32_t)(c); \
-    mx_st = tk_buffer_load_b128(_b ? mx_rsb : mx_rsa, _r % W8_MX_CS == (uint32_t)(f) ? _off : TK_OOB_OFFSET); \
+    const int64_t _g = (_b ? n0 + gn * grp : m0 + gm * grp) + 64u * (gw % 2u) + _rho, _lim = (_b ? p.n : p.m) - 1; \
+    const uint32_t _off = (uint32_t)((_g < _lim ? _g : _lim) * mx_kb + kb * W8_MX_EPB / 32) + \
+                          64u * (uint32_t)(sc) + 16u * (_a % 4u);                         \
+    mx_st = tk_buffer_load_b128(_b ? mx_rsb : mx_rsa, (take) ? _off : TK_OOB_OFFSET);    \
   } while (0)
 /* word (u, h) of a chunk: bytes h and h + 2 of dwords 2u, 2u+1 (above) */
 #define W8_MX_SPLIT(d0, d1, h) ((((d0) >> (8 * (h))) & 0x00ff00ffu) | ((((d1) >> (8 * (h))) & 0x00ff00ffu) << 8))
-/* write the chunk in registers, split, into buffer bi if this thread's phase
- * is f (else into the dummy buffer 2) */
-#define W8_MX_COMMIT(bi, f)                                                              \
+/* write chunk st (registers), split, into buffer sb if this lane takes part
+ * in in-period step tau (else into the dummy slot) */
+#define W8_MX_COMMIT_ST(st, sb, tau) W8_MX_COMMIT_IF(st, sb, tau, W8_MX_TAKES(tau))
+#define W8_MX_COMMIT_IF(st, sb, tau, take)                                               \
   do {                                                                                   \
-    const uint32_t _q = tk_opaque(gtid), _r = (_q % 64u) / 2u, _bt = gw >= 2 ? 1u : 0u; \
-    const uint32_t _k = 2u * (gw % 2u) + _q % 2u;                                        \
+    const uint32_t _l = tk_opaque(gtid) % 64u, _a = _l % W8_MX_AL, _bt = gw >= 2 ? 1u : 0u; \
+    const uint32_t _rho = W8_MX_RHO(_a, tau), _r = _rho % 32u;                           \
+    const uint32_t _k = 2u * (gw % 2u) + _rho / 32u;                                     \
     /* Bt: the wave pair's 8-byte pairs of rows 16..31 exchanged */             \
     const uint32_t _col = _bt ? (_k ^ (2u * (_r / 16u))) : _k;                           \
-    const uint32_t _bsel = _r % W8_MX_CS == (uint32_t)(f) ? (uint32_t)(bi) : 2u;         \
-    uint32_t *_d = &mx_lds[_bsel][grp][0][_bt][_r][_col];                                \
+    const uint32_t _base = (take) ? W8_MX_SLOT(sb, _a % 4u) : W8_MX_DUMMY;              \
+    uint32_t *_d = &mx_lds[_base + W8_MX_IN(grp, 0u, _bt, _r, _col)];                    \
     enum { _ps = 2 * 32 * 4 }; /* dwords between words (u, h) */                         \
-    _d[0 * _ps] = W8_MX_SPLIT(mx_st.x, mx_st.y, 0);                                      \
-    _d[1 * _ps] = W8_MX_SPLIT(mx_st.x, mx_st.y, 1);                                      \
-    _d[2 * _ps] = W8_MX_SPLIT(mx_st.z, mx_st.w, 0);                                      \
-    _d[3 * _ps] = W8_MX_SPLIT(mx_st.z, mx_st.w, 1);                                      \
+    _d[0 * _ps] = W8_MX_SPLIT((st).x, (st).y, 0);                                        \
+    _d[1 * _ps] = W8_MX_SPLIT((st).x, (st).y, 1);                                        \
+    _d[2 * _ps] = W8_MX_SPLIT((st).z, (st).w, 0);                                        \
+    _d[3 * _ps] = W8_MX_SPLIT((st).z, (st).w, 1);                                        \
   } while (0)
-/* prologue: chunk 0 of every row (issued first, written before the
- * prologue's barrier), then phase 0's chunk 1 (the "step -1" load) */
+/* prologue: superchunk 0 whole, every lane four loads (in-period steps tau =
+ * W8_MX_PTAU(lane, i), i = 0..3: all 16 (fp4 8) of them for each lane index
+ * a; fp8 pairs steps 8 apart in a half wave, i.e. rows of two fragments, so
+ * that its stores hit distinct banks), issued first and written before the
+ * prologue's barrier, then step 0's write's load (superchunk 1, tau 0) */
+#define W8_MX_PTAU(l, i) \
+  (W8_MX_CS == 4 ? (uint32_t)(i) + 8u * (((l) / 16u) % 2u) + 4u * ((l) / 32u) : (l) / 32u + 2u * (uint32_t)(i))
 #define W8_MX_PROLOGUE0(k)                                                               \
+  tk_u32x4 mx_p0[4];                                                                     \
   do {                                                                                   \
-    const uint32_t _q0 = tk_opaque(gtid);                                                \
-    W8_MX_LOAD(0, ((_q0 % 64u) / 2u) % W8_MX_CS);                                        \
+    _Pragma("unroll") for (int _i = 0; _i < 4; _i++) {                                   \
+      W8_MX_LOAD_IF(0, W8_MX_PTAU(tk_opaque(gtid) % 64u, _i), true);                     \
+      mx_p0[_i] = mx_st;                                                                 \
+    }                                                                                    \
   } while (0)
 #define W8_MX_PROLOGUE(k)                                                                \
   do {                                                                                   \
-    const uint32_t _q0 = tk_opaque(gtid);                                                \
-    W8_MX_COMMIT(0, ((_q0 % 64u) / 2u) % W8_MX_CS);                                      \
+    _Pragma("unroll") for (int _i = 0; _i < 4; _i++)                                     \
+      W8_MX_COMMIT_IF(mx_p0[_i], 0u, W8_MX_PTAU(tk_opaque(gtid) % 64u, _i), true);       \
     W8_MX_LOAD(1, 0);                                                                    \
   } while (0)
-/* a memory cluster: the first one reads this K step's 6 words (chunk ks / CS
- * in buffer (ks / CS) % 2, word u = ks % CS / (CS / 2) of lane group h) and
- * pins them; the second writes phase ks % CS's chunk ks / CS + 1 and loads
- * phase (ks + 1) % CS's chunk (ks + 1) / CS + 1 */
+/* a memory cluster: the first one reads this K step's 6 words (superchunk
+ * ks / P in buffer (ks / P) % 2, chunk (ks % P) / CS, word u = ks % CS /
+ * (CS / 2) of lane group h) and pins them; the second writes the chunk loaded
+ * a step before (superchunk ks / P + 1, in-period step ks % P) and loads the
+ * next one (for step ks + 1) */
 #define W8_MX_ISSUE(cur, kload)                                                          \
   do {                                                                                   \
     if ((cur) == 0) {                                                                    \
-      const uint32_t _bi = ((uint32_t)ks / W8_MX_CS) % 2, _l = tk_lane_id(), _r = _l % 32u; \
+      const uint32_t _s = W8_MX_SLOT(((uint32_t)ks / W8_MX_P) % 2u, ((uint32_t)ks % W8_MX_P) / W8_MX_CS); \
+      const uint32_t _l = tk_lane_id(), _r = _l % 32u;                                   \
       const uint32_t _w = 2u * (((uint32_t)ks % W8_MX_CS) / (W8_MX_CS / 2)) + _l / 32u;  \
       /* fp8: the odd step's bytes down by 8 (byte 2 hs + parity) */            \
       const uint32_t _sh = W8_MX_SW == 1 ? 8u * ((uint32_t)ks % 2u) : 0u;                \
       /* memcpy: one 16-byte and one 8-byte LDS read of the uint32_t array */     \
       tk_u32x4 _va;                                                                      \
       tk_u32x2 _vb;                                                                      \
-      __builtin_memcpy(&_va, __builtin_assume_aligned(&mx_lds[_bi][grp][_w][0][_r][0], 16), 16);                       \
-      __builtin_memcpy(&_vb, __builtin_assume_aligned(&mx_lds[_bi][gw / 2][_w][1][_r][2u * ((gw % 2u) ^ (_r / 16u))], 8), 8); \
+      __builtin_memcpy(&_va, __builtin_assume_aligned(&mx_lds[_s + W8_MX_IN(grp, _w, 0u, _r, 0u)], 16), 16); \
+      __builtin_memcpy(&_vb, __builtin_assume_aligned(                                   \
+          &mx_lds[_s + W8_MX_IN(gw / 2u, _w, 1u, _r, 2u * ((gw % 2u) ^ (_r / 16u)))], 8), 8); \
       mx_sc[0] = tk_opaque(_va.x >> _sh);                                                \
       mx_sc[1] = tk_opaque(_va.y >> _sh);                                                \
       mx_sc[2] = tk_opaque(_va.z >> _sh);                                                \
@@ -138,8 +182,8 @@
       mx_sc[4] = tk_opaque(_vb.x >> _sh);                                                \
       mx_sc[5] = tk_opaque(_vb.y >> _sh);                                                \
     } else {                                                                             \
-      W8_MX_COMMIT(1 - ((uint32_t)ks / W8_MX_CS) % 2, (uint32_t)ks % W8_MX_CS);          \
-      W8_MX_LOAD((uint32_t)(ks + 1) / W8_MX_CS + 1, (uint32_t)(ks + 1) % W8_MX_CS);      \
+      W8_MX_COMMIT_ST(mx_st, 1u - ((uint32_t)ks / W8_MX_P) % 2u, (uint32_t)ks % W8_MX_P); \
+      W8_MX_LOAD((uint32_t)(ks + 1) / W8_MX_P + 1, (uint32_t)(ks + 1) % W8_MX_P);        \
     }                                                                                    \
     (void)(kload);                                                                       \
   } while (0)
@@ -259,15 +303,27 @@
 #undef W8_NS
 #undef W8_MX_NF
 #undef W8_MX_SETUP
-#undef W8_MX_ROW
+#undef W8_MX_RHO
+#undef W8_MX_P
+#undef W8_MX_AL
+#undef W8_MX_SLOTDW
+#undef W8_MX_SLOT
+#undef W8_MX_IN
+#undef W8_MX_DUMMY
+#undef W8_MX_LDSDW
 #undef W8_MX_LOAD
 #undef W8_MX_SPLIT
 #undef W8_MX_PROLOGUE
 #undef W8_MX_PROLOGUE0
 #undef W8_MX_ISSUE
 #undef W8_MX_SW
+#undef W8_MX_FAST_PROLOGUE
 #undef W8_MX_CS
-#undef W8_MX_COMMIT
+#undef W8_MX_COMMIT_ST
+#undef W8_MX_COMMIT_IF
+#undef W8_MX_LOAD_IF
+#undef W8_MX_TAKES
+#undef W8_MX_PTAU
 #undef W8_MX_MEMORY_LEAN
 #undef W8_MX_TAIL_MMA
 #else
