@@ -14,6 +14,7 @@
 
 #include "buffers.h"
 #include "cli.h"
+#include "device_inputs.h"
 #include "hip_check.h"
 #include "inputs.h"
 #include "sweep.h"
@@ -48,6 +49,12 @@ static void usage(FILE *f)
           "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
           "                         (default 10/2 on a GPU, 1/0 under tksim)\n"
           "  --seed S               input random seed (default 1)\n"
+          "  --inputs device|host   device (default): after the upload, one ordinary kernel launch loads and\n"
+          "                         stores back the last 384 MiB of the inputs (fwd Q K V; bwd Q K V dO O LSE),\n"
+          "                         so the timed launch finds them in the caches as a producer kernel leaves them\n"
+          "                         (as HipKittens' harnesses do); host: hipMemcpy only (cold). Values identical\n"
+          "  --dump FILE            after the run, write the outputs' bytes to FILE (fwd: O then LSE;\n"
+          "                         bwd: dQ, dK, dV), for bitwise comparisons\n"
           "  --sweep                time the sweep shapes, non-causal and causal\n"
           "  --sweep-shapes LIST    BxHxSxD[,BxHxSxD...] instead (hkv = hq, skv = sq)\n"
           "  --csv FILE --svg FILE  sweep outputs (CSV table; SVG bar chart of TFLOP/s, or of ms when emulated)\n"
@@ -59,8 +66,9 @@ typedef struct options {
   tk_attn_problem p;
   tk_cli cli;
   int bwd, nosplit, det, hkv_set, skv_set, scale_set, str_set[4];
+  int host_inputs; /* --inputs host */
   uint64_t seed;
-  const char *shapes;
+  const char *shapes, *dump;
 } options;
 
 /* ---- data ----------------------------------------------------------------- */
@@ -110,6 +118,42 @@ static void setup(attn_data *d, const tk_attn_problem *p, uint64_t seed, int bwd
   }
   d->ws_bytes = tk_attn_fwd_workspace_bytes(p);
   if (d->ws_bytes) d->fws = dev_alloc(d->ws_bytes);
+}
+
+/* --inputs device: the timed launch's inputs as the kernels that produce
+ * them on hardware leave them (Q, K, V from the QKV projection; dO, and O,
+ * LSE from the forward: bwd runs this after its forward), in HipKittens'
+ * harness order (bench/hipkittens: hk_gen_add calls) */
+static void device_inputs(attn_data *d, const tk_attn_problem *p, int bwd)
+{
+  const tk_ex_dev_span s[6] = {{d->q, d->n[0] * 2}, {d->k, d->n[1] * 2},
+                               {d->v, d->n[2] * 2}, {d->g, d->n[3] * 2},
+                               {d->o, d->n[3] * 2}, {d->lse, (size_t)tk_attn_lse_elems(p) * 4}};
+  tk_ex_device_rewrite("attn", s, bwd ? 6 : 3, TK_EX_DEVICE_INPUT_BYTES);
+}
+
+/* --dump: the outputs' bytes, one after the other */
+static int dump_outputs(const char *path, const tk_attn_problem *p, const attn_data *d, int bwd)
+{
+  const void *dev[3] = {bwd ? (void *)d->dq : (void *)d->o, bwd ? (void *)d->dk : (void *)d->lse, d->dv};
+  const size_t bytes[3] = {bwd ? d->n[0] * 2 : d->n[3] * 2, bwd ? d->n[1] * 2 : (size_t)tk_attn_lse_elems(p) * 4,
+                           d->n[2] * 2};
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    fprintf(stderr, "attn: --dump: cannot open %s\n", path);
+    return 4;
+  }
+  int bad = 0;
+  for (int i = 0; i < (bwd ? 3 : 2) && !bad; ++i) {
+    void *h = tk_ex_host_copy("attn", dev[i], bytes[i]);
+    bad = fwrite(h, 1, bytes[i], f) != bytes[i];
+    free(h);
+  }
+  if (fclose(f) != 0 || bad) {
+    fprintf(stderr, "attn: --dump: write to %s failed\n", path);
+    return 4;
+  }
+  return 0;
 }
 
 static void teardown(attn_data *d)
@@ -311,10 +355,14 @@ static int run_one(const options *o)
     printf("forward: tail split %s (workspace %zu bytes)\n", !o->nosplit && d.ws_bytes ? "on" : "off", d.ws_bytes);
   launch_ctx fwd = {p, &d, 0, o->nosplit, 0}, l = {p, &d, o->bwd, o->nosplit, o->det};
   int rc = 0;
+  if (!o->bwd && !o->host_inputs) device_inputs(&d, p, 0);
   if (o->cli.check || o->bwd) { /* the backward needs the forward's O and LSE */
     if (launch(&fwd) != 0) return 4;
     CHECK_HIP(hipDeviceSynchronize());
   }
+  if (o->bwd && !o->host_inputs) device_inputs(&d, p, 1);
+  printf("inputs: %s\n", o->host_inputs ? "host (hipMemcpy only)"
+                                         : "device (last 384 MiB loaded and stored back by one kernel launch)");
   if (o->cli.check) {
     int f;
     if (o->bwd) {
@@ -339,6 +387,7 @@ static int run_one(const options *o)
       return 4;
     }
   }
+  if (o->dump && !rc) rc = dump_outputs(o->dump, p, &d, o->bwd);
   teardown(&d);
   return rc;
 }
@@ -367,6 +416,7 @@ static int run_sweep(const options *o)
       setup(&d, &p, o->seed, o->bwd ? 1 + o->det : 0);
       launch_ctx fwd = {&p, &d, 0, o->nosplit, 0}, l = {&p, &d, o->bwd, o->nosplit, o->det};
       if (o->bwd && launch(&fwd) != 0) rc = 4;
+      if (!rc && !o->host_inputs) device_inputs(&d, &p, o->bwd);
       double ms = 0;
       tk_timing kind = TK_TIMING_EMULATED;
       if (!rc && tk_time_launches(launch, &l, o->cli.iters, o->cli.warmup, &ms, &kind) != 0) rc = 4;
@@ -415,6 +465,12 @@ static int parse_args(int argc, char **argv, options *o)
     } else if (!strcmp(a, "--scale")) {
       if (!tk_cli_f32(v, &o->p.scale)) return tk_cli_fail(c, "not a finite number", v);
       o->scale_set = 1;
+    } else if (!strcmp(a, "--inputs")) {
+      if (!strcmp(v, "device")) o->host_inputs = 0;
+      else if (!strcmp(v, "host")) o->host_inputs = 1;
+      else return tk_cli_fail(c, "unknown --inputs (device|host)", v);
+    } else if (!strcmp(a, "--dump")) {
+      o->dump = v;
     } else if (!strcmp(a, "--dir")) {
       if (!strcmp(v, "fwd")) o->bwd = 0;
       else if (!strcmp(v, "bwd")) o->bwd = 1;
@@ -435,6 +491,7 @@ static int parse_args(int argc, char **argv, options *o)
   if (o->scale_set) o->p.scale = scale;
   for (int t = 0; t < 4; ++t)
     if (o->str_set[t]) memcpy(o->p.str[t], strides[t], sizeof strides[t]);
+  if (o->dump && c->sweep) return tk_cli_fail(c, "--dump writes one run's outputs: not with --sweep", o->dump);
   return tk_cli_done(c, tk_attn_problem_error(&o->p));
 }
 
