@@ -302,7 +302,8 @@ static int run_one(const options *o)
     printf("backward: %s", o->det ? "deterministic (TK_ATTN_BWD_DETERMINISTIC: no atomics)"
                                   : "default (dQ summed with f32 atomics in the dK/dV kernel)");
     const int np = o->det ? tk_attn_bwd_dq_partials(p) : -1;
-    if (np > 0) printf(", dQ through %d f32 partial sums\n", np);
+    if (o->det && tk_attn_bwd_dq_ordered(p) == 1) printf(", dQ by ordered accumulation (fixed key-block order)\n");
+    else if (np > 0) printf(", dQ through %d f32 partial sums\n", np);
     else printf(o->det ? ", dQ by the recomputing dq kernel\n" : "\n");
   }
   attn_data d;

@@ -125,6 +125,7 @@ typedef struct attn_bwd_args {
   int32_t causal;
   float scale, scale_log2;
   int32_t kb0, nparts; /* deterministic dQ partials (attn_bwd_dqp.h): first unit of the launch, partials */
+  uint32_t *dqo;       /* deterministic ordered dQ (attn_bwd_dqo.h): its flags (zeroed by attn_bwd_pre), else NULL */
 } attn_bwd_args;
 
 /* delta = rowsum(dO * O): each row's d / 8 16-byte chunks over as many lanes
@@ -153,6 +154,9 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     z[0] = tk_u32x4{0u, 0u, 0u, 0u};
     z[1] = tk_u32x4{0u, 0u, 0u, 0u};
   }
+  const int bq = cpr == 16 ? 32 : 64; /* the ordered dQ's flags (attn_bwd_dqo.h): 4 per query tile */
+  if (in && a.dqo && c == 0 && i % bq == 0)
+    *(tk_u32x4 *)(a.dqo + ((((int64_t)b * a.hq + h) * ((a.sq + bq - 1) / bq) + i / bq) * 4)) = tk_u32x4{0u, 0u, 0u, 0u};
 }
 
 /* fused dQ, last step: dQ = scale * sums (f32 workspace -> bf16 tensor), 8 elements per thread
@@ -462,6 +466,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   } while (0)
 #endif
 #include "attn_bwd_dqp.h" /* the deterministic mode's dQ partials: AB_DQP_* hooks (FQ 2) */
+#include "attn_bwd_dqo.h" /* the deterministic mode's ordered dQ: AB_DQO_* hooks (FQ 3) */
 
 /* dkdv kernels: this workgroup's (key block X, kv head Y, batch Z) in XCD order: the launch's
  * workgroup w runs on XCD w % TK_NUM_XCDS (round-robin dispatch); tk_grid_xcd_remap gives each XCD
@@ -546,7 +551,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
                                                                                                   \
   AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdv, 0)                                                \
   AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdvq, 1)                                               \
-  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_kvdqp, 2)
+  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_kvdqp, 2)                                               \
+  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_kvdqo, 3)
 
 /* the dK/dV kernel KNAME; FQ 1: dQ += dS K_w too (f32 atomics into a.dqa), see the file head */
 #define AB_DKDV_KERNEL(NAME, D, AB_BQ, KNAME, FQ)                                                  \
@@ -563,7 +569,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
      * and its partial's load mask (AB_DQP_UNIT, attn_bwd_dqp.h, groups them by XCD itself) */    \
     int kb_ = (int)blockIdx.x, hk = (int)blockIdx.y, b = (int)blockIdx.z;                         \
     uint32_t dqpm_ = 0u;                                                                          \
-    if (FQ != 2) AB_XCD_ORDER(kb_, hk, b);                                                        \
+    if (FQ != 2 && (FQ != 3 || AB_DQO_XCD_OK())) AB_XCD_ORDER(kb_, hk, b);                       \
+    if (FQ == 3) AB_DQO_KB(kb_); /* (attn_bwd_dqo.h) */                                           \
     if (FQ == 2) AB_DQP_UNIT(kb_, hk, b, dqpm_);                                                  \
     const int kv0 = kb_ * AB_BK;                                                                  \
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
@@ -687,6 +694,10 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
           if (FQ == 1 && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
+          if (FQ == 3 && c == AB_ATOM_C * NC && t > 0) { /* in order (attn_bwd_dqo.h) */        \
+            AB_DQO_ACQUIRE(ph0, pq0);                                                             \
+            AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                  \
+          }                                                                                       \
           if (FQ == 2 && c == NC) { /* the previous tile's block, then this tile's sums so far */ \
             if (t > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);                  \
             AB_DQP_LOAD(dql, h0, q0 + 32 * rb_, 32 * cb_, D);                                     \
@@ -766,6 +777,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         tk_rt_zero(dqc);                                                                          \
         tk_mma_ABt(dqc, dsa, ktf, dqc); /* dQ block = dS K over the 128 keys */                   \
       }                                                                                           \
+      if (FQ == 3 && t > 0) AB_DQO_RELEASE(ph0, pq0); /* the previous tile's atomics are done */ \
       if (FQ) pq0 = q0, ph0 = h0;                                                                 \
       cq = iq; /* tile t+1 (the last one again past the end) */                                   \
       ch = ih;                                                                                    \
@@ -779,6 +791,11 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_mma_ABt(dqc, dsa, ktf, dqc);                                                             \
     }                                                                                             \
     if (FQ == 1 && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */ \
+    if (FQ == 3 && nt > 0) {                                                                      \
+      AB_DQO_ACQUIRE(ph0, pq0);                                                                   \
+      AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                        \
+      AB_DQO_RELEASE(ph0, pq0);                                                                   \
+    }                                                                                             \
     if (FQ == 2 && nt > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);            \
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
@@ -811,8 +828,9 @@ static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv,
   if (a->nparts) { /* deterministic: kvdqp launches, then the partials' sum (attn_bwd_dqp.h) */
     if (d == 64) AB_DQP_LAUNCH(attn_bwd_d64_kvdqp, a, d, b, hkv, stream);
     else AB_DQP_LAUNCH(attn_bwd_d128_kvdqp, a, d, b, hkv, stream);
-  } else if (a->dqa) {
-    if (d == 64) hipLaunchKernelGGL(attn_bwd_d64_dkdvq, gkv, dim3(256), 0, stream, *a);
+  } else if (a->dqa) { /* (a->dqo: the deterministic ordered dQ, attn_bwd_dqo.h) */
+    if (a->dqo) hipLaunchKernelGGL(d == 64 ? attn_bwd_d64_kvdqo : attn_bwd_d128_kvdqo, gkv, dim3(256), 0, stream, *a);
+    else if (d == 64) hipLaunchKernelGGL(attn_bwd_d64_dkdvq, gkv, dim3(256), 0, stream, *a);
     else hipLaunchKernelGGL(attn_bwd_d128_dkdvq, gkv, dim3(256), 0, stream, *a);
     hipLaunchKernelGGL(attn_bwd_dq_cvt, dim3((unsigned)((a->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)a->hq,
                        (unsigned)b), dim3(256), 0, stream, *a);

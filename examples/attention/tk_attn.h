@@ -100,6 +100,14 @@ size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flag
  * invalid problem.  TK_ATTN_BWD_DQ_PARTS=k in the environment forces k
  * partials (1..8, ignored past the problem's limit; a measurement hook). */
 int tk_attn_bwd_dq_partials(const tk_attn_problem *p);
+/* 1 when TK_ATTN_BWD_DETERMINISTIC's dQ on the current device goes by ordered
+ * accumulation instead (one f32 sum, each element's contributions added in a
+ * fixed order of key blocks, waits on per-tile flags: the default's memory
+ * traffic; tk_attn_bwd_dq_partials then says 0); 0 when not, -1 for an
+ * invalid problem.  TK_ATTN_BWD_DQ_ORDERED=1 / 0 in the environment forces it
+ * on / off (a measurement hook; off past 4 GiB of sums or with
+ * TK_ATTN_BWD_DQ_RECOMPUTE=1). */
+int tk_attn_bwd_dq_ordered(const tk_attn_problem *p);
 /* Backward: dq, dk, dv from q, k, v, o, lse (the forward's) and dout;
  * workspace: device memory, 16-byte aligned, of
  * tk_attn_bwd_workspace_bytes_flags(p, flags); tk_attn_bwd is flags 0.

@@ -203,13 +203,32 @@ static int bwd_dqp_parts(const tk_attn_problem *p) /* deterministic: dQ partials
   const int k = fp && *fp ? atoi(fp) : 0;
   return n > 0 && k >= 1 && k <= attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, 0, 0) ? k : n;
 }
+/* deterministic: dQ by ordered accumulation (attn_bwd_dqo.h) instead of partials: where it
+ * models faster (docs/attention.md "Deterministic backward"), or as TK_ATTN_BWD_DQ_ORDERED says
+ * (1: on, 0: off; a measurement hook); never past one buffer's 4 GiB of sums or with
+ * TK_ATTN_BWD_DQ_RECOMPUTE */
+static int bwd_dqo_use(const tk_attn_problem *p)
+{
+  const char *rc = getenv("TK_ATTN_BWD_DQ_RECOMPUTE");
+  if (rc && *rc && strcmp(rc, "0") != 0) return 0;
+  if (tk_attn_lse_elems(p) * p->d * 4 > TK_GL_MAX_BYTES) return 0;
+  const char *e = getenv("TK_ATTN_BWD_DQ_ORDERED");
+  if (e && *e) return strcmp(e, "0") != 0;
+  return 0;
+}
 int tk_attn_bwd_dq_partials(const tk_attn_problem *p)
 {
-  return tk_attn_problem_error(p) ? -1 : bwd_dqp_parts(p);
+  return tk_attn_problem_error(p) ? -1 : bwd_dqo_use(p) ? 0 : bwd_dqp_parts(p);
+}
+int tk_attn_bwd_dq_ordered(const tk_attn_problem *p)
+{
+  return tk_attn_problem_error(p) ? -1 : bwd_dqo_use(p);
 }
 static size_t bwd_dqa_bytes(const tk_attn_problem *p, unsigned flags)
 {
   const int64_t n = tk_attn_lse_elems(p) * p->d * 4;
+  if ((flags & TK_ATTN_BWD_DETERMINISTIC) && bwd_dqo_use(p)) /* the sums, then the flags */
+    return (size_t)n + (size_t)attn_bwd_dqo_flags(p->b, p->hq, p->sq, p->d) * 4;
   if (flags & TK_ATTN_BWD_DETERMINISTIC)
     return (size_t)bwd_dqp_parts(p) * (size_t)attn_bwd_dqp_bytes(p->b, p->hq, p->sq, p->d);
   return n <= TK_GL_MAX_BYTES ? (size_t)n : 0;
@@ -251,8 +270,14 @@ int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_
   a.delta = (float *)workspace;
   const size_t nq = bwd_dqa_bytes(p, flags);
   a.dqa = nq ? (float *)((char *)workspace + bwd_delta_bytes(p)) : NULL;
-  a.nparts = (flags & TK_ATTN_BWD_DETERMINISTIC) && nq ? (int32_t)bwd_dqp_parts(p) : 0;
+  const int ord = (flags & TK_ATTN_BWD_DETERMINISTIC) && nq && bwd_dqo_use(p); /* ordered dQ: sums, flags */
+  a.nparts = (flags & TK_ATTN_BWD_DETERMINISTIC) && nq && !ord ? (int32_t)bwd_dqp_parts(p) : 0;
   a.dqa_bytes = (uint32_t)(a.nparts ? nq / (size_t)a.nparts : nq); /* deterministic: one partial's */
+  a.dqo = NULL;
+  if (ord) {
+    a.dqa_bytes = (uint32_t)(tk_attn_lse_elems(p) * p->d * 4);
+    a.dqo = (uint32_t *)((char *)a.dqa + a.dqa_bytes);
+  }
   a.kb0 = 0;
   if (nq && (uintptr_t)workspace % 16) return TK_ATTN_ERR_ARG;
   a.sq = (int32_t)p->sq, a.skv = (int32_t)p->skv, a.hq = (int32_t)p->hq, a.group = (int32_t)(p->hq / p->hkv);

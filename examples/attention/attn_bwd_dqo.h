@@ -1,0 +1,75 @@
+/* attn_bwd_dqo.h: the deterministic backward's dQ by ordered accumulation
+ * (attn_bwd_d*_kvdqo, TK_ATTN_BWD_DETERMINISTIC where attn_bwd_dqo_use says
+ * so): the default's fused kernel (dkdvq: dQ blocks added into one f32
+ * [b][hq][sq][d] sum with f32 atomics, then attn_bwd_dq_cvt), with the
+ * contributions to each dQ block added in a fixed order of key blocks:
+ * bitwise repeatable with the default's memory traffic (no partials).
+ *  - A wave's 32 x 32 dQ block of query tile (head h, rows q0..) has a flag
+ *    (u32 [b][hq][ceil(sq/BQ)][4 waves], zeroed by attn_bwd_pre): before its
+ *    atomics the wave of key block kb waits until the flag reaches kb's rank
+ *    among the tile's contributors (tk_flag_wait_geq, agent-scope acquire),
+ *    after them it releases rank + 1 (tk_flag_release: its atomics complete
+ *    first).  Each element then takes its adds in rank order, whatever the
+ *    timing.
+ *  - Order: non-causal, key blocks ascending (every key block contributes to
+ *    every tile; all start at query row 0, so kb trails kb - 1 by about half
+ *    a tile); causal, descending (the contributors of tile q0 are key blocks
+ *    0 .. L(q0) = (q0 + BQ + skv - sq - 1) / 128, capped at the last; rank
+ *    L - kb): key block kb starts 128 / BQ tiles above kb + 1, so kb + 1 has
+ *    passed each of kb's tiles before kb reaches it and nobody waits.
+ *  - No deadlock: a wave waits only for the previous key block in that order,
+ *    and the grid puts that key block's workgroup before its own in dispatch
+ *    order (causal: key blocks reversed, AB_DQO_KB); the dispatcher starts
+ *    workgroups in order and a started workgroup runs to its end, so the
+ *    oldest unfinished workgroup's predecessor has finished and it proceeds
+ *    (induction).  With the XCD grouping (AB_XCD_ORDER: XCD x runs logical
+ *    ids [x N/8, (x+1) N/8) in their order) the predecessor, the previous
+ *    logical id, stays on the same XCD and earlier when a (kv head, batch)'s
+ *    key blocks never straddle two XCDs' ranges: b * hkv a multiple of 8
+ *    (then N/8 is a whole number of them); otherwise the kernel keeps the
+ *    dispatch order itself (slower: a head's key blocks on 8 L2s).  Nothing
+ *    depends on occupancy or on how many workgroups are resident (gfx942 and
+ *    gfx950 alike).  Under tksim --model-sample the predecessor is on XCD 0
+ *    and earlier, so it is simulated (with b * hkv a multiple of 8).
+ * Hardware facts: in-order workgroup dispatch, XCD round robin (grid.h);
+ * the memory model of tk/flag.h (AMDGPUUsage GFX942: release waits for the
+ * wave's earlier atomics, vmcnt(0), and writes back L2, buffer_wbl2 sc1; the
+ * acquire invalidates, buffer_inv sc1; tksim does not model their cache
+ * effects, only their issue). */
+#ifndef ATTN_BWD_DQO_H
+#define ATTN_BWD_DQO_H
+
+#ifndef ATTN_BWD_H
+#error "attn_bwd_dqo.h is included by attn_bwd.h, not on its own"
+#endif
+
+/* the dkdv kernels' query tile (AB_BQ) for head dim d */
+#define AB_DQO_BQ(d) ((d) == 64 ? 64 : 32)
+/* flags (u32) of the ordered dQ: 4 per query tile per query head and batch */
+static inline int64_t attn_bwd_dqo_flags(int64_t b, int64_t hq, int64_t sq, int64_t d)
+{
+  return b * hq * ((sq + AB_DQO_BQ(d) - 1) / AB_DQO_BQ(d)) * 4;
+}
+
+/* inside AB_DKDV_KERNEL (FQ 3), after AB_XCD_ORDER: causal grids run key blocks last to first
+ * (each waits for the one above it, which must come earlier in dispatch order) */
+#define AB_DQO_KB(KB)                                                                            \
+  do {                                                                                            \
+    if (a.causal) (KB) = (int)gridDim.x - 1 - (KB);                                               \
+  } while (0)
+/* FQ 3: the XCD grouping keeps a wave's predecessor earlier on its XCD (b * hkv a multiple of 8) */
+#define AB_DQO_XCD_OK() (((uint32_t)gridDim.y * (uint32_t)gridDim.z) % (uint32_t)TK_NUM_XCDS == 0u)
+/* the flag of this wave's dQ block in query tile (H, rows Q0..) and its rank there (kb_: this
+ * workgroup's key block) */
+#define AB_DQO_FLAG(H, Q0)                                                                        \
+  (a.dqo + ((((int64_t)b * a.hq + (H)) * ((a.sq + BQ_ - 1) / BQ_) + (Q0) / BQ_) * 4 + (int)wave))
+#define AB_DQO_RANK(Q0)                                                                           \
+  (a.causal ? (((Q0) + BQ_ + off - 1) / AB_BK < (a.skv - 1) / AB_BK ? ((Q0) + BQ_ + off - 1) / AB_BK \
+                                                                      : (a.skv - 1) / AB_BK) - kb_ \
+            : kb_)
+/* before the wave's atomics into tile (H, Q0): its predecessors' are done */
+#define AB_DQO_ACQUIRE(H, Q0) tk_flag_wait_geq(AB_DQO_FLAG(H, Q0), (uint32_t)AB_DQO_RANK(Q0))
+/* after them (at the tile's end: the atomics went out mid-tile): the next may add */
+#define AB_DQO_RELEASE(H, Q0) tk_flag_release(AB_DQO_FLAG(H, Q0), (uint32_t)AB_DQO_RANK(Q0) + 1u)
+
+#endif /* ATTN_BWD_DQO_H */
