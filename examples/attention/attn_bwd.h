@@ -126,6 +126,7 @@ typedef struct attn_bwd_args {
   float scale, scale_log2;
   int32_t kb0, nparts; /* deterministic dQ partials (attn_bwd_dqp.h): first unit of the launch, partials */
   uint32_t *dqo;       /* deterministic ordered dQ (attn_bwd_dqo.h): its flags (zeroed by attn_bwd_pre), else NULL */
+  int32_t dqo_rot;     /* its rotated tile order (attn_bwd_dqo.h): 1 on, 0 off */
 } attn_bwd_args;
 
 /* delta = rowsum(dO * O): each row's d / 8 16-byte chunks over as many lanes
@@ -245,6 +246,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       if (iq >= a.sq) { /* ntq tiles per head end at sq; the next head's descriptors */          \
         iq = qs;                                                                                  \
         ++ih;                                                                                     \
+        if (FQ_ == 3 && ih == (hk + 1) * a.group) ih = hk * a.group; /* rotated (attn_bwd_dqo.h) */ \
         rqm = tk_gl_rsrc_mat(&glq, b, ih);                                                        \
         rgm = tk_gl_rsrc_mat(&glg, b, ih);                                                        \
       }                                                                                           \
@@ -561,7 +563,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     TK_LDS_ALLOC(NAME##_kv_smem, sm);                                                             \
     enum { BQ_ = AB_BQ, NC = (D) / 32, /* 32-wide d-chunks */                                     \
            RK_ = AB_BQ / 8,            /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
-           LSB_ = AB_LS_BUF && FQ != 2 }; /* LSE and delta by buffer loads (AB_LS_BUF) */          \
+           LSB_ = AB_LS_BUF && FQ != 2, FQ_ = FQ }; /* LSE and delta by buffer loads (AB_LS_BUF) */          \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     /* FQ 0/1: the key blocks of one (kv head, batch) on one XCD (tk_grid_xcd_remap: workgroup w  \
@@ -600,12 +602,13 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     (void)rls_, (void)rdl_, (void)lsb_, (void)lsp;                                                \
     /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
     int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
+    if (FQ == 3) AB_DQO_START(ih, iq, cq, ch); /* rotated start (attn_bwd_dqo.h) */              \
     tk_rsrc rqm = tk_gl_rsrc_mat(&glq, b, ih), rgm = tk_gl_rsrc_mat(&glg, b, ih);                 \
     /* dkdvq: the previous tile's dQ block and its head and first row; its atomics go out in the   \
      * next tile (AB_ATOM_C; no wait for the dQ MFMAs before the barrier) */                      \
     NAME##_oc_t dqc;                                                                              \
     int pq0 = 0, ph0 = 0;                                                                         \
-    enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
+    enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 && FQ != 3 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
     if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
                                       * together (committed after the K/V start-up tiles are read) */ \
     /* K_w and V_w in registers as 32-column chunks */                                            \
@@ -688,16 +691,16 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           }                                                                                       \
           if (c + 1 < NC) AB_RD_ISSUE(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                      \
           else if (c + 1 < 2 * NC) AB_RD_ISSUE(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));        \
+          if (FQ == 3 && c == 0 && t > 0) { /* in order, before the loads (attn_bwd_dqo.h) */    \
+            AB_DQO_ACQUIRE(ph0, pq0);                                                             \
+            AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                  \
+          }                                                                                       \
           if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
                          * first chunk reads' latency; unconditional, see the loop's end */      \
             AB_KV_NEXT();                                                                         \
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
           if (FQ == 1 && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
-          if (FQ == 3 && c == AB_ATOM_C * NC && t > 0) { /* in order (attn_bwd_dqo.h) */        \
-            AB_DQO_ACQUIRE(ph0, pq0);                                                             \
-            AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                  \
-          }                                                                                       \
           if (FQ == 2 && c == NC) { /* the previous tile's block, then this tile's sums so far */ \
             if (t > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);                  \
             AB_DQP_LOAD(dql, h0, q0 + 32 * rb_, 32 * cb_, D);                                     \
