@@ -602,7 +602,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     (void)rls_, (void)rdl_, (void)lsb_, (void)lsp;                                                \
     /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
     int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
-    if (FQ == 3) AB_DQO_START(ih, iq, cq, ch); /* rotated start (attn_bwd_dqo.h) */              \
+    AB_DQO_START(ih, iq, cq, ch); /* FQ 3: its state, the rotated start (attn_bwd_dqo.h) */      \
     tk_rsrc rqm = tk_gl_rsrc_mat(&glq, b, ih), rgm = tk_gl_rsrc_mat(&glg, b, ih);                 \
     /* dkdvq: the previous tile's dQ block and its head and first row; its atomics go out in the   \
      * next tile (AB_ATOM_C; no wait for the dQ MFMAs before the barrier) */                      \
@@ -701,6 +701,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
           if (FQ == 1 && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
+          if (FQ == 3 && c == NC) AB_DQO_PEEK(h0, q0); /* this tile's flag, read a tile early */  \
           if (FQ == 2 && c == NC) { /* the previous tile's block, then this tile's sums so far */ \
             if (t > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);                  \
             AB_DQP_LOAD(dql, h0, q0 + 32 * rb_, 32 * cb_, D);                                     \
@@ -780,7 +781,6 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         tk_rt_zero(dqc);                                                                          \
         tk_mma_ABt(dqc, dsa, ktf, dqc); /* dQ block = dS K over the 128 keys */                   \
       }                                                                                           \
-      if (FQ == 3 && t > 0) AB_DQO_RELEASE(ph0, pq0); /* the previous tile's atomics are done */ \
       if (FQ) pq0 = q0, ph0 = h0;                                                                 \
       cq = iq; /* tile t+1 (the last one again past the end) */                                   \
       ch = ih;                                                                                    \
@@ -797,7 +797,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     if (FQ == 3 && nt > 0) {                                                                      \
       AB_DQO_ACQUIRE(ph0, pq0);                                                                   \
       AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                        \
-      AB_DQO_RELEASE(ph0, pq0);                                                                   \
+      AB_DQO_RELEASE();                                                                           \
     }                                                                                             \
     if (FQ == 2 && nt > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);            \
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \

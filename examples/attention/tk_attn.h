@@ -110,7 +110,8 @@ int tk_attn_bwd_dq_partials(const tk_attn_problem *p);
  * invalid problem.  TK_ATTN_BWD_DQ_ORDERED=1 / 0 in the environment forces it
  * on / off (a measurement hook; off past 4 GiB of sums or with
  * TK_ATTN_BWD_DQ_RECOMPUTE=1; another value: -2 and TK_ATTN_ERR_ENV as
- * TK_ATTN_BWD_DQ_PARTS's). */
+ * TK_ATTN_BWD_DQ_PARTS's); TK_ATTN_BWD_DQ_ROT=1 turns its rotated order on
+ * where it applies (0, the default: off; docs/attention.md). */
 int tk_attn_bwd_dq_ordered(const tk_attn_problem *p);
 /* Backward: dq, dk, dv from q, k, v, o, lse (the forward's) and dout;
  * workspace: device memory, 16-byte aligned, of

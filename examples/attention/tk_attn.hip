@@ -193,12 +193,14 @@ int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
  * would pass one buffer descriptor's 4 GiB: the deterministic kernels then run) */
 /* the measurement hooks' values: TK_ATTN_BWD_DQ_PARTS a whole number 1 .. the problem's limit of
  * partials (the choice without a device: at most 8 and 4 GiB; any value is wrong where there are
- * none), TK_ATTN_BWD_DQ_ORDERED 0 or 1; 1 when one is set to anything else (the calls then fail with
- * TK_ATTN_ERR_ENV instead of ignoring it) */
+ * none), TK_ATTN_BWD_DQ_ORDERED 0 or 1, TK_ATTN_BWD_DQ_ROT 0 or 1 (the ordered dQ's rotated order off / on);
+ * 1 when one is set to anything else (the calls then fail with TK_ATTN_ERR_ENV instead of ignoring it) */
 static int bwd_env_bad(const tk_attn_problem *p)
 {
   const char *fp = getenv("TK_ATTN_BWD_DQ_PARTS"), *fo = getenv("TK_ATTN_BWD_DQ_ORDERED");
   if (fo && *fo && strcmp(fo, "0") != 0 && strcmp(fo, "1") != 0) return 1;
+  const char *fr = getenv("TK_ATTN_BWD_DQ_ROT");
+  if (fr && *fr && strcmp(fr, "0") != 0 && strcmp(fr, "1") != 0) return 1;
   if (!fp || !*fp) return 0;
   char *end = NULL;
   const long k = strtol(fp, &end, 10);
@@ -292,7 +294,12 @@ int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_
   if (ord) {
     a.dqa_bytes = (uint32_t)(tk_attn_lse_elems(p) * p->d * 4);
     a.dqo = (uint32_t *)((char *)a.dqa + a.dqa_bytes);
-    a.dqo_rot = attn_bwd_dqo_rotate(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, p->causal, attn_bwd_dqp_cus());
+    /* the rotated order where it applies, when TK_ATTN_BWD_DQ_ROT=1 asks for it (off by default:
+     * tksim's functional exec keeps 8 groups per worker in global dispatch order, where a kv
+     * group's key blocks, 8 dispatch ids apart, are not all resident: docs/attention.md) */
+    const char *e = getenv("TK_ATTN_BWD_DQ_ROT");
+    const int c = e && *e ? atoi(e) : 0;
+    a.dqo_rot = attn_bwd_dqo_rotate(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, p->causal, attn_bwd_dqp_cus(), c);
   }
   a.kb0 = 0;
   if (nq && (uintptr_t)workspace % 16) return TK_ATTN_ERR_ARG;
@@ -313,7 +320,7 @@ const char *tk_attn_strerror(int err)
   case TK_ATTN_ERR_ARG: return "a pointer argument is NULL or not 16-byte aligned";
   case TK_ATTN_ERR_ENV:
     return "TK_ATTN_BWD_DQ_PARTS must be a whole number 1..the problem's limit of partials (at most 8; "
-           "tk_attn_bwd_dq_partials says -2), TK_ATTN_BWD_DQ_ORDERED 0 or 1";
+           "tk_attn_bwd_dq_partials says -2), TK_ATTN_BWD_DQ_ORDERED 0 or 1, TK_ATTN_BWD_DQ_ROT 0 or 1";
   }
   return "unknown error";
 }

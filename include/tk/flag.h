@@ -5,8 +5,10 @@
  * in a fixed order: attention's deterministic backward, attn_bwd_dqo.h).
  *
  * Provides tk_flag_wait_geq (poll with s_sleep until the counter reaches a
- * value, then an agent-scope acquire) and tk_flag_release (agent-scope
- * release store).  Every lane of the wave may call them with the same flag:
+ * value, then an agent-scope acquire), tk_flag_peek + tk_flag_wait_geq_seen
+ * (read the counter early, under other work, and poll only if that value was
+ * short: the read's memory latency off the critical path) and
+ * tk_flag_release (agent-scope release store).  Every lane of the wave may call them with the same flag:
  * the poll's loads then read one value per instruction, so the loop stays
  * uniform; the release store writes the same value from each lane.
  *
@@ -37,6 +39,17 @@ TK_DI void tk_flag_wait_geq(const uint32_t *f, uint32_t v)
   while (__hip_atomic_load(f, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) < v) __builtin_amdgcn_s_sleep(1);
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent");
 }
+/* the counter's value now (relaxed agent-scope load: no ordering; issue it early, use it in
+ * tk_flag_wait_geq_seen) */
+TK_DI uint32_t tk_flag_peek(const uint32_t *f) { return __hip_atomic_load(f, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); }
+/* tk_flag_wait_geq given `seen`, a tk_flag_peek of f issued earlier: no poll when it reaches v
+ * already (the acquire fence after the relaxed load that saw the release synchronizes with it) */
+TK_DI void tk_flag_wait_geq_seen(const uint32_t *f, uint32_t v, uint32_t seen)
+{
+  if (seen < v)
+    while (__hip_atomic_load(f, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) < v) __builtin_amdgcn_s_sleep(1);
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent");
+}
 /* *f = v after this wave's earlier global stores and atomics are complete and visible at agent
  * scope (release store) */
 TK_DI void tk_flag_release(uint32_t *f, uint32_t v)
@@ -45,6 +58,8 @@ TK_DI void tk_flag_release(uint32_t *f, uint32_t v)
 }
 #else
 TK_DI void tk_flag_wait_geq(const uint32_t *f, uint32_t v) { (void)f, (void)v; }
+TK_DI uint32_t tk_flag_peek(const uint32_t *f) { return f ? 0u : 0u; }
+TK_DI void tk_flag_wait_geq_seen(const uint32_t *f, uint32_t v, uint32_t seen) { (void)f, (void)v, (void)seen; }
 TK_DI void tk_flag_release(uint32_t *f, uint32_t v) { (void)f, (void)v; }
 #endif
 
