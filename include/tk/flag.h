@@ -31,36 +31,39 @@
 #include <stdint.h>
 #include "target.h"
 
+/* (device code: the scoped atomics and fences; the host pass compiles empty bodies) */
 #if TK_DEVICE_PASS
+#define TK__FLAG_LOAD(f) __hip_atomic_load((f), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)
+#define TK__FLAG_SLEEP() __builtin_amdgcn_s_sleep(1)
+#define TK__FLAG_ACQUIRE() __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent")
+#define TK__FLAG_STORE(f, v) __hip_atomic_store((f), (v), __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT)
+#else
+#define TK__FLAG_LOAD(f) (*(f))
+#define TK__FLAG_SLEEP() ((void)0)
+#define TK__FLAG_ACQUIRE() ((void)0)
+#define TK__FLAG_STORE(f, v) ((void)(f), (void)(v))
+#endif
+
 /* wait until *f >= v (unsigned), then order this wave's later memory accesses after that
  * (agent-scope acquire: it sees what the releasing wave wrote before its release) */
 TK_DI void tk_flag_wait_geq(const uint32_t *f, uint32_t v)
 {
-  while (__hip_atomic_load(f, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) < v) __builtin_amdgcn_s_sleep(1);
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent");
+  while (TK__FLAG_LOAD(f) < v) TK__FLAG_SLEEP();
+  TK__FLAG_ACQUIRE();
 }
 /* the counter's value now (relaxed agent-scope load: no ordering; issue it early, use it in
  * tk_flag_wait_geq_seen) */
-TK_DI uint32_t tk_flag_peek(const uint32_t *f) { return __hip_atomic_load(f, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); }
+TK_DI uint32_t tk_flag_peek(const uint32_t *f) { return TK__FLAG_LOAD(f); }
 /* tk_flag_wait_geq given `seen`, a tk_flag_peek of f issued earlier: no poll when it reaches v
  * already (the acquire fence after the relaxed load that saw the release synchronizes with it) */
 TK_DI void tk_flag_wait_geq_seen(const uint32_t *f, uint32_t v, uint32_t seen)
 {
   if (seen < v)
-    while (__hip_atomic_load(f, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) < v) __builtin_amdgcn_s_sleep(1);
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent");
+    while (TK__FLAG_LOAD(f) < v) TK__FLAG_SLEEP();
+  TK__FLAG_ACQUIRE();
 }
 /* *f = v after this wave's earlier global stores and atomics are complete and visible at agent
  * scope (release store) */
-TK_DI void tk_flag_release(uint32_t *f, uint32_t v)
-{
-  __hip_atomic_store(f, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
-}
-#else
-TK_DI void tk_flag_wait_geq(const uint32_t *f, uint32_t v) { (void)f, (void)v; }
-TK_DI uint32_t tk_flag_peek(const uint32_t *f) { return f ? 0u : 0u; }
-TK_DI void tk_flag_wait_geq_seen(const uint32_t *f, uint32_t v, uint32_t seen) { (void)f, (void)v, (void)seen; }
-TK_DI void tk_flag_release(uint32_t *f, uint32_t v) { (void)f, (void)v; }
-#endif
+TK_DI void tk_flag_release(uint32_t *f, uint32_t v) { TK__FLAG_STORE(f, v); }
 
 #endif /* TK_FLAG_H */

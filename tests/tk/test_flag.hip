@@ -1,4 +1,4 @@
-// Device test for tk/flag.h: 24 workgroups of 4 waves, in the order k = 4 (g / 4) + 3 - g % 4 (in
+// Device test for tk/flag.h (odd waves through tk_flag_peek + tk_flag_wait_geq_seen): 24 workgroups of 4 waves, in the order k = 4 (g / 4) + 3 - g % 4 (in
 // each run of 4 groups the last dispatched goes first, so that the dispatch order alone cannot pass
 // the test): wave w of group g
 // waits (tk_flag_wait_geq) until flag w reaches k, then applies x = 3 x + (k + 1) (lane + 1) to its
@@ -16,7 +16,11 @@
 
 __global__ void k_ordered(uint32_t *flags, uint32_t *x, float *y, const float *v) {
   const int g = 4 * ((int)blockIdx.x / 4) + 3 - (int)blockIdx.x % 4, w = (int)tk_wave_id(), l = (int)tk_lane_id();
-  tk_flag_wait_geq(flags + w, (uint32_t)g);
+  if (w & 1) { /* odd waves: the value read early, polling only if it was short */
+    const uint32_t seen = tk_flag_peek(flags + w);
+    tk_flag_wait_geq_seen(flags + w, (uint32_t)g, seen);
+  } else
+    tk_flag_wait_geq(flags + w, (uint32_t)g);
   uint32_t *p = x + w * 64 + l;
   float *q = y + w * 64 + l;
   *p = *p * 3u + (uint32_t)((g + 1) * (l + 1));
