@@ -309,7 +309,8 @@ static int run_one(const options *o)
               getenv("TK_ATTN_BWD_DQ_ORDERED") ? getenv("TK_ATTN_BWD_DQ_ORDERED") : "(unset)");
       return 2;
     }
-    if (o->det && tk_attn_bwd_dq_ordered(p) == 1) printf(", dQ by ordered accumulation (fixed key-block order)\n");
+    if (o->det && tk_attn_bwd_dq_ordered(p) == 1) /* (its f32 atomics in a fixed order: still deterministic) */
+      printf(", dQ by ordered accumulation (f32 atomics in a fixed key-block order)\n");
     else if (np > 0) printf(", dQ through %d f32 partial sums\n", np);
     else printf(o->det ? ", dQ by the recomputing dq kernel\n" : "\n");
   }

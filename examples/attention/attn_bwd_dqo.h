@@ -31,6 +31,10 @@
  *    depends on occupancy or on how many workgroups are resident (gfx942 and
  *    gfx950 alike).  Under tksim --model-sample the predecessor is on XCD 0
  *    and earlier, so it is simulated (with b * hkv a multiple of 8).
+ *  - Opt-in rotated order (a.dqo_rot, TK_ATTN_BWD_DQ_ROT=1, non-causal): see
+ *    attn_bwd_dqo_rotate; its waits go to later-dispatched key blocks of the
+ *    same kv group, which needs the group resident at once (true on hardware,
+ *    one XCD; not in tksim's functional exec: off by default).
  * Hardware facts: in-order workgroup dispatch, XCD round robin (grid.h);
  * the memory model of tk/flag.h (AMDGPUUsage GFX942: release waits for the
  * wave's earlier atomics, vmcnt(0), and writes back L2, buffer_wbl2 sc1; the
