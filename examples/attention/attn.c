@@ -346,7 +346,16 @@ static int run_one(const options *o)
     printf("backward: %s", o->det ? "deterministic (TK_ATTN_BWD_DETERMINISTIC: no atomics)"
                                   : "default (dQ summed with f32 atomics in the dK/dV kernel)");
     const int np = o->det ? tk_attn_bwd_dq_partials(p) : -1;
-    if (np > 0) printf(", dQ through %d f32 partial sums\n", np);
+    if (np == -2) { /* a measurement hook set to a bad value: say which, do not run */
+      printf("\n");
+      fprintf(stderr, "attn: %s (TK_ATTN_BWD_DQ_PARTS=%s, TK_ATTN_BWD_DQ_ORDERED=%s)\n", tk_attn_strerror(TK_ATTN_ERR_ENV),
+              getenv("TK_ATTN_BWD_DQ_PARTS") ? getenv("TK_ATTN_BWD_DQ_PARTS") : "(unset)",
+              getenv("TK_ATTN_BWD_DQ_ORDERED") ? getenv("TK_ATTN_BWD_DQ_ORDERED") : "(unset)");
+      return 2;
+    }
+    if (o->det && tk_attn_bwd_dq_ordered(p) == 1) /* (its f32 atomics in a fixed order: still deterministic) */
+      printf(", dQ by ordered accumulation (f32 atomics in a fixed key-block order)\n");
+    else if (np > 0) printf(", dQ through %d f32 partial sums\n", np);
     else printf(o->det ? ", dQ by the recomputing dq kernel\n" : "\n");
   }
   attn_data d;

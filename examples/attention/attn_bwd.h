@@ -126,6 +126,8 @@ typedef struct attn_bwd_args {
   int32_t causal;
   float scale, scale_log2;
   int32_t kb0, nparts; /* deterministic dQ partials (attn_bwd_dqp.h): first unit of the launch, partials */
+  uint32_t *dqo;       /* deterministic ordered dQ (attn_bwd_dqo.h): its flags (zeroed by attn_bwd_pre), else NULL */
+  int32_t dqo_rot;     /* its rotated tile order (attn_bwd_dqo.h): 1 on, 0 off */
 } attn_bwd_args;
 
 /* delta = rowsum(dO * O): each row's d / 8 16-byte chunks over as many lanes
@@ -154,6 +156,9 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     z[0] = tk_u32x4{0u, 0u, 0u, 0u};
     z[1] = tk_u32x4{0u, 0u, 0u, 0u};
   }
+  const int bq = cpr == 16 ? 32 : 64; /* the ordered dQ's flags (attn_bwd_dqo.h): 4 per query tile */
+  if (in && a.dqo && c == 0 && i % bq == 0)
+    *(tk_u32x4 *)(a.dqo + ((((int64_t)b * a.hq + h) * ((a.sq + bq - 1) / bq) + i / bq) * 4)) = tk_u32x4{0u, 0u, 0u, 0u};
 }
 
 /* fused dQ, last step: dQ = scale * sums (f32 workspace -> bf16 tensor), 8 elements per thread
@@ -242,6 +247,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       if (iq >= a.sq) { /* ntq tiles per head end at sq; the next head's descriptors */          \
         iq = qs;                                                                                  \
         ++ih;                                                                                     \
+        if (FQ_ == 3 && ih == (hk + 1) * a.group) ih = hk * a.group; /* rotated (attn_bwd_dqo.h) */ \
         rqm = tk_gl_rsrc_mat(&glq, b, ih);                                                        \
         rgm = tk_gl_rsrc_mat(&glg, b, ih);                                                        \
       }                                                                                           \
@@ -463,6 +469,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
   } while (0)
 #endif
 #include "attn_bwd_dqp.h" /* the deterministic mode's dQ partials: AB_DQP_* hooks (FQ 2) */
+#include "attn_bwd_dqo.h" /* the deterministic mode's ordered dQ: AB_DQO_* hooks (FQ 3) */
 
 /* dkdv kernels: this workgroup's (key block X, kv head Y, batch Z) in XCD order: the launch's
  * workgroup w runs on XCD w % TK_NUM_XCDS (round-robin dispatch); tk_grid_xcd_remap gives each XCD
@@ -577,7 +584,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
                                                                                                   \
   AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdv, 0)                                                \
   AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_dkdvq, 1)                                               \
-  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_kvdqp, 2)
+  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_kvdqp, 2)                                               \
+  AB_DKDV_KERNEL(NAME, D, AB_BQ, NAME##_kvdqo, 3)
 
 /* the dK/dV kernel KNAME; FQ 1: dQ += dS K_w too (f32 atomics into a.dqa), see the file head */
 #define AB_DKDV_KERNEL(NAME, D, AB_BQ, KNAME, FQ)                                                  \
@@ -586,7 +594,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     TK_LDS_ALLOC(NAME##_kv_smem, sm);                                                             \
     enum { BQ_ = AB_BQ, NC = (D) / 32, /* 32-wide d-chunks */                                     \
            RK_ = AB_BQ / 8,            /* ds_read_b64 per chunk of Q, dO (AB_BQ x 32) and of Q^T, dO^T (32 x AB_BQ) */ \
-           LSB_ = AB_LS_BUF && FQ != 2 }; /* LSE and delta by buffer loads (AB_LS_BUF) */          \
+           LSB_ = AB_LS_BUF && FQ != 2, FQ_ = FQ }; /* LSE and delta by buffer loads (AB_LS_BUF) */          \
     const int tid = threadIdx.x;                                                                  \
     const uint32_t wave = tk_wave_id(), lane = tk_lane_id();                                      \
     /* FQ 0/1: the key blocks of one (kv head, batch) on one XCD (tk_grid_xcd_remap: workgroup w  \
@@ -594,7 +602,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
      * and its partial's load mask (AB_DQP_UNIT, attn_bwd_dqp.h, groups them by XCD itself) */    \
     int kb_ = (int)blockIdx.x, hk = (int)blockIdx.y, b = (int)blockIdx.z;                         \
     uint32_t dqpm_ = 0u;                                                                          \
-    if (FQ != 2) AB_XCD_ORDER(kb_, hk, b);                                                        \
+    if (FQ != 2 && (FQ != 3 || AB_DQO_XCD_OK())) AB_XCD_ORDER(kb_, hk, b);                       \
+    if (FQ == 3) AB_DQO_KB(kb_); /* (attn_bwd_dqo.h) */                                           \
     if (FQ == 2) AB_DQP_UNIT(kb_, hk, b, dqpm_);                                                  \
     const int kv0 = kb_ * AB_BK;                                                                  \
     const int kw = kv0 + 32 * (int)wave; /* first key of this wave */                             \
@@ -624,12 +633,13 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     (void)rls_, (void)rdl_, (void)lsb_, (void)lsp;                                                \
     /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
     int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
+    AB_DQO_START(ih, iq, cq, ch); /* FQ 3: its state, the rotated start (attn_bwd_dqo.h) */      \
     tk_rsrc rqm = tk_gl_rsrc_mat(&glq, b, ih), rgm = tk_gl_rsrc_mat(&glg, b, ih);                 \
     /* dkdvq: the previous tile's dQ block and its head and first row; its atomics go out in the   \
      * next tile (AB_ATOM_C; no wait for the dQ MFMAs before the barrier) */                      \
     NAME##_oc_t dqc;                                                                              \
     int pq0 = 0, ph0 = 0;                                                                         \
-    enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
+    enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 && FQ != 3 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
     if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
                                       * together (committed after the K/V start-up tiles are read) */ \
     /* K_w and V_w in registers as 32-column chunks */                                            \
@@ -712,12 +722,17 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           }                                                                                       \
           if (c + 1 < NC) AB_RD_ISSUE(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                      \
           else if (c + 1 < 2 * NC) AB_RD_ISSUE(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));        \
+          if (FQ == 3 && c == 0 && t > 0) { /* in order, before the loads (attn_bwd_dqo.h) */    \
+            AB_DQO_ACQUIRE(ph0, pq0);                                                             \
+            AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                  \
+          }                                                                                       \
           if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
                          * first chunk reads' latency; unconditional, see the loop's end */      \
             AB_KV_NEXT();                                                                         \
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
           if (FQ == 1 && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
+          if (FQ == 3 && c == NC) AB_DQO_PEEK(h0, q0); /* this tile's flag, read a tile early */  \
           if (FQ == 2 && c == NC) { /* the previous tile's block, then this tile's sums so far */ \
             if (t > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);                  \
             AB_DQP_LOAD(dql, h0, q0 + 32 * rb_, 32 * cb_, D);                                     \
@@ -810,6 +825,11 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       tk_mma_ABt(dqc, dsa, ktf, dqc);                                                             \
     }                                                                                             \
     if (FQ == 1 && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */ \
+    if (FQ == 3 && nt > 0) {                                                                      \
+      AB_DQO_ACQUIRE(ph0, pq0);                                                                   \
+      AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                        \
+      AB_DQO_RELEASE();                                                                           \
+    }                                                                                             \
     if (FQ == 2 && nt > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);            \
     tk_barrier(); /* the epilogue tiles alias the query tiles other waves may still read */      \
     _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
@@ -842,8 +862,9 @@ static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv,
   if (a->nparts) { /* deterministic: kvdqp launches, then the partials' sum (attn_bwd_dqp.h) */
     if (d == 64) AB_DQP_LAUNCH(attn_bwd_d64_kvdqp, a, d, b, hkv, stream);
     else AB_DQP_LAUNCH(attn_bwd_d128_kvdqp, a, d, b, hkv, stream);
-  } else if (a->dqa) {
-    if (d == 64) hipLaunchKernelGGL(attn_bwd_d64_dkdvq, gkv, dim3(256), 0, stream, *a);
+  } else if (a->dqa) { /* (a->dqo: the deterministic ordered dQ, attn_bwd_dqo.h) */
+    if (a->dqo) hipLaunchKernelGGL(d == 64 ? attn_bwd_d64_kvdqo : attn_bwd_d128_kvdqo, gkv, dim3(256), 0, stream, *a);
+    else if (d == 64) hipLaunchKernelGGL(attn_bwd_d64_dkdvq, gkv, dim3(256), 0, stream, *a);
     else hipLaunchKernelGGL(attn_bwd_d128_dkdvq, gkv, dim3(256), 0, stream, *a);
     hipLaunchKernelGGL(attn_bwd_dq_cvt, dim3((unsigned)((a->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)a->hq,
                        (unsigned)b), dim3(256), 0, stream, *a);

@@ -37,7 +37,8 @@ enum {
   TK_ATTN_ERR_PROBLEM = 1, /* invalid problem (tk_attn_problem_error says why) */
   TK_ATTN_ERR_HIP = 2,     /* a HIP call or launch failed */
   TK_ATTN_ERR_MEMORY = 3,  /* host allocation failed */
-  TK_ATTN_ERR_ARG = 4      /* a NULL pointer argument */
+  TK_ATTN_ERR_ARG = 4,     /* a NULL pointer argument */
+  TK_ATTN_ERR_ENV = 5      /* a measurement hook in the environment has a bad value (TK_ATTN_BWD_DQ_*) */
 };
 
 /* the tensors, for strides and sizes */
@@ -98,8 +99,20 @@ size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flag
  * dQ runs instead (one partial would pass 3.75 GiB, or the environment sets
  * TK_ATTN_BWD_DQ_RECOMPUTE=1: a test hook for that path); -1 for an
  * invalid problem.  TK_ATTN_BWD_DQ_PARTS=k in the environment forces k
- * partials (1..8, ignored past the problem's limit; a measurement hook). */
+ * partials (a measurement hook): k a whole number from 1 to the problem's
+ * limit (at most 8, P partials <= 4 GiB); any other value gives -2 here, a
+ * workspace size of 0 and TK_ATTN_ERR_ENV from the deterministic backward. */
 int tk_attn_bwd_dq_partials(const tk_attn_problem *p);
+/* 1 when TK_ATTN_BWD_DETERMINISTIC's dQ on the current device goes by ordered
+ * accumulation instead (one f32 sum, each element's contributions added in a
+ * fixed order of key blocks, waits on per-tile flags: the default's memory
+ * traffic; tk_attn_bwd_dq_partials then says 0); 0 when not, -1 for an
+ * invalid problem.  TK_ATTN_BWD_DQ_ORDERED=1 / 0 in the environment forces it
+ * on / off (a measurement hook; off past 4 GiB of sums or with
+ * TK_ATTN_BWD_DQ_RECOMPUTE=1; another value: -2 and TK_ATTN_ERR_ENV as
+ * TK_ATTN_BWD_DQ_PARTS's); TK_ATTN_BWD_DQ_ROT=1 turns its rotated order on
+ * where it applies (0, the default: off; docs/attention.md). */
+int tk_attn_bwd_dq_ordered(const tk_attn_problem *p);
 /* Backward: dq, dk, dv from q, k, v, o, lse (the forward's) and dout;
  * workspace: device memory, 16-byte aligned, of
  * tk_attn_bwd_workspace_bytes_flags(p, flags); tk_attn_bwd is flags 0.

@@ -191,25 +191,58 @@ int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
 
 /* the fused dQ's f32 sums ([b][hq][sq][d]) after the deltas; 0 when it does not apply (they
  * would pass one buffer descriptor's 4 GiB: the deterministic kernels then run) */
+/* the measurement hooks' values: TK_ATTN_BWD_DQ_PARTS a whole number 1 .. the problem's limit of
+ * partials (the choice without a device: at most 8 and 4 GiB; any value is wrong where there are
+ * none), TK_ATTN_BWD_DQ_ORDERED 0 or 1, TK_ATTN_BWD_DQ_ROT 0 or 1 (the ordered dQ's rotated order off / on);
+ * 1 when one is set to anything else (the calls then fail with TK_ATTN_ERR_ENV instead of ignoring it) */
+static int bwd_env_bad(const tk_attn_problem *p)
+{
+  const char *fp = getenv("TK_ATTN_BWD_DQ_PARTS"), *fo = getenv("TK_ATTN_BWD_DQ_ORDERED");
+  if (fo && *fo && strcmp(fo, "0") != 0 && strcmp(fo, "1") != 0) return 1;
+  const char *fr = getenv("TK_ATTN_BWD_DQ_ROT");
+  if (fr && *fr && strcmp(fr, "0") != 0 && strcmp(fr, "1") != 0) return 1;
+  if (!fp || !*fp) return 0;
+  char *end = NULL;
+  const long k = strtol(fp, &end, 10);
+  return *end != '\0' || k < 1 || k > attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, 0, 0);
+}
 static int bwd_dqp_parts(const tk_attn_problem *p) /* deterministic: dQ partials (attn_bwd_dqp.h), 0: none */
 {
   const char *rc = getenv("TK_ATTN_BWD_DQ_RECOMPUTE"); /* test hook: the > 3.75 GiB path at any size */
   if (rc && *rc && strcmp(rc, "0") != 0) return 0;
   /* the current device's CUs (as the forward's plan): launches of whole rounds */
   const int n = attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, attn_bwd_dqp_cus(), attn_bwd_dqp_cdna4());
-  /* measurement hook: TK_ATTN_BWD_DQ_PARTS=k forces k partials (1..8, at most the problem's limit: the
-   * choice without a device) */
+  /* measurement hook: TK_ATTN_BWD_DQ_PARTS=k forces k partials (checked by bwd_env_bad) */
   const char *fp = getenv("TK_ATTN_BWD_DQ_PARTS");
-  const int k = fp && *fp ? atoi(fp) : 0;
-  return n > 0 && k >= 1 && k <= attn_bwd_dqp_parts(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, 0, 0) ? k : n;
+  const int k = fp && *fp && !bwd_env_bad(p) ? atoi(fp) : 0;
+  return n > 0 && k >= 1 ? k : n;
+}
+/* deterministic: dQ by ordered accumulation (attn_bwd_dqo.h) instead of partials: where it
+ * models faster (docs/attention.md "Deterministic backward"), or as TK_ATTN_BWD_DQ_ORDERED says
+ * (1: on, 0: off; a measurement hook); never past one buffer's 4 GiB of sums or with
+ * TK_ATTN_BWD_DQ_RECOMPUTE */
+static int bwd_dqo_use(const tk_attn_problem *p)
+{
+  const char *rc = getenv("TK_ATTN_BWD_DQ_RECOMPUTE");
+  if (rc && *rc && strcmp(rc, "0") != 0) return 0;
+  if (tk_attn_lse_elems(p) * p->d * 4 > TK_GL_MAX_BYTES) return 0;
+  const char *e = getenv("TK_ATTN_BWD_DQ_ORDERED");
+  if (e && *e) return strcmp(e, "0") != 0;
+  return 0;
 }
 int tk_attn_bwd_dq_partials(const tk_attn_problem *p)
 {
-  return tk_attn_problem_error(p) ? -1 : bwd_dqp_parts(p);
+  return tk_attn_problem_error(p) ? -1 : bwd_env_bad(p) ? -2 : bwd_dqo_use(p) ? 0 : bwd_dqp_parts(p);
+}
+int tk_attn_bwd_dq_ordered(const tk_attn_problem *p)
+{
+  return tk_attn_problem_error(p) ? -1 : bwd_env_bad(p) ? -2 : bwd_dqo_use(p);
 }
 static size_t bwd_dqa_bytes(const tk_attn_problem *p, unsigned flags)
 {
   const int64_t n = tk_attn_lse_elems(p) * p->d * 4;
+  if ((flags & TK_ATTN_BWD_DETERMINISTIC) && bwd_dqo_use(p)) /* the sums, then the flags */
+    return (size_t)n + (size_t)attn_bwd_dqo_flags(p->b, p->hq, p->sq, p->d) * 4;
   if (flags & TK_ATTN_BWD_DETERMINISTIC)
     return (size_t)bwd_dqp_parts(p) * (size_t)attn_bwd_dqp_bytes(p->b, p->hq, p->sq, p->d);
   return n <= TK_GL_MAX_BYTES ? (size_t)n : 0;
@@ -221,6 +254,7 @@ static size_t bwd_delta_bytes(const tk_attn_problem *p) /* rounded to 16 (the su
 
 size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flags)
 {
+  if ((flags & TK_ATTN_BWD_DETERMINISTIC) && bwd_env_bad(p)) return 0;
   return tk_attn_problem_error(p) ? 0 : bwd_delta_bytes(p) + bwd_dqa_bytes(p, flags);
 }
 size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p) /* enough for both modes */
@@ -242,6 +276,7 @@ int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_
 {
   if (tk_attn_problem_error(p)) return TK_ATTN_ERR_PROBLEM;
   if (flags & ~(unsigned)TK_ATTN_BWD_DETERMINISTIC) return TK_ATTN_ERR_ARG;
+  if ((flags & TK_ATTN_BWD_DETERMINISTIC) && bwd_env_bad(p)) return TK_ATTN_ERR_ENV;
   if (!pointers_ok(q, k, v, o) || !pointers_ok(dout, dq, dk, dv) || !lse || !workspace) return TK_ATTN_ERR_ARG;
   attn_bwd_args a;
   a.q = tensor_gl(p, TK_ATTN_Q, q), a.k = tensor_gl(p, TK_ATTN_K, k), a.v = tensor_gl(p, TK_ATTN_V, v);
@@ -251,8 +286,21 @@ int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_
   a.delta = (float *)workspace;
   const size_t nq = bwd_dqa_bytes(p, flags);
   a.dqa = nq ? (float *)((char *)workspace + bwd_delta_bytes(p)) : NULL;
-  a.nparts = (flags & TK_ATTN_BWD_DETERMINISTIC) && nq ? (int32_t)bwd_dqp_parts(p) : 0;
+  const int ord = (flags & TK_ATTN_BWD_DETERMINISTIC) && nq && bwd_dqo_use(p); /* ordered dQ: sums, flags */
+  a.nparts = (flags & TK_ATTN_BWD_DETERMINISTIC) && nq && !ord ? (int32_t)bwd_dqp_parts(p) : 0;
   a.dqa_bytes = (uint32_t)(a.nparts ? nq / (size_t)a.nparts : nq); /* deterministic: one partial's */
+  a.dqo = NULL;
+  a.dqo_rot = 0;
+  if (ord) {
+    a.dqa_bytes = (uint32_t)(tk_attn_lse_elems(p) * p->d * 4);
+    a.dqo = (uint32_t *)((char *)a.dqa + a.dqa_bytes);
+    /* the rotated order where it applies, when TK_ATTN_BWD_DQ_ROT=1 asks for it (off by default:
+     * tksim's functional exec keeps 8 groups per worker in global dispatch order, where a kv
+     * group's key blocks, 8 dispatch ids apart, are not all resident: docs/attention.md) */
+    const char *e = getenv("TK_ATTN_BWD_DQ_ROT");
+    const int c = e && *e ? atoi(e) : 0;
+    a.dqo_rot = attn_bwd_dqo_rotate(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, p->causal, attn_bwd_dqp_cus(), c);
+  }
   a.kb0 = 0;
   if (nq && (uintptr_t)workspace % 16) return TK_ATTN_ERR_ARG;
   a.sq = (int32_t)p->sq, a.skv = (int32_t)p->skv, a.hq = (int32_t)p->hq, a.group = (int32_t)(p->hq / p->hkv);
@@ -270,6 +318,9 @@ const char *tk_attn_strerror(int err)
   case TK_ATTN_ERR_HIP: return "a HIP call or kernel launch failed";
   case TK_ATTN_ERR_MEMORY: return "out of host memory";
   case TK_ATTN_ERR_ARG: return "a pointer argument is NULL or not 16-byte aligned";
+  case TK_ATTN_ERR_ENV:
+    return "TK_ATTN_BWD_DQ_PARTS must be a whole number 1..the problem's limit of partials (at most 8; "
+           "tk_attn_bwd_dq_partials says -2), TK_ATTN_BWD_DQ_ORDERED 0 or 1, TK_ATTN_BWD_DQ_ROT 0 or 1";
   }
   return "unknown error";
 }

@@ -34,5 +34,6 @@
 #include "stores.h"
 #include "sync.h"
 #include "grid.h"
+#include "flag.h"
 #include "vec.h"
 #endif

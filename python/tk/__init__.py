@@ -7,6 +7,7 @@ through their C APIs (libtk_gemm.so, libtk_attn.so) with ctypes.
     tk.attention_backward(do, q, k, v, o, lse, causal=False, scale=None,
                           deterministic=False) -> (dq, dk, dv)
     tk.attention_backward_dq_partials(q, k) -> int   (deterministic mode's P)
+    tk.attention_backward_dq_ordered(q, k) -> bool   (its dQ by ordered accumulation)
     tk.torch.attention(q, k, v, causal=False, scale=None)   (autograd)
 
 Inputs: torch.bfloat16 tensors, NumPy float32 arrays (rounded to bf16) or
@@ -23,7 +24,8 @@ import numpy as np
 from . import _lib
 from ._tensors import Output, bf16_operand, bf16_bits_to_f32, f32_operand, f32_to_bf16_bits, is_torch, same_kind
 
-__all__ = ["gemm", "attention", "attention_backward", "attention_backward_dq_partials", "f32_to_bf16_bits",
+__all__ = ["gemm", "attention", "attention_backward", "attention_backward_dq_partials",
+           "attention_backward_dq_ordered", "f32_to_bf16_bits",
            "bf16_bits_to_f32"]
 __version__ = "0.1.0"
 
@@ -286,9 +288,35 @@ def attention_backward_dq_partials(q, k):
     sq_, sk_ = _shape4(q, "q", fn), _shape4(k, "k", fn)
     lib, p = _attn_problem(_Shape(sq_), _Shape(sk_), _Shape(sk_), False, None, fn)
     n = lib.tk_attn_bwd_dq_partials(p)
+    _dq_env_check(n, lib, fn)
     if n < 0:  # the problem passed tk_attn_problem_error above: the library disagrees with itself
         raise RuntimeError("tk.%s: the library rejected the problem (%d)" % (fn, n))
     return int(n)
+
+
+def _dq_env_check(n, lib, fn):
+    if n == -2:  # a measurement hook (TK_ATTN_BWD_DQ_*) set to a bad value
+        import os
+        raise ValueError("tk.%s: %s (TK_ATTN_BWD_DQ_PARTS=%r, TK_ATTN_BWD_DQ_ORDERED=%r, TK_ATTN_BWD_DQ_ROT=%r)"
+                         % (fn, _msg(lib.tk_attn_strerror(5)), os.environ.get("TK_ATTN_BWD_DQ_PARTS"),
+                            os.environ.get("TK_ATTN_BWD_DQ_ORDERED"), os.environ.get("TK_ATTN_BWD_DQ_ROT")))
+
+
+def attention_backward_dq_ordered(q, k):
+    """True when attention_backward(..., deterministic=True) sums dq for these
+    shapes on the current device by ordered accumulation (tk_attn_bwd_dq_ordered:
+    one f32 sum, each element's key-block contributions added in a fixed order;
+    attention_backward_dq_partials then says 0); False when it uses partials
+    or the recomputing kernel.  q and k as attention_backward_dq_partials'.
+    ValueError for bad shapes or a bad TK_ATTN_BWD_DQ_* environment value."""
+    fn = "attention_backward_dq_ordered"
+    sq_, sk_ = _shape4(q, "q", fn), _shape4(k, "k", fn)
+    lib, p = _attn_problem(_Shape(sq_), _Shape(sk_), _Shape(sk_), False, None, fn)
+    n = lib.tk_attn_bwd_dq_ordered(p)
+    _dq_env_check(n, lib, fn)
+    if n < 0:
+        raise RuntimeError("tk.%s: the library rejected the problem (%d)" % (fn, n))
+    return n == 1
 
 
 def __getattr__(name):

@@ -152,6 +152,9 @@ class _Libs:
             # TK_ATTN_BWD_DETERMINISTIC's dQ: f32 partial sums (1..8), 0 recomputing dq kernel, -1 bad problem
             lib.tk_attn_bwd_dq_partials.argtypes = [ctypes.POINTER(AttnProblem)]
             lib.tk_attn_bwd_dq_partials.restype = ctypes.c_int
+            # its dQ by ordered accumulation instead: 1 yes, 0 no, -1 bad problem, -2 bad TK_ATTN_BWD_DQ_* value
+            lib.tk_attn_bwd_dq_ordered.argtypes = [ctypes.POINTER(AttnProblem)]
+            lib.tk_attn_bwd_dq_ordered.restype = ctypes.c_int
             lib.tk_attn_strerror.argtypes = [ctypes.c_int]
             lib.tk_attn_strerror.restype = _S
             self._attn = lib

@@ -224,6 +224,40 @@ class DqPartials(unittest.TestCase):
             check_grad(self, x, r, "deterministic, %d partials, %s" % (P, nm))
             self.assertTrue(np.array_equal(x, y), "deterministic %s differs between two calls" % nm)
 
+    def test_ordered_and_bad_hooks(self):
+        # TK_ATTN_BWD_DQ_ORDERED=1: dq by ordered accumulation (no partials), against the float64
+        # reference and bit for bit on a second call (GQA 2:1 causal sq < skv, 5 key blocks)
+        rng = np.random.default_rng(29)
+        b, sq, skv, hq, hkv, d = 1, 64, 640, 2, 1, 64
+        os.environ["TK_ATTN_BWD_DQ_ORDERED"] = "1"
+        try:
+            self.assertTrue(tk.attention_backward_dq_ordered((b, sq, hq, d), (b, skv, hkv, d)))
+            self.assertEqual(tk.attention_backward_dq_partials((b, sq, hq, d), (b, skv, hkv, d)), 0)
+            q, k, v, do = (rng.standard_normal(s).astype(np.float32)
+                           for s in ((b, sq, hq, d), (b, skv, hkv, d), (b, skv, hkv, d), (b, sq, hq, d)))
+            o, lse = tk.attention(q, k, v, causal=True)
+            Q, K, V = (tkref.bf16(x).requires_grad_() for x in (q, k, v))
+            ro, _, _ = tkref.attention(Q, K, V, causal=True)
+            ro.backward(tkref.bf16(do))
+            g1 = tk.attention_backward(do, q, k, v, o, lse, causal=True, deterministic=True)
+            g2 = tk.attention_backward(do, q, k, v, o, lse, causal=True, deterministic=True)
+            for x, y, r, nm in zip(g1, g2, (Q.grad, K.grad, V.grad), ("dq", "dk", "dv")):
+                check_grad(self, x, r, "deterministic, ordered dq, %s" % nm)
+                self.assertTrue(np.array_equal(x, y), "ordered %s differs between two calls" % nm)
+        finally:
+            del os.environ["TK_ATTN_BWD_DQ_ORDERED"]
+        # bad hook values: ValueError naming them, and the backward refuses to run
+        for var, val in (("TK_ATTN_BWD_DQ_PARTS", "abc"), ("TK_ATTN_BWD_DQ_PARTS", "0"), ("TK_ATTN_BWD_DQ_PARTS", "9"),
+                         ("TK_ATTN_BWD_DQ_ORDERED", "yes"), ("TK_ATTN_BWD_DQ_ROT", "-1"), ("TK_ATTN_BWD_DQ_ROT", "65")):
+            os.environ[var] = val
+            try:
+                for fn in (tk.attention_backward_dq_partials, tk.attention_backward_dq_ordered):
+                    with self.assertRaises(ValueError) as cm:
+                        fn((b, sq, hq, d), (b, skv, hkv, d))
+                    self.assertIn("%s=%r" % (var, val), str(cm.exception))
+            finally:
+                del os.environ[var]
+
 
 class AttentionErrors(unittest.TestCase):
     def test_errors(self):

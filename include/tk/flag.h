@@ -1,0 +1,69 @@
+/* tk/flag.h: flags between workgroups: a 32-bit counter in global memory that
+ * one workgroup's wave releases (its earlier global stores and atomics
+ * visible before the new value) and another's waits for (its later accesses
+ * after it), for ordering work across workgroups (e.g. adding into one tile
+ * in a fixed order: attention's deterministic backward, attn_bwd_dqo.h).
+ *
+ * Provides tk_flag_wait_geq (poll with s_sleep until the counter reaches a
+ * value, then an agent-scope acquire), tk_flag_peek + tk_flag_wait_geq_seen
+ * (read the counter early, under other work, and poll only if that value was
+ * short: the read's memory latency off the critical path) and
+ * tk_flag_release (agent-scope release store).  Every lane of the wave may call them with the same flag:
+ * the poll's loads then read one value per instruction, so the loop stays
+ * uniform; the release store writes the same value from each lane.
+ *
+ * Hardware facts relied on:
+ *  - LLVM AMDGPUUsage, "Memory Model GFX942" (gfx950 follows it): an
+ *    agent-scope load atomic acquire is the load with sc1, s_waitcnt
+ *    vmcnt(0) and buffer_inv sc1; a store atomic release is buffer_wbl2 sc1,
+ *    s_waitcnt vmcnt(0) (earlier stores and atomics complete) and the store
+ *    with sc1.  The compiler emits these from the scoped atomics below.
+ *  - s_sleep N idles the wave about 64 N clocks, leaving the SIMD to others
+ *    (CDNA3 ISA guide, S_SLEEP).
+ *  - Forward progress: a wave that waits only for workgroups dispatched
+ *    before its own never deadlocks, because the dispatcher starts
+ *    workgroups in order and a started one runs to its end (the caller's
+ *    argument; tksim admits further groups while one sleeps: docs/tksim-exec.md).
+ */
+#ifndef TK_FLAG_H
+#define TK_FLAG_H
+
+#include <stdint.h>
+#include "target.h"
+
+/* (device code: the scoped atomics and fences; the host pass compiles empty bodies) */
+#if TK_DEVICE_PASS
+#define TK__FLAG_LOAD(f) __hip_atomic_load((f), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)
+#define TK__FLAG_SLEEP() __builtin_amdgcn_s_sleep(1)
+#define TK__FLAG_ACQUIRE() __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent")
+#define TK__FLAG_STORE(f, v) __hip_atomic_store((f), (v), __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT)
+#else
+#define TK__FLAG_LOAD(f) (*(f))
+#define TK__FLAG_SLEEP() ((void)0)
+#define TK__FLAG_ACQUIRE() ((void)0)
+#define TK__FLAG_STORE(f, v) ((void)(f), (void)(v))
+#endif
+
+/* wait until *f >= v (unsigned), then order this wave's later memory accesses after that
+ * (agent-scope acquire: it sees what the releasing wave wrote before its release) */
+TK_DI void tk_flag_wait_geq(const uint32_t *f, uint32_t v)
+{
+  while (TK__FLAG_LOAD(f) < v) TK__FLAG_SLEEP();
+  TK__FLAG_ACQUIRE();
+}
+/* the counter's value now (relaxed agent-scope load: no ordering; issue it early, use it in
+ * tk_flag_wait_geq_seen) */
+TK_DI uint32_t tk_flag_peek(const uint32_t *f) { return TK__FLAG_LOAD(f); }
+/* tk_flag_wait_geq given `seen`, a tk_flag_peek of f issued earlier: no poll when it reaches v
+ * already (the acquire fence after the relaxed load that saw the release synchronizes with it) */
+TK_DI void tk_flag_wait_geq_seen(const uint32_t *f, uint32_t v, uint32_t seen)
+{
+  if (seen < v)
+    while (TK__FLAG_LOAD(f) < v) TK__FLAG_SLEEP();
+  TK__FLAG_ACQUIRE();
+}
+/* *f = v after this wave's earlier global stores and atomics are complete and visible at agent
+ * scope (release store) */
+TK_DI void tk_flag_release(uint32_t *f, uint32_t v) { TK__FLAG_STORE(f, v); }
+
+#endif /* TK_FLAG_H */
