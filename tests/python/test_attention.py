@@ -210,10 +210,13 @@ class DqPartials(unittest.TestCase):
         P = tk.attention_backward_dq_partials((b, sq, hq, d), (b, skv, hkv, d))
         self.assertEqual(P, ref_dq_partials(b, hq, hkv, sq, skv, d, *device_info()))
         self.assertGreater(P, 1)
-        q = rng.standard_normal((b, sq, hq, d)).astype(np.float32)
-        k = rng.standard_normal((b, skv, hkv, d)).astype(np.float32)
-        v = rng.standard_normal((b, skv, hkv, d)).astype(np.float32)
-        do = rng.standard_normal((b, sq, hq, d)).astype(np.float32)
+        self.check_deterministic_causal(rng, (b, sq, skv, hq, hkv, d), "deterministic, %d partials" % P)
+
+    def check_deterministic_causal(self, rng, shape, label):
+        # the deterministic causal backward against the float64 reference, and bit for bit on a second call
+        b, sq, skv, hq, hkv, d = shape
+        q, k, v, do = (rng.standard_normal(s).astype(np.float32)
+                       for s in ((b, sq, hq, d), (b, skv, hkv, d), (b, skv, hkv, d), (b, sq, hq, d)))
         o, lse = tk.attention(q, k, v, causal=True)
         Q, K, V = (tkref.bf16(x).requires_grad_() for x in (q, k, v))
         ro, _, _ = tkref.attention(Q, K, V, causal=True)
@@ -221,8 +224,8 @@ class DqPartials(unittest.TestCase):
         g1 = tk.attention_backward(do, q, k, v, o, lse, causal=True, deterministic=True)
         g2 = tk.attention_backward(do, q, k, v, o, lse, causal=True, deterministic=True)
         for x, y, r, nm in zip(g1, g2, (Q.grad, K.grad, V.grad), ("dq", "dk", "dv")):
-            check_grad(self, x, r, "deterministic, %d partials, %s" % (P, nm))
-            self.assertTrue(np.array_equal(x, y), "deterministic %s differs between two calls" % nm)
+            check_grad(self, x, r, "%s, %s" % (label, nm))
+            self.assertTrue(np.array_equal(x, y), "%s: %s differs between two calls" % (label, nm))
 
     def test_ordered_and_bad_hooks(self):
         # TK_ATTN_BWD_DQ_ORDERED=1: dq by ordered accumulation (no partials), against the float64
@@ -233,17 +236,7 @@ class DqPartials(unittest.TestCase):
         try:
             self.assertTrue(tk.attention_backward_dq_ordered((b, sq, hq, d), (b, skv, hkv, d)))
             self.assertEqual(tk.attention_backward_dq_partials((b, sq, hq, d), (b, skv, hkv, d)), 0)
-            q, k, v, do = (rng.standard_normal(s).astype(np.float32)
-                           for s in ((b, sq, hq, d), (b, skv, hkv, d), (b, skv, hkv, d), (b, sq, hq, d)))
-            o, lse = tk.attention(q, k, v, causal=True)
-            Q, K, V = (tkref.bf16(x).requires_grad_() for x in (q, k, v))
-            ro, _, _ = tkref.attention(Q, K, V, causal=True)
-            ro.backward(tkref.bf16(do))
-            g1 = tk.attention_backward(do, q, k, v, o, lse, causal=True, deterministic=True)
-            g2 = tk.attention_backward(do, q, k, v, o, lse, causal=True, deterministic=True)
-            for x, y, r, nm in zip(g1, g2, (Q.grad, K.grad, V.grad), ("dq", "dk", "dv")):
-                check_grad(self, x, r, "deterministic, ordered dq, %s" % nm)
-                self.assertTrue(np.array_equal(x, y), "ordered %s differs between two calls" % nm)
+            self.check_deterministic_causal(rng, (b, sq, skv, hq, hkv, d), "deterministic, ordered dq")
         finally:
             del os.environ["TK_ATTN_BWD_DQ_ORDERED"]
         # bad hook values: ValueError naming them, and the backward refuses to run
