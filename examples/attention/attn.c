@@ -343,7 +343,7 @@ static int run_one(const options *o)
   const tk_attn_problem *p = &o->p;
   print_problem(p, o->bwd);
   if (o->bwd) {
-    printf("backward: %s", o->det ? "deterministic (TK_ATTN_BWD_DETERMINISTIC: no atomics)"
+    printf("backward: %s", o->det ? "deterministic (TK_ATTN_BWD_DETERMINISTIC: a fixed summation order)"
                                   : "default (dQ summed with f32 atomics in the dK/dV kernel)");
     const int np = o->det ? tk_attn_bwd_dq_partials(p) : -1;
     if (np == -2) { /* a measurement hook set to a bad value: say which, do not run */

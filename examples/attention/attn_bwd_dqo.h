@@ -31,10 +31,18 @@
  *    depends on occupancy or on how many workgroups are resident (gfx942 and
  *    gfx950 alike).  Under tksim --model-sample the predecessor is on XCD 0
  *    and earlier, so it is simulated (with b * hkv a multiple of 8).
- *  - Opt-in rotated order (a.dqo_rot, TK_ATTN_BWD_DQ_ROT=1, non-causal): see
- *    attn_bwd_dqo_rotate; its waits go to later-dispatched key blocks of the
- *    same kv group, which needs the group resident at once (true on hardware,
- *    one XCD; not in tksim's functional exec: off by default).
+ *  - Rotated order (a.dqo_rot; non-causal, gfx950's choice, TK_ATTN_BWD_DQ_ROT
+ *    0 / 1 forces it off / on): see attn_bwd_dqo_rotate; its waits also go to
+ *    later-dispatched key blocks of the same kv group (N <= 8 workgroups,
+ *    contiguous in one XCD's order, N <= CUs / 8), so the group must be
+ *    resident at once.  It is: the dispatcher starts groups in order, round
+ *    robin over the XCDs, stalling while the next one does not fit; if it
+ *    stalls at a group on XCD y, y holds at least CUs / 8 >= N groups, so the
+ *    earliest unfinished kv group Gy there has all its key blocks started
+ *    (were one missing, only Gy's blocks, fewer than N, could be resident on
+ *    y), and its waits stay inside Gy: it completes and frees a CU
+ *    (induction).  tksim's functional exec admits groups the same way (one
+ *    per CU, 32 per XCD: sim/exec/exec.c take_group).
  * Hardware facts: in-order workgroup dispatch, XCD round robin (grid.h);
  * the memory model of tk/flag.h (AMDGPUUsage GFX942: release waits for the
  * wave's earlier atomics, vmcnt(0), and writes back L2, buffer_wbl2 sc1; the
@@ -77,10 +85,10 @@ TK_HDI int attn_bwd_dqo_rank_rot(int u, int k, int n, int c)
   return c * k <= u ? l - k : l + n - k;
 }
 /* the rotated order (1: on, stride AB_DQO_ROT tiles; `c` 0 turns it off): non-causal (causal key blocks need no rotation: see
- * the head); 2..8 key blocks of a kv group, at most one per CU of an XCD (`cus` / 8: kvdqo holds a
- * CU, so the whole group is resident at once on real hardware) and at most 8 (tksim's exec keeps 8
- * groups resident per worker thread); b * hkv a multiple of 8 (the group on one XCD, contiguous:
- * AB_DQO_XCD_OK); at least as many tiles per key block as key blocks (c >= 1) */
+ * the head); 2..8 key blocks of a kv group (the flags' order: a tile's rank below N <= 8), at most
+ * one per CU of an XCD (`cus` / 8: the whole group resident at once, the head's argument); b * hkv
+ * a multiple of 8 (the group on one XCD, contiguous: AB_DQO_XCD_OK); at least AB_DQO_ROT tiles per
+ * key block and kv group (c >= 1) */
 static inline int attn_bwd_dqo_rotate(int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d,
                                       int causal, int cus, int c)
 {

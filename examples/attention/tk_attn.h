@@ -79,18 +79,21 @@ int tk_attn_fwd_ws(const tk_attn_problem *p, const uint16_t *q, const uint16_t *
                    float *lse, void *workspace, size_t workspace_bytes, hipStream_t stream);
 
 /* Backward flags: TK_ATTN_BWD_DETERMINISTIC sums every gradient element in a
- * fixed order (no atomics: bitwise-identical results run to run; dQ through
- * up to 8 f32 partial sums over key blocks, added in a fixed order, or, when
- * one partial would pass 4 GiB, a second kernel that recomputes S, P, dP and
- * dS).  Default (0): dQ is summed with f32 atomics inside the dK/dV kernel
+ * fixed order (bitwise-identical results run to run; dQ on gfx942 through up
+ * to 8 f32 partial sums over key blocks, added in a fixed order, no atomics;
+ * on gfx950 by ordered accumulation into one f32 sum, f32 atomics taken in a
+ * fixed key-block order behind flags, which models faster there, the
+ * partials on gfx942: docs/attention.md "Deterministic backward"; past 4 GiB
+ * of sums a second kernel that recomputes S, P, dP and dS).  Default (0): dQ is summed with f32 atomics inside the dK/dV kernel
  * (faster; dQ's last bits may differ run to run; dK and dV are still summed
  * in a fixed order). */
 enum { TK_ATTN_BWD_DETERMINISTIC = 1 };
 /* Backward workspace bytes for `flags` on the current device: the dO.O row
- * sums, plus the f32 dQ sums (b*hq*sq*d*4 bytes) for the default mode, or P
- * such partial sums (sq rounded up to 64; 1 <= P <= 8 by the device's CU
- * count, P partials <= 4 GiB; docs/attention.md "Deterministic backward")
- * for TK_ATTN_BWD_DETERMINISTIC.  tk_attn_bwd_workspace_bytes is the larger
+ * sums, plus the f32 dQ sums (b*hq*sq*d*4 bytes) for the default mode, or for
+ * TK_ATTN_BWD_DETERMINISTIC P such partial sums (sq rounded up to 64;
+ * 1 <= P <= 8 by the device's CU count, P partials <= 4 GiB;
+ * docs/attention.md "Deterministic backward") or, by ordered accumulation,
+ * the one sum and its flags (tk_attn_bwd_dq_ordered).  tk_attn_bwd_workspace_bytes is the larger
  * of the two (enough for both). */
 size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p);
 size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flags);
@@ -106,9 +109,11 @@ int tk_attn_bwd_dq_partials(const tk_attn_problem *p);
 /* 1 when TK_ATTN_BWD_DETERMINISTIC's dQ on the current device goes by ordered
  * accumulation instead (one f32 sum, each element's contributions added in a
  * fixed order of key blocks, waits on per-tile flags: the default's memory
- * traffic; tk_attn_bwd_dq_partials then says 0); 0 when not, -1 for an
- * invalid problem.  TK_ATTN_BWD_DQ_ORDERED=1 / 0 in the environment forces it
- * on / off (a measurement hook; off past 4 GiB of sums or with
+ * traffic; tk_attn_bwd_dq_partials then says 0): on a gfx950 (where it
+ * models faster than the partials), not on a gfx942 (where the partials
+ * do); 0 when not, -1 for an invalid problem.  TK_ATTN_BWD_DQ_ORDERED=1 / 0
+ * in the environment forces it on / off, TK_ATTN_BWD_DQ_PARTS=k off
+ * (measurement hooks; off past 4 GiB of sums or with
  * TK_ATTN_BWD_DQ_RECOMPUTE=1; another value: -2 and TK_ATTN_ERR_ENV as
  * TK_ATTN_BWD_DQ_PARTS's); TK_ATTN_BWD_DQ_ROT=1 turns its rotated order on
  * where it applies (0, the default: off; docs/attention.md). */

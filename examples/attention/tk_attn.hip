@@ -217,18 +217,30 @@ static int bwd_dqp_parts(const tk_attn_problem *p) /* deterministic: dQ partials
   const int k = fp && *fp && !bwd_env_bad(p) ? atoi(fp) : 0;
   return n > 0 && k >= 1 ? k : n;
 }
-/* deterministic: dQ by ordered accumulation (attn_bwd_dqo.h) instead of partials: where it
- * models faster (docs/attention.md "Deterministic backward"), or as TK_ATTN_BWD_DQ_ORDERED says
- * (1: on, 0: off; a measurement hook); never past one buffer's 4 GiB of sums or with
+/* the ordered dQ's rotated order (attn_bwd_dqo_rotate): where it applies, on a gfx950 or as
+ * TK_ATTN_BWD_DQ_ROT says (1: on, 0: off; a measurement hook) */
+static int bwd_dqo_rot(const tk_attn_problem *p)
+{
+  const char *e = getenv("TK_ATTN_BWD_DQ_ROT");
+  const int c = e && *e ? atoi(e) : attn_bwd_dqp_cdna4();
+  return attn_bwd_dqo_rotate(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, p->causal, attn_bwd_dqp_cus(), c);
+}
+/* deterministic: dQ by ordered accumulation (attn_bwd_dqo.h) instead of partials where it
+ * models faster: on a gfx950 where its rotated order applies (MI355X b16 h16 s1024 d128, model
+ * v9: 1.25x the default, the partials 1.37x, the plain order 1.43x; docs/attention.md
+ * "Deterministic backward"), not on a gfx942 (MI325X s2048, v8: partials 1.138x, ordered
+ * 1.28x); or as TK_ATTN_BWD_DQ_ORDERED says (1: on, 0: off), off when TK_ATTN_BWD_DQ_PARTS
+ * forces partials (measurement hooks); never past one buffer's 4 GiB of sums or with
  * TK_ATTN_BWD_DQ_RECOMPUTE */
 static int bwd_dqo_use(const tk_attn_problem *p)
 {
   const char *rc = getenv("TK_ATTN_BWD_DQ_RECOMPUTE");
   if (rc && *rc && strcmp(rc, "0") != 0) return 0;
   if (tk_attn_lse_elems(p) * p->d * 4 > TK_GL_MAX_BYTES) return 0;
-  const char *e = getenv("TK_ATTN_BWD_DQ_ORDERED");
+  const char *e = getenv("TK_ATTN_BWD_DQ_ORDERED"), *fp = getenv("TK_ATTN_BWD_DQ_PARTS");
   if (e && *e) return strcmp(e, "0") != 0;
-  return 0;
+  if (fp && *fp) return 0;
+  return attn_bwd_dqp_cdna4() && bwd_dqo_rot(p);
 }
 int tk_attn_bwd_dq_partials(const tk_attn_problem *p)
 {
@@ -294,12 +306,7 @@ int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_
   if (ord) {
     a.dqa_bytes = (uint32_t)(tk_attn_lse_elems(p) * p->d * 4);
     a.dqo = (uint32_t *)((char *)a.dqa + a.dqa_bytes);
-    /* the rotated order where it applies, when TK_ATTN_BWD_DQ_ROT=1 asks for it (off by default:
-     * tksim's functional exec keeps 8 groups per worker in global dispatch order, where a kv
-     * group's key blocks, 8 dispatch ids apart, are not all resident: docs/attention.md) */
-    const char *e = getenv("TK_ATTN_BWD_DQ_ROT");
-    const int c = e && *e ? atoi(e) : 0;
-    a.dqo_rot = attn_bwd_dqo_rotate(p->b, p->hq, p->hkv, p->sq, p->skv, p->d, p->causal, attn_bwd_dqp_cus(), c);
+    a.dqo_rot = bwd_dqo_rot(p);
   }
   a.kb0 = 0;
   if (nq && (uintptr_t)workspace % 16) return TK_ATTN_ERR_ARG;

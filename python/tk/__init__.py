@@ -6,8 +6,8 @@ through their C APIs (libtk_gemm.so, libtk_attn.so) with ctypes.
     tk.attention(q, k, v, causal=False, scale=None) -> (o, lse)
     tk.attention_backward(do, q, k, v, o, lse, causal=False, scale=None,
                           deterministic=False) -> (dq, dk, dv)
-    tk.attention_backward_dq_partials(q, k) -> int   (deterministic mode's P)
-    tk.attention_backward_dq_ordered(q, k) -> bool   (its dQ by ordered accumulation)
+    tk.attention_backward_dq_partials(q, k, causal=False) -> int   (deterministic mode's P)
+    tk.attention_backward_dq_ordered(q, k, causal=False) -> bool   (its dQ by ordered accumulation)
     tk.torch.attention(q, k, v, causal=False, scale=None)   (autograd)
 
 Inputs: torch.bfloat16 tensors, NumPy float32 arrays (rounded to bf16) or
@@ -215,8 +215,9 @@ def attention_backward(do, q, k, v, o, lse, causal=False, scale=None, determinis
     sum(O * dO) for the forward's q, k, v, o and lse (tk.attention's).
     do and o: like q; lse float32 (B, Hq, Sq).  Returns (dq, dk, dv), dq like
     q, dk and dv like k.  Default: dq summed with f32 atomics (its last bits
-    may vary run to run); deterministic=True: no atomics, bitwise repeatable
-    (TK_ATTN_BWD_DETERMINISTIC, slower)."""
+    may vary run to run); deterministic=True: bitwise repeatable
+    (TK_ATTN_BWD_DETERMINISTIC, slower: dq through partial sums, or on a
+    gfx950 by f32 atomics in a fixed order, attention_backward_dq_ordered)."""
     Q, K, V = bf16_operand(q, "q"), bf16_operand(k, "k"), bf16_operand(v, "v")
     O, dO = bf16_operand(o, "o"), bf16_operand(do, "do")
     L = f32_operand(lse, "lse")
@@ -275,18 +276,20 @@ class _Shape:
         self.shape = shape
 
 
-def attention_backward_dq_partials(q, k):
+def attention_backward_dq_partials(q, k, causal=False):
     """The number P of f32 partial sums through which
     attention_backward(..., deterministic=True) sums dq for these shapes on
-    the current device (tk_attn_bwd_dq_partials): 1..8, or 0 when one
-    partial would pass 3.75 GiB (or TK_ATTN_BWD_DQ_RECOMPUTE=1 is set) and a
-    kernel that recomputes S, P, dP, dS for dq runs instead.  q and k: the
+    the current device (tk_attn_bwd_dq_partials): 1..8, or 0 when there are
+    none: dq by ordered accumulation (attention_backward_dq_ordered; the
+    gfx950 default) or, when one partial would pass 3.75 GiB (or
+    TK_ATTN_BWD_DQ_RECOMPUTE=1 is set), a kernel that recomputes S, P, dP,
+    dS for dq.  q and k: the
     tensors or arrays (their shapes) or shapes (B, Sq, Hq, D) and
-    (B, Skv, Hkv, D).  The workspace holds P partials of
+    (B, Skv, Hkv, D); causal as attention_backward's.  The workspace holds P partials of
     B*Hq*ceil64(Sq)*D*4 bytes (docs/attention.md "Deterministic backward")."""
     fn = "attention_backward_dq_partials"
     sq_, sk_ = _shape4(q, "q", fn), _shape4(k, "k", fn)
-    lib, p = _attn_problem(_Shape(sq_), _Shape(sk_), _Shape(sk_), False, None, fn)
+    lib, p = _attn_problem(_Shape(sq_), _Shape(sk_), _Shape(sk_), causal, None, fn)
     n = lib.tk_attn_bwd_dq_partials(p)
     _dq_env_check(n, lib, fn)
     if n < 0:  # the problem passed tk_attn_problem_error above: the library disagrees with itself
@@ -302,16 +305,17 @@ def _dq_env_check(n, lib, fn):
                             os.environ.get("TK_ATTN_BWD_DQ_ORDERED"), os.environ.get("TK_ATTN_BWD_DQ_ROT")))
 
 
-def attention_backward_dq_ordered(q, k):
+def attention_backward_dq_ordered(q, k, causal=False):
     """True when attention_backward(..., deterministic=True) sums dq for these
     shapes on the current device by ordered accumulation (tk_attn_bwd_dq_ordered:
     one f32 sum, each element's key-block contributions added in a fixed order;
-    attention_backward_dq_partials then says 0); False when it uses partials
-    or the recomputing kernel.  q and k as attention_backward_dq_partials'.
+    attention_backward_dq_partials then says 0: on a gfx950 where its rotated
+    order applies, non-causal); False when it uses partials (gfx942, and
+    gfx950's other shapes) or the recomputing kernel.  q and k as attention_backward_dq_partials'.
     ValueError for bad shapes or a bad TK_ATTN_BWD_DQ_* environment value."""
     fn = "attention_backward_dq_ordered"
     sq_, sk_ = _shape4(q, "q", fn), _shape4(k, "k", fn)
-    lib, p = _attn_problem(_Shape(sq_), _Shape(sk_), _Shape(sk_), False, None, fn)
+    lib, p = _attn_problem(_Shape(sq_), _Shape(sk_), _Shape(sk_), causal, None, fn)
     n = lib.tk_attn_bwd_dq_ordered(p)
     _dq_env_check(n, lib, fn)
     if n < 0:

@@ -639,7 +639,8 @@ static void group_setup(tks_ctx *c, tks_group *g, uint64_t gl, uint32_t slot)
       if (tks_hook_table[h].group_begin) tks_hook_table[h].group_begin(tks_hook_table[h].user, slot, g->id, g->linear, g->nwaves);
 }
 
-/* Runs g for about `slice` instructions; returns 1 when the group finished. */
+/* Runs g for about `slice` instructions; returns 1 when the group finished, 2 when a wave
+ * slept (s_sleep: it waits on another group), 0 otherwise. */
 static int group_slice(tks_ctx *c, tks_group *g, uint64_t slice, tks_launch_stats *st)
 {
   uint64_t ran = 0;
@@ -692,11 +693,29 @@ static int group_slice(tks_ctx *c, tks_group *g, uint64_t slice, tks_launch_stat
                c->k->name, (unsigned long long)c->budget, extra);
       return 1;
     }
-    if (g->slept) { g->slept = 0; return 0; }
+    if (g->slept) { g->slept = 0; return 2; }
     if (pass == 0 && at_barrier != alive) return 0; /* waves wait on a grid barrier */
   }
   return 0;
 }
+
+/* The next workgroup to admit in dispatch order, as the hardware dispatcher: UINT64_MAX while
+ * its XCD (gl mod TKS_XCDS) holds TKS_XCD_FIT groups (the dispatcher waits there: in order),
+ * total_groups and past when none are left; counted resident on its XCD */
+static uint64_t take_group(tks_ctx *c)
+{
+  uint64_t n = __atomic_load_n(&c->next_group, __ATOMIC_RELAXED);
+  for (;;) {
+    if (n >= c->total_groups) return n;
+    uint32_t *r = &c->xcd_res[n % TKS_XCDS];
+    if (__atomic_load_n(r, __ATOMIC_ACQUIRE) >= TKS_XCD_FIT) return UINT64_MAX;
+    if (__atomic_compare_exchange_n(&c->next_group, &n, n + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+      __atomic_add_fetch(r, 1, __ATOMIC_ACQ_REL);
+      return n;
+    }
+  }
+}
+static void drop_group(tks_ctx *c, uint64_t gl) { __atomic_sub_fetch(&c->xcd_res[gl % TKS_XCDS], 1, __ATOMIC_ACQ_REL); }
 
 static tks_group *alloc_group(tks_ctx *c)
 {
@@ -931,20 +950,31 @@ static void *worker_main(void *arg)
   tks_ctx *c = wc->c;
   if (c->sched.slots) return ordered_worker(arg);
   if (!c->d->cooperative) {
-    /* Workgroups are taken in dispatch order. A group that sleeps (s_sleep:
-     * a spin-wait, e.g. on a flag another group sets) or runs for a whole
-     * slice lets the worker admit the next group and round-robin the
+    /* Workgroups are taken as the hardware dispatcher starts them: in
+     * dispatch order, round robin over the XCDs, and while the next one's
+     * XCD holds TKS_XCD_FIT groups, none (take_group). A group that sleeps
+     * (s_sleep: a spin-wait, e.g. on a flag another group sets) or runs for
+     * a whole slice lets the worker admit the next group and round-robin the
      * resident ones, as a GPU keeps many groups resident; so producer/consumer
-     * schemes between groups (stream-K fix-up flags) make progress. */
-    tks_group *res[TKS_MAX_RESIDENT], *pool[TKS_MAX_RESIDENT];
+     * schemes between groups (stream-K fix-up flags) make progress. Up to
+     * max_resident per worker (memory); when all of them slept in a round
+     * and none ended (each waits on another group), more, up to the XCDs'
+     * fit: a group that waits on one dispatched before it, or on a later
+     * one that fits beside it on the hardware, always progresses. */
+    const uint32_t hard = c->slot_stride;
+    tks_group **res = calloc(hard, sizeof *res), **pool = calloc(hard, sizeof *pool);
     uint32_t nres = 0, npool = 0, cap = c->max_resident, nalloc = 0;
-    int exhausted = 0, want_more = 1;
+    int exhausted = 0, want_more = 1, stuck = 0;
+    if (!res || !pool) { tks_fail(c, "tksim: out of memory for the resident workgroups"); free(res); free(pool); return NULL; }
     for (;;) {
       if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) break;
-      if (!exhausted && (nres == 0 || (want_more && nres < cap))) {
-        uint64_t gl = __atomic_fetch_add(&c->next_group, 1, __ATOMIC_RELAXED);
-        if (gl >= c->total_groups) exhausted = 1;
+      if (!exhausted && (nres == 0 || (want_more && nres < cap) || (stuck && nres < hard))) {
+        uint64_t gl = take_group(c);
+        if (gl == UINT64_MAX) { /* its XCD is full: the others' groups end first */
+          if (nres == 0) { sched_yield(); continue; }
+        } else if (gl >= c->total_groups) exhausted = 1;
         else if (tks_model_group_selected && !tks_model_group_selected((uint32_t)gl)) {
+          drop_group(c, gl);
           continue; /* not sampled: no execution, no hooks; its outputs stay untouched */
         } else {
           /* each group structure owns one execution slot for its lifetime:
@@ -952,7 +982,7 @@ static void *worker_main(void *arg)
           uint32_t slot = 0;
           tks_group *g;
           if (npool) { g = pool[--npool]; slot = g->worker; }
-          else { g = alloc_group(c); slot = wc->index * c->max_resident + nalloc++; }
+          else { g = alloc_group(c); slot = wc->index * hard + nalloc++; }
           if (!g) { tks_fail(c, "tksim: out of memory for a workgroup"); break; }
           group_setup(c, g, gl, slot);
           wc->st->waves += g->nwaves;
@@ -961,14 +991,24 @@ static void *worker_main(void *arg)
       }
       if (nres == 0) break;
       want_more = 0;
+      uint32_t slept = 0, ended = 0, ran = nres;
       for (uint32_t i = 0; i < nres;) {
-        if (group_slice(c, res[i], TKS_SLICE, wc->st)) { pool[npool++] = res[i]; res[i] = res[--nres]; continue; }
+        int r = group_slice(c, res[i], TKS_SLICE, wc->st);
+        if (r == 1) {
+          drop_group(c, res[i]->linear);
+          ended++;
+          pool[npool++] = res[i]; res[i] = res[--nres];
+          continue;
+        }
+        slept += r == 2;
         want_more = 1;
         i++;
       }
+      stuck = !ended && slept == ran;
     }
     for (uint32_t i = 0; i < nres; i++) free_group(c, res[i]);
     for (uint32_t i = 0; i < npool; i++) free_group(c, pool[i]);
+    free(res); free(pool);
     return NULL;
   }
   /* cooperative: every group resident at once; this worker owns gl = index mod nworkers
@@ -989,7 +1029,7 @@ static void *worker_main(void *arg)
   while (left && !__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) {
     for (i = 0; i < mine; i++) {
       if (!gs[i] || gs[i]->done) continue;
-      if (group_slice(c, gs[i], 4096, wc->st)) { gs[i]->done = 1; left--; }
+      if (group_slice(c, gs[i], 4096, wc->st) == 1) { gs[i]->done = 1; left--; }
     }
     /* no instruction anywhere for 2 s: every wave waits at a barrier that
      * can no longer be satisfied */
@@ -1082,7 +1122,9 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
     uint64_t capm = (256ull << 20) / (gbytes ? gbytes : 1);
     c->max_resident = (uint32_t)(capm < 1 ? 1 : capm > TKS_MAX_RESIDENT ? TKS_MAX_RESIDENT : capm);
   }
-  c->nslots = d->cooperative ? (uint32_t)c->total_groups : nw * c->max_resident;
+  /* a worker's slots: its resident groups up to every XCD's fit (worker_main) */
+  c->slot_stride = TKS_XCDS * TKS_XCD_FIT > c->max_resident ? TKS_XCDS * TKS_XCD_FIT : c->max_resident;
+  c->nslots = d->cooperative ? (uint32_t)c->total_groups : nw * c->slot_stride;
   const tks_sched *sched = tks_sched_get();
   if (sched && !d->cooperative) { /* ordered execution: slots per domain, a domain per worker at a time */
     c->sched = *sched;
@@ -1106,7 +1148,7 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
   /* a worker's own counters live in a slot it alone uses */
   for (uint32_t i = 0; i < nw; i++) {
     wcs[i].c = c; wcs[i].index = i;
-    wcs[i].st = &c->wstats[d->cooperative || c->sched.slots ? i : i * c->max_resident];
+    wcs[i].st = &c->wstats[d->cooperative || c->sched.slots ? i : i * c->slot_stride];
   }
   if (nw == 1) worker_main(&wcs[0]);
   else {

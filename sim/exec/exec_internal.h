@@ -21,6 +21,12 @@
 #define TKS_NVGPR 512
 #define TKS_MAX_WAVES 16
 #define TKS_MAX_RESIDENT 8
+/* The functional exec's dispatcher (exec.c worker_main): workgroups go round robin over
+ * TKS_XCDS XCDs in dispatch order (gfx942 and gfx950 parts: 8 XCDs), at most TKS_XCD_FIT
+ * resident on one: one per CU of the smaller XCD (MI350X/MI355X 256 CUs / 8 = 32; MI300X
+ * and MI325X 38), which any kernel that launches fits (docs/tksim-exec.md) */
+#define TKS_XCDS 8
+#define TKS_XCD_FIT 32
 #define TKS_SHARED_BASE 0x0001000000000000ull  /* flat LDS aperture (above user space) */
 #define TKS_PRIVATE_BASE 0x0002000000000000ull /* flat private aperture */
 #define TKS_APERTURE_SIZE 0x100000000ull
@@ -107,7 +113,9 @@ typedef struct tks_ctx {
   uint8_t *wait_reported;       /* per instruction: wait report printed */
   int hooks;
   uint32_t nworkers;
-  uint32_t max_resident;        /* resident groups per worker (non-cooperative) */
+  uint32_t max_resident;        /* resident groups per worker (non-cooperative) while they run */
+  uint32_t xcd_res[TKS_XCDS];   /* atomic: resident groups per XCD (non-cooperative, unordered) */
+  uint32_t slot_stride;         /* a worker's execution slots (non-cooperative) */
   uint32_t nslots;              /* execution slots: one per resident group structure */
   tks_launch_stats *wstats;     /* per worker */
   tks_sched sched;              /* ordered execution (sched.slots > 0), hooks.h */

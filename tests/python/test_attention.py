@@ -3,6 +3,7 @@
 gradients by torch autograd of the reference); run under tksim by ctest:
     tksim [--arch=gfx950] /usr/bin/python3 tests/python/test_attention.py
 with PYTHONPATH=<build>/python.  Small problems: tksim runs every kernel."""
+import contextlib
 import os
 import sys
 import unittest
@@ -163,6 +164,16 @@ def device_info():
     return out[0], out[1] == 950
 
 
+@contextlib.contextmanager
+def ordered_off():
+    """TK_ATTN_BWD_DQ_ORDERED=0: the partials also on gfx950 (whose default is ordered accumulation)."""
+    os.environ["TK_ATTN_BWD_DQ_ORDERED"] = "0"
+    try:
+        yield
+    finally:
+        del os.environ["TK_ATTN_BWD_DQ_ORDERED"]
+
+
 class DqPartials(unittest.TestCase):
     def test_rule_matches_documented_examples(self):
         # docs/attention.md: b16 h16 d128 s1024 on MI355X (256 CUs, gfx950): 4; s2048 on MI325X (304, gfx942):
@@ -173,7 +184,35 @@ class DqPartials(unittest.TestCase):
         self.assertEqual(ref_dq_partials(10, 16, 16, 64, 500, 128, 304, False), 2)
         self.assertEqual(ref_dq_partials(10, 16, 16, 64, 500, 128, 256, True), 2)
 
+    def test_default_path_by_device(self):
+        # docs/attention.md "Deterministic backward": gfx950's deterministic dQ goes by ordered
+        # accumulation where its rotated order applies (non-causal, 2..8 key blocks of 128, at most
+        # CUs/8, b*hkv a multiple of 8, at least 2 query tiles (32 rows, 64 at d 64) per key block
+        # and kv group), through the partials of the rule elsewhere and on gfx942
+        cus, cdna4 = device_info()
+        for b, hq, hkv, sq, skv, d, causal in ((16, 16, 16, 1024, 1024, 128, False), (16, 16, 16, 1024, 1024, 128, True),
+                                                (8, 2, 1, 300, 700, 128, False), (8, 2, 1, 300, 1100, 128, False),
+                                                (8, 1, 1, 64, 640, 64, False), (1, 2, 1, 64, 640, 64, False)):
+            nkb, tiles = -(-skv // 128), -(-sq // (64 if d == 64 else 32)) * (hq // hkv)
+            rot = not causal and 2 <= nkb <= min(8, cus // 8) and b * hkv % 8 == 0 and tiles >= 2 * nkb
+            shp = ((b, sq, hq, d), (b, skv, hkv, d))
+            what = "b%d hq%d hkv%d sq%d skv%d d%d causal %s" % (b, hq, hkv, sq, skv, d, causal)
+            self.assertEqual(tk.attention_backward_dq_ordered(*shp, causal=causal), cdna4 and rot, what)
+            want = 0 if cdna4 and rot else ref_dq_partials(b, hq, hkv, sq, skv, d, cus, cdna4)
+            self.assertEqual(tk.attention_backward_dq_partials(*shp, causal=causal), want, what)
+        # TK_ATTN_BWD_DQ_PARTS forces partials, so it turns the ordered default off
+        os.environ["TK_ATTN_BWD_DQ_PARTS"] = "2"
+        try:
+            self.assertFalse(tk.attention_backward_dq_ordered((1, 64, 2, 64), (1, 640, 1, 64)))
+            self.assertEqual(tk.attention_backward_dq_partials((1, 64, 2, 64), (1, 640, 1, 64)), 2)
+        finally:
+            del os.environ["TK_ATTN_BWD_DQ_PARTS"]
+
     def test_library_against_rule(self):
+        with ordered_off():
+            self.check_library_against_rule()
+
+    def check_library_against_rule(self):
         cus, cdna4 = device_info()
         self.assertGreater(cus, 0)
         lib = tk._lib.libs.attn
@@ -207,10 +246,11 @@ class DqPartials(unittest.TestCase):
         # 5 key blocks of 128: several partials (P > 1 here on 256 and 304 CUs), GQA 2:1, causal sq < skv
         rng = np.random.default_rng(23)
         b, sq, skv, hq, hkv, d = 1, 64, 640, 2, 1, 64
-        P = tk.attention_backward_dq_partials((b, sq, hq, d), (b, skv, hkv, d))
-        self.assertEqual(P, ref_dq_partials(b, hq, hkv, sq, skv, d, *device_info()))
-        self.assertGreater(P, 1)
-        self.check_deterministic_causal(rng, (b, sq, skv, hq, hkv, d), "deterministic, %d partials" % P)
+        with ordered_off():
+            P = tk.attention_backward_dq_partials((b, sq, hq, d), (b, skv, hkv, d))
+            self.assertEqual(P, ref_dq_partials(b, hq, hkv, sq, skv, d, *device_info()))
+            self.assertGreater(P, 1)
+            self.check_deterministic_causal(rng, (b, sq, skv, hq, hkv, d), "deterministic, %d partials" % P)
 
     def check_deterministic_causal(self, rng, shape, label):
         # the deterministic causal backward against the float64 reference, and bit for bit on a second call
