@@ -454,18 +454,6 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
 #define AB_QT_TR 0
 #define AB_TR_READ(X, SM, C0) ((void)0)
 #endif
-/* dkdvq, gfx950: the wave's 32 rows of K^T (dQ's B^T operand, 32 d-rows x 128 keys) by transposing
- * reads of the start-up K tile (keys x d) instead of a transposed global load and its commit
- * (v_perm/v_cndmask) into a tile of their own: fewer instructions and no third load before the
- * first tile (AB_KT_TR 0: the old way) */
-#ifndef AB_KT_TR
-#define AB_KT_TR 0
-#endif
-#if AB_KT_TR
-#define AB_KT_READ(X, SM, C0) tk_st_load_tr(X, SM, 0, C0)
-#else
-#define AB_KT_READ(X, SM, C0) ((void)0)
-#endif
 #if TK_HAS_DS_READ_TR
 #define AB_DS_MEMBER(NAME) NAME##_dstt ds[1 + AB_DQ_IN_S]
 #define AB_DS_PUT(SM, X)                                                                          \
@@ -678,16 +666,13 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     NAME##_qc_t kf[NC], vf[NC];                                                                   \
     /* K, V (and for dkdvq K^T) loads all in flight at once: one global latency, not three */     \
     NAME##_ktstage kst;                                                                           \
-    /* KTR_ (gfx950 dkdvq): K^T's rows by transposing reads of the K tile (AB_KT_TR) */            \
-    enum { KTR_ = AB_KT_TR && FQ == 1, NKT_ = FQ && !KTR_ ? TK_STAGE_NLOADS(kst) : 0 };           \
-    const int rb_ = (AB_BQ) == 32 ? 0 : (int)wave / ((D) / 32), cb_ = (int)wave % ((D) / 32);    \
-    NAME##_da_t ktf;                                                                              \
+    enum { NKT_ = FQ ? TK_STAGE_NLOADS(kst) : 0 };                                                \
     {                                                                                             \
       NAME##_bstage st, st2;                                                                      \
       NAME##_qcrd pn;                                                                             \
       tk_load_issue(st, &a.k, rk, b, hk, kv0, 0, tid);                                            \
       tk_load_issue(st2, &a.v, rv, b, hk, kv0, 0, tid);                                           \
-      if (FQ && !KTR_) tk_load_issue_t(kst, &a.k, rk, b, hk, kv0, 0, tid);                        \
+      if (FQ) tk_load_issue_t(kst, &a.k, rk, b, hk, kv0, 0, tid);                                 \
       tk_load_commit(sm.init.k, st, tid, TK_STAGE_NLOADS(st2) + NKT_);                            \
       tk_load_commit(sm.init.v, st2, tid, NKT_);                                                  \
       tk_lds_barrier();                                                                           \
@@ -703,16 +688,14 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     }                                                                                             \
     /* dkdvq: wave w sums dQ block (rb_, cb_) (32 x 32 of the AB_BQ x d tile) over the block's 128 \
      * keys: dQ = dS K = dS (K^T)^T, K^T's 32 rows of that block in registers (AGPRs) all along */ \
+    const int rb_ = (AB_BQ) == 32 ? 0 : (int)wave / ((D) / 32), cb_ = (int)wave % ((D) / 32);    \
+    NAME##_da_t ktf;                                                                              \
     if (FQ) {                                                                                     \
-      if (KTR_) { /* from the K tile, still in LDS (the first query tile's commit comes below) */ \
-        AB_KT_READ(ktf, sm.init.k, 32 * cb_);                                                     \
-      } else {                                                                                    \
-        NAME##_dapend pn;                                                                         \
-        tk_load_commit_t(sm.ikt, kst, tid, 0);                                                    \
-        tk_lds_barrier();                                                                         \
-        tk_prefetch_issue(pn, sm.ikt, 32 * cb_, 0);                                               \
-        tk_prefetch_wait(ktf, pn, 0);                                                             \
-      }                                                                                           \
+      NAME##_dapend pn;                                                                           \
+      tk_load_commit_t(sm.ikt, kst, tid, 0);                                                      \
+      tk_lds_barrier();                                                                           \
+      tk_prefetch_issue(pn, sm.ikt, 32 * cb_, 0);                                                 \
+      tk_prefetch_wait(ktf, pn, 0);                                                               \
       tk_rt_in_agpr(ktf);                                                                         \
       tk_barrier();                                                                               \
     }                                                                                             \
