@@ -133,52 +133,32 @@ typedef struct attn_bwd_args {
 /* delta = rowsum(dO * O): each row's d / 8 16-byte chunks over as many lanes
  * (coalesced: a wave reads whole rows), the chunk sums reduced across those
  * lanes with tk_xor_f32 in a fixed order (deterministic). */
-#define AB_PRE_ROWS(d) (256 / ((d) / 8)) /* rows per 256-thread workgroup and pass */
-/* attn_bwd_pre: AB_PRE_RPT passes of AB_PRE_ROWS rows per workgroup, every pass's loads issued
- * before the first wait and the zeroing stores before the sums (they need no load): the kernel was
- * latency bound with one pass per workgroup (MI355X b16 h16 s1024 d128: 44.2 us modeled, its HBM
- * floor 33.8) */
-#ifndef AB_PRE_RPT
-#define AB_PRE_RPT 4
-#endif
+#define AB_PRE_ROWS(d) (256 / ((d) / 8)) /* rows per 256-thread workgroup */
 __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 {
   const int cpr = (int)a.o.dims[3] / 8; /* 16-byte chunks per row: 8 or 16 */
   const int tid = (int)threadIdx.x, c = tid % cpr;
-  const int i0 = (int)blockIdx.x * (AB_PRE_RPT * (256 / cpr)) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
+  const int i = (int)blockIdx.x * (256 / cpr) + tid / cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
   const tk_rsrc ro = tk_gl_rsrc(&a.o), rg = tk_gl_rsrc(&a.dout);
-  tk_u32x4 vo[AB_PRE_RPT], vg[AB_PRE_RPT];
-  _Pragma("unroll") for (int r = 0; r < AB_PRE_RPT; ++r) {
-    const int i = i0 + r * (256 / cpr);
-    const bool in = i < a.sq;
-    const uint32_t oo = in ? (uint32_t)(tk_gl_offset(&a.o, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
-    const uint32_t og = in ? (uint32_t)(tk_gl_offset(&a.dout, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
-    vo[r] = tk_buffer_load_b128(ro, oo);
-    vg[r] = tk_buffer_load_b128(rg, og);
+  const bool in = i < a.sq;
+  const uint32_t oo = in ? (uint32_t)(tk_gl_offset(&a.o, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
+  const uint32_t og = in ? (uint32_t)(tk_gl_offset(&a.dout, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
+  const tk_u32x4 vo = tk_buffer_load_b128(ro, oo), vg = tk_buffer_load_b128(rg, og);
+  float s = 0.0f;
+  _Pragma("unroll") for (int e = 0; e < 4; ++e) {
+    s += tk_bf16_to_f32((uint16_t)(vo[e] & 0xffffu)) * tk_bf16_to_f32((uint16_t)(vg[e] & 0xffffu));
+    s += tk_bf16_to_f32((uint16_t)(vo[e] >> 16)) * tk_bf16_to_f32((uint16_t)(vg[e] >> 16));
   }
-  if (a.dqa) /* the fused dQ's sums start at 0: this thread's 8 of each of its rows */
-    _Pragma("unroll") for (int r = 0; r < AB_PRE_RPT; ++r) {
-      const int i = i0 + r * (256 / cpr);
-      if (i < a.sq) {
-        tk_u32x4 *z = (tk_u32x4 *)(a.dqa + (((int64_t)b * a.hq + h) * a.sq + i) * (8 * cpr) + 8 * c);
-        z[0] = tk_u32x4{0u, 0u, 0u, 0u};
-        z[1] = tk_u32x4{0u, 0u, 0u, 0u};
-      }
-    }
-  _Pragma("unroll") for (int r = 0; r < AB_PRE_RPT; ++r) {
-    const int i = i0 + r * (256 / cpr);
-    const bool in = i < a.sq;
-    float s = 0.0f;
-    _Pragma("unroll") for (int e = 0; e < 4; ++e) {
-      s += tk_bf16_to_f32((uint16_t)(vo[r][e] & 0xffffu)) * tk_bf16_to_f32((uint16_t)(vg[r][e] & 0xffffu));
-      s += tk_bf16_to_f32((uint16_t)(vo[r][e] >> 16)) * tk_bf16_to_f32((uint16_t)(vg[r][e] >> 16));
-    }
-    for (int m = 1; m < cpr; m <<= 1) s += tk_xor_f32(s, m);
-    if (in && c == 0) a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
-    const int bq = cpr == 16 ? 32 : 64; /* the ordered dQ's flags (attn_bwd_dqo.h): 4 per query tile */
-    if (in && a.dqo && c == 0 && i % bq == 0)
-      *(tk_u32x4 *)(a.dqo + ((((int64_t)b * a.hq + h) * ((a.sq + bq - 1) / bq) + i / bq) * 4)) = tk_u32x4{0u, 0u, 0u, 0u};
+  for (int m = 1; m < cpr; m <<= 1) s += tk_xor_f32(s, m);
+  if (in && c == 0) a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
+  if (in && a.dqa) { /* the fused dQ's sums start at 0: this thread's 8 of row i */
+    tk_u32x4 *z = (tk_u32x4 *)(a.dqa + (((int64_t)b * a.hq + h) * a.sq + i) * (8 * cpr) + 8 * c);
+    z[0] = tk_u32x4{0u, 0u, 0u, 0u};
+    z[1] = tk_u32x4{0u, 0u, 0u, 0u};
   }
+  const int bq = cpr == 16 ? 32 : 64; /* the ordered dQ's flags (attn_bwd_dqo.h): 4 per query tile */
+  if (in && a.dqo && c == 0 && i % bq == 0)
+    *(tk_u32x4 *)(a.dqo + ((((int64_t)b * a.hq + h) * ((a.sq + bq - 1) / bq) + i / bq) * 4)) = tk_u32x4{0u, 0u, 0u, 0u};
 }
 
 /* fused dQ, last step: dQ = scale * sums (f32 workspace -> bf16 tensor), 8 elements per thread
@@ -875,7 +855,7 @@ static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv,
 {
   attn_bwd_args pa = *a;
   if (a->nparts) pa.dqa = NULL; /* deterministic partials: nothing to zero */
-  hipLaunchKernelGGL(attn_bwd_pre, dim3((unsigned)((a->sq + AB_PRE_RPT * AB_PRE_ROWS(d) - 1) / (AB_PRE_RPT * AB_PRE_ROWS(d))), (unsigned)a->hq,
+  hipLaunchKernelGGL(attn_bwd_pre, dim3((unsigned)((a->sq + AB_PRE_ROWS(d) - 1) / AB_PRE_ROWS(d)), (unsigned)a->hq,
                      (unsigned)b), dim3(256), 0, stream, pa);
   const dim3 gkv((unsigned)((a->skv + AB_BK - 1) / AB_BK), (unsigned)hkv, (unsigned)b);
   const dim3 gq((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
