@@ -148,6 +148,18 @@ static inline int gcheck(tks_wave *w, const tks_inst *in, int lane, uint64_t add
   return mem_error(w, in, lane, addr, bytes, "outside every allocation");
 }
 
+/* n <= 16 bytes, the common sizes as fixed-size copies: a run-time size
+ * compiles to `rep movs`, slow to start, and this runs once per lane */
+static inline void copy_lane(void *d, const void *s, uint32_t n)
+{
+  switch (n) {
+  case 4: memcpy(d, s, 4); break;
+  case 8: memcpy(d, s, 8); break;
+  case 16: memcpy(d, s, 16); break;
+  default: memcpy(d, s, n); break;
+  }
+}
+
 static inline uint8_t *lds_ptr(tks_wave *w, const tks_inst *in, int lane, uint32_t addr, uint32_t bytes)
 {
   tks_group *g = w->g;
@@ -753,10 +765,10 @@ static int exec_vmem(tks_wave *w, const tks_inst *in)
       if (!(act >> l & 1)) continue;
       uint8_t v[16] = {0};
       if (space[l] == SP_PRIV) { const uint8_t *q = priv_ptr(w, in, l, addr[l], nb); if (q) memcpy(v, q, nb); }
-      else if (!(oob >> l & 1) && gcheck(w, in, l, addr[l], nb) == 0) memcpy(v, (const void *)(uintptr_t)addr[l], nb);
+      else if (!(oob >> l & 1) && gcheck(w, in, l, addr[l], nb) == 0) copy_lane(v, (const void *)(uintptr_t)addr[l], nb);
       if (nb < 4 && (in->mem_ext & TKS_MX_SEXT) && (v[nb - 1] & 0x80)) memset(v + nb, 0xff, 4 - nb);
       uint8_t *p = lds_ptr(w, in, l, la[l], lb);
-      if (p) memcpy(p, v, lb);
+      if (p) copy_lane(p, v, lb);
     }
     st->vmem_load++;
     st->global_bytes_read += (uint64_t)nb * (uint64_t)__builtin_popcountll(m);
@@ -778,7 +790,7 @@ static int exec_vmem(tks_wave *w, const tks_inst *in)
     else p = priv_ptr(w, in, l, addr[l], nb);
     if (is_load) {
       uint8_t buf[16] = {0};
-      if (p) memcpy(buf, p, chk < nb ? chk : nb);
+      if (p) copy_lane(buf, p, chk < nb ? chk : nb);
       write_dst_lane(w, in, in->dst[0].reg, l, buf);
     } else if (is_atomic) {
       if (!p) { if (in->flags & TKS_F_RTN) { w->v[in->dst[0].reg][l] = 0; if (nb == 8) w->v[in->dst[0].reg + 1][l] = 0; } continue; }
@@ -793,7 +805,7 @@ static int exec_vmem(tks_wave *w, const tks_inst *in)
     } else if (p) {
       uint8_t buf[16];
       read_data_lane(w, in, data_op->reg, l, buf);
-      memcpy(p, buf, chk < nb ? chk : nb);
+      copy_lane(p, buf, chk < nb ? chk : nb);
     }
   }
   if (is_load) { st->vmem_load++; st->global_bytes_read += gbytes; }
