@@ -204,6 +204,18 @@ TKS_EXPORT hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attr, const
   return hipSuccess;
 }
 
+/* The timing model, when linked (sim/model/model.h; weak, as
+ * sim/report/launch_hooks.c reaches it): a fill or a same-device copy is a
+ * kernel on the GPU (ROCm/clr rocclr/device/rocm/rocblit.cpp:
+ * KernelBlitManager::fillBuffer and copyBuffer run blit kernels on device
+ * memory), so its writes go into the modeled Infinity Cache as a kernel's
+ * do. Host-to-device copies do not (sim/model/NEEDS.md says why). */
+__attribute__((weak)) void tks_model_mem_write(uint64_t addr, uint64_t bytes);
+static void model_write(const void *dst, size_t n)
+{
+  if (tks_model_mem_write && n) tks_model_mem_write((uint64_t)(uintptr_t)dst, n);
+}
+
 /* Device-side range check: [p, p+n) must lie in one live allocation. */
 static hipError_t check_dev(const void *p, size_t n, const char *what, const char *api)
 {
@@ -242,6 +254,11 @@ static hipError_t copy(void *dst, const void *src, size_t n, hipMemcpyKind kind,
   e = src_dev ? check_dev(src, n, "source", api) : check_host(src, n, "source", api);
   if (e) return e;
   memmove(dst, src, n);
+  /* device to device: hipMemcpyDeviceToDevice, or hipMemcpyDefault between
+   * two device allocations */
+  if (kind == hipMemcpyDeviceToDevice ||
+      (kind == hipMemcpyDefault && tks_mem_find((uint64_t)(uintptr_t)dst, 1) && tks_mem_find((uint64_t)(uintptr_t)src, 1)))
+    model_write(dst, n);
   return hipSuccess;
 }
 
@@ -280,7 +297,10 @@ TKS_EXPORT hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, siz
   if (e) return e;
   e = src_dev ? check_dev(src, sspan, "source", "hipMemcpy2D") : check_host(src, sspan, "source", "hipMemcpy2D");
   if (e) return e;
-  for (size_t r = 0; r < height; r++) memmove((uint8_t *)dst + r * dpitch, (const uint8_t *)src + r * spitch, width);
+  for (size_t r = 0; r < height; r++) {
+    memmove((uint8_t *)dst + r * dpitch, (const uint8_t *)src + r * spitch, width);
+    if (kind == hipMemcpyDeviceToDevice) model_write((uint8_t *)dst + r * dpitch, width);
+  }
   return hipSuccess;
 }
 TKS_EXPORT hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
@@ -319,6 +339,7 @@ static hipError_t set(void *dst, const void *val, size_t elem, size_t count, con
   uint8_t *d = dst;
   if (elem == 1) fill_bytes(d, *(const uint8_t *)val, count);
   else for (size_t i = 0; i < count; i++) memcpy(d + i * elem, val, elem);
+  model_write(d, count * elem);
   return hipSuccess;
 }
 
@@ -341,8 +362,8 @@ TKS_EXPORT hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t wid
   if (!width || !height) return hipSuccess;
   hipError_t e = check_dev(dst, pitch * (height - 1) + width, "destination", "hipMemset2D");
   if (e) return e;
-  if (width == pitch) fill_bytes(dst, (uint8_t)value, pitch * height); /* one contiguous range */
-  else for (size_t r = 0; r < height; r++) memset((uint8_t *)dst + r * pitch, value, width);
+  if (width == pitch) { fill_bytes(dst, (uint8_t)value, pitch * height); model_write(dst, pitch * height); } /* one contiguous range */
+  else for (size_t r = 0; r < height; r++) { memset((uint8_t *)dst + r * pitch, value, width); model_write((uint8_t *)dst + r * pitch, width); }
   return hipSuccess;
 }
 
