@@ -101,7 +101,10 @@ static inline int attn_bwd_dqo_rotate(int64_t b, int64_t hq, int64_t hkv, int64_
   uint32_t dqo_seen_ = 0u, dqo_rank_ = 0u; /* the peeked flag, the rank of the block in flight */ \
   uint32_t *dqo_rel_ = NULL; /* its flag, released before the next acquire */                    \
   const uint32_t dqo_ntq_ = (uint32_t)(a.sq + BQ_ - 1) / (uint32_t)BQ_;                           \
-  (void)dqo_seen_, (void)dqo_rank_, (void)dqo_rel_, (void)dqo_ntq_;                               \
+  /* gridDim.x in a register: read in the loop, it is reloaded from the kernel arguments after    \
+   * every flag access (an atomic: the compiler may not keep memory values across it) */         \
+  const int dqo_nkb_ = (int)gridDim.x;                                                            \
+  (void)dqo_seen_, (void)dqo_rank_, (void)dqo_rel_, (void)dqo_ntq_, (void)dqo_nkb_;               \
   if (FQ_ == 3 && a.dqo_rot) {                                                                    \
     const int r_ = AB_DQO_ROT * kb_;                                                              \
     (IH) += r_ / ntq;                                                                             \
@@ -116,7 +119,7 @@ static inline int attn_bwd_dqo_rotate(int64_t b, int64_t hq, int64_t hkv, int64_
 #define AB_DQO_RANK(H, Q0)                                                                        \
   (a.causal ? (((Q0) + BQ_ + off - 1) / AB_BK < (a.skv - 1) / AB_BK ? ((Q0) + BQ_ + off - 1) / AB_BK \
                                                                       : (a.skv - 1) / AB_BK) - kb_ \
-   : a.dqo_rot ? attn_bwd_dqo_rank_rot(((H) - hk * a.group) * ntq + (Q0) / BQ_, kb_, (int)gridDim.x, AB_DQO_ROT) \
+   : a.dqo_rot ? attn_bwd_dqo_rank_rot(((H) - hk * a.group) * ntq + (Q0) / BQ_, kb_, dqo_nkb_, AB_DQO_ROT) \
                : kb_)
 /* before the wave's atomics into tile (H, Q0) (at the next tile's start, before its loads): the
  * previous block's release, then this one's predecessors' adds done */
