@@ -8,6 +8,8 @@
  * value, then an agent-scope acquire), tk_flag_peek + tk_flag_wait_geq_seen
  * (read the counter early, under other work, and poll only if that value was
  * short: the read's memory latency off the critical path) and
+ * tk_flag_wait_geq_seen_rmw (the same without the acquire fence, for waves that then only
+ * do atomic read-modify-writes in the releaser's L2) and
  * tk_flag_release (agent-scope release store).  Every lane of the wave may call them with the same flag:
  * the poll's loads then read one value per instruction, so the loop stays
  * uniform; the release store writes the same value from each lane.
@@ -37,11 +39,13 @@
 #define TK__FLAG_SLEEP() __builtin_amdgcn_s_sleep(1)
 #define TK__FLAG_ACQUIRE() __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent")
 #define TK__FLAG_STORE(f, v) __hip_atomic_store((f), (v), __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT)
+#define TK__FLAG_COMPILER_ORDER() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 #else
 #define TK__FLAG_LOAD(f) (*(f))
 #define TK__FLAG_SLEEP() ((void)0)
 #define TK__FLAG_ACQUIRE() ((void)0)
 #define TK__FLAG_STORE(f, v) ((void)(f), (void)(v))
+#define TK__FLAG_COMPILER_ORDER() ((void)0)
 #endif
 
 /* wait until *f >= v (unsigned), then order this wave's later memory accesses after that
@@ -61,6 +65,19 @@ TK_DI void tk_flag_wait_geq_seen(const uint32_t *f, uint32_t v, uint32_t seen)
   if (seen < v)
     while (TK__FLAG_LOAD(f) < v) TK__FLAG_SLEEP();
   TK__FLAG_ACQUIRE();
+}
+/* tk_flag_wait_geq_seen for a wave whose later accesses to what the releaser wrote are only
+ * atomic read-modify-writes performed in the L2 the releaser's went to (both workgroups on one
+ * XCD): no acquire fence.  RMWs bypass L1 (AMDGPUUsage, "Memory Model GFX942"), so the fence's
+ * L1 invalidate orders nothing for them, and its vmcnt(0) would wait for every load in flight.
+ * The releaser's RMWs were complete (its release's vmcnt(0)) before its flag store; this wave
+ * issues in order and cannot pass the wait's branch before the load that saw the flag returned.
+ * A compiler-only fence keeps the later RMWs after the wait in the code. */
+TK_DI void tk_flag_wait_geq_seen_rmw(const uint32_t *f, uint32_t v, uint32_t seen)
+{
+  if (seen < v)
+    while (TK__FLAG_LOAD(f) < v) TK__FLAG_SLEEP();
+  TK__FLAG_COMPILER_ORDER();
 }
 /* *f = v after this wave's earlier global stores and atomics are complete and visible at agent
  * scope (release store) */
