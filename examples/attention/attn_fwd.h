@@ -412,6 +412,7 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
   TK_RT(NAME##_s_t, TK_K_C_F32_32x32, AF_BKV, 32);    /* S^T, then P^T */                        \
   TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AF_BKV, 32); /* P^T as B operand (K = keys) */           \
   TK_RT(NAME##_o_t, TK_K_C_F32_32x32, 32, 32);        /* 32 d-rows of O^T */                      \
+  TK_RT(NAME##_ot_t, TK_K_C_F32_32x32, D, 32);        /* all of O^T: the epilogue's store */      \
   TK_RT(NAME##_f1_t, TK_K_A_BF16_32x32x8, 32, 8);     /* one fragment of K or Q */                \
   TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* one fragment of S^T or O^T */            \
   TK_RT(NAME##_b1_t, TK_K_B_BF16_32x32x8, 8, 32);     /* one fragment of P^T */                   \
@@ -546,9 +547,14 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
       return;                                                                                     \
     }                                                                                             \
     tk_lds_barrier(); /* the last tile's V commit (every wave's writes done) before sm.o */       \
-    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
-      tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
-      tk_store_acc_lds_t_bf16_rn(sm.o[wave], o[c], 0, 32 * c); /* 4 bf16 per ds_write_b64 */      \
+    {                                                                                             \
+      /* the d-chunks as one D x 32 tile (fragment c = o[c]): one store call, so its lane terms  \
+       * are computed once, not once per chunk; O^T / l as whole-vector products first           \
+       * (v_pk_mul_f32: interleaved with the packing the compiler issued 64 v_mul_f32) */        \
+      NAME##_ot_t ot;                                                                             \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) ot.f[c] = o[c].f[0];                         \
+      tk_rt_scale(ot, ot, inv[0]);                                                                \
+      tk_store_acc_lds_t_bf16_rn(sm.o[wave], ot, 0, 0); /* 4 bf16 per ds_write_b64 */             \
     }                                                                                             \
     if (AF_OMAT) {                                                                                \
       /* O through a matrix descriptor (rows past sq land past its range: dropped), offsets in   \
