@@ -412,6 +412,7 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
   TK_RT(NAME##_s_t, TK_K_C_F32_32x32, AF_BKV, 32);    /* S^T, then P^T */                        \
   TK_RT(NAME##_p_t, TK_K_B_BF16_32x32x8, AF_BKV, 32); /* P^T as B operand (K = keys) */           \
   TK_RT(NAME##_o_t, TK_K_C_F32_32x32, 32, 32);        /* 32 d-rows of O^T */                      \
+  TK_RT(NAME##_ot_t, TK_K_C_F32_32x32, D, 32);        /* all of O^T: the epilogue's store */      \
   TK_RT(NAME##_f1_t, TK_K_A_BF16_32x32x8, 32, 8);     /* one fragment of K or Q */                \
   TK_RT(NAME##_c1_t, TK_K_C_F32_32x32, 32, 32);       /* one fragment of S^T or O^T */            \
   TK_RT(NAME##_b1_t, TK_K_B_BF16_32x32x8, 8, 32);     /* one fragment of P^T */                   \
@@ -433,14 +434,20 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
       /* workgroup i runs on XCD i % 8 (round-robin dispatch, CDNA3 ISA guide 1.2), so each XCD  \
        * gets a contiguous range of slots: whole items (the same heads' K/V share its L2) or a    \
        * tail item's parts (attn_fwd_combine reads them on the same XCD: L2 hits) */             \
-      const int n_ = (int)gridDim.x, x_ = (int)blockIdx.x % 8;                                    \
-      const int i_ = x_ * (n_ / 8) + min(x_, n_ % 8) + (int)blockIdx.x / 8;                       \
-      const int item = a.nsplit > 1 ? a.item0 + i_ / a.nsplit : i_;                               \
-      if (a.nsplit > 1) part = i_ % a.nsplit, pid = i_;                                           \
-      qb = item % a.nqb, h = (item / a.nqb) % a.hq, b = item / (a.nqb * a.hq);                    \
+      /* unsigned (every term is >= 0): each run-time division ~10 scalar ops fewer than the  \
+       * signed expansion, and b from item / nqb / hq reuses the first quotient */               \
+      const uint32_t n_ = gridDim.x, x_ = blockIdx.x % 8u;                                        \
+      const uint32_t i_ = x_ * (n_ / 8u) + min(x_, n_ % 8u) + blockIdx.x / 8u;                    \
+      uint32_t item = i_;                                                                         \
+      if (a.nsplit > 1) {                                                                         \
+        const uint32_t ns_ = (uint32_t)a.nsplit, iq_ = i_ / ns_;                                  \
+        item = (uint32_t)a.item0 + iq_, part = (int)(i_ - iq_ * ns_), pid = (int)i_;              \
+      }                                                                                           \
+      const uint32_t t_ = item / (uint32_t)a.nqb;                                                 \
+      qb = (int)(item - t_ * (uint32_t)a.nqb), h = (int)(t_ % (uint32_t)a.hq), b = (int)(t_ / (uint32_t)a.hq); \
     }                                                                                             \
     const int q0 = qb * AF_BQ;                                                                    \
-    const int hk = h / a.group;                                                                   \
+    const int hk = (int)((uint32_t)h / (uint32_t)a.group);                                        \
     const int off = a.skv - a.sq; /* causal: key j visible to query i iff j <= i + off */         \
     /* Q through a matrix descriptor too (AF_QMAT; rows past sq read 0): its loads issue right \
      * after the argument batch instead of behind the whole-tensor view's 64-bit checks */        \
@@ -546,9 +553,14 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
       return;                                                                                     \
     }                                                                                             \
     tk_lds_barrier(); /* the last tile's V commit (every wave's writes done) before sm.o */       \
-    _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                              \
-      tk_rt_col_bcast(o[c], o[c], inv, *);                                                        \
-      tk_store_acc_lds_t_bf16_rn(sm.o[wave], o[c], 0, 32 * c); /* 4 bf16 per ds_write_b64 */      \
+    {                                                                                             \
+      /* the d-chunks as one D x 32 tile (fragment c = o[c]): one store call, so its lane terms  \
+       * are computed once, not once per chunk; O^T / l as whole-vector products first           \
+       * (v_pk_mul_f32: interleaved with the packing the compiler issued 64 v_mul_f32) */        \
+      NAME##_ot_t ot;                                                                             \
+      _Pragma("unroll") for (int c = 0; c < NC; ++c) ot.f[c] = o[c].f[0];                         \
+      tk_rt_scale(ot, ot, inv[0]);                                                                \
+      tk_store_acc_lds_t_bf16_rn(sm.o[wave], ot, 0, 0); /* 4 bf16 per ds_write_b64 */             \
     }                                                                                             \
     if (AF_OMAT) {                                                                                \
       /* O through a matrix descriptor (rows past sq land past its range: dropped), offsets in   \
