@@ -2,6 +2,7 @@
 # peers_inputs.sh PYTHON ATTN_VS_PEERS BUILD: both sides of a row get the same
 # --inputs mode (--dry-run command lines, nothing emulated): MoonMath's harness
 # and tk's attn take --inputs device by default and --inputs host when asked;
+# backward rows (HipKittens) host by default (its harness zeroes like its fixture);
 # HipKittens' harnesses write nothing on the device (HK_GEN_DEVICE_BYTES=0)
 # exactly when tk's attn gets --inputs host. Exit 77 without the fixtures.
 set -u
@@ -15,6 +16,7 @@ for mode in default device host; do
   [ $rc = 77 ] && { echo "skipped: no MoonMath fixture"; exit 77; }
   [ $rc = 0 ] || fail "moonmath $mode: exit $rc"
   [ "$(grep -c -- "--inputs $want\$" <<< "$out")" = 2 ] || fail "moonmath $mode: both lines must end in --inputs $want"
+  [ $mode = default ] && want=host  # backward rows: host unless asked
   run --peer hipkittens --dir bwd --variants mha_d128_causal --sizes 1024 "${arg[@]}"
   [ $rc = 77 ] && { echo "skipped: no HipKittens CDNA4 fixture"; exit 77; }
   [ $rc = 0 ] || fail "hipkittens $mode: exit $rc"
@@ -22,5 +24,11 @@ for mode in default device host; do
   grep -q -- "--inputs $want\$" <<< "$tk" || fail "hipkittens $mode: tk's line must end in --inputs $want"
   if [ $want = host ]; then grep -q "peer: env HK_GEN_DEVICE_BYTES=0 " <<< "$peer" || fail "hipkittens host: no HK_GEN_DEVICE_BYTES=0"
   else ! grep -q HK_GEN_DEVICE_BYTES <<< "$peer" || fail "hipkittens $mode: HK_GEN_DEVICE_BYTES set"; fi
+  if [ $mode = default ]; then  # forward rows keep device-written inputs by default
+    run --peer hipkittens --dir fwd --variants mha_d128_noncausal --sizes 1024
+    [ $rc = 0 ] || fail "hipkittens fwd default: exit $rc"
+    grep " tk:" <<< "$out" | grep -q -- "--inputs device\$" || fail "hipkittens fwd default: tk's line must end in --inputs device"
+    ! grep "peer:" <<< "$out" | grep -q HK_GEN_DEVICE_BYTES || fail "hipkittens fwd default: HK_GEN_DEVICE_BYTES set"
+  fi
 done
 echo "peers_inputs: both sides alike in every mode"
