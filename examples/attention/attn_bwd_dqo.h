@@ -108,7 +108,10 @@ static inline int attn_bwd_dqo_rotate(int64_t b, int64_t hq, int64_t hkv, int64_
   /* gridDim.x in a register: read in the loop, it is reloaded from the kernel arguments after    \
    * every flag access (an atomic: the compiler may not keep memory values across it) */         \
   const int dqo_nkb_ = (int)gridDim.x;                                                            \
-  (void)dqo_seen_, (void)dqo_rank_, (void)dqo_rel_, (void)dqo_ntq_, (void)dqo_nkb_;               \
+  /* a tile's contributors on one XCD, their adds in one L2 (rotated order: attn_bwd_dqo_rotate    \
+   * chose it for b hkv % 8 == 0, tested here on the grid as launched): the fence-free wait */    \
+  const int dqo_one_l2_ = a.dqo_rot && AB_DQO_XCD_OK();                                           \
+  (void)dqo_seen_, (void)dqo_rank_, (void)dqo_rel_, (void)dqo_ntq_, (void)dqo_nkb_, (void)dqo_one_l2_; \
   if (FQ_ == 3 && a.dqo_rot) {                                                                    \
     const int r_ = AB_DQO_ROT * kb_;                                                              \
     (IH) += r_ / ntq;                                                                             \
@@ -132,9 +135,8 @@ static inline int attn_bwd_dqo_rotate(int64_t b, int64_t hq, int64_t hkv, int64_
     AB_DQO_RELEASE();                                                                             \
     dqo_rank_ = (uint32_t)AB_DQO_RANK(H, Q0);                                                     \
     dqo_rel_ = AB_DQO_FLAG(H, Q0);                                                                \
-    if (a.dqo_rot) /* a kv group's key blocks on one XCD (attn_bwd_dqo_rotate: b hkv % 8 == 0), \
-                    * their adds in one L2: no acquire fence (tk_flag_wait_geq_seen_rmw; MI355X    \
-                    * kvdqo 538.1 -> 524.0 us at b16 h16 s1024 d128, modeled v10) */             \
+    if (dqo_one_l2_) /* adds in one L2: no acquire fence (tk_flag_wait_geq_seen_rmw; MI355X     \
+                      * kvdqo 538.1 -> 524.0 us at b16 h16 s1024 d128, modeled v10) */           \
       tk_flag_wait_geq_seen_rmw(dqo_rel_, dqo_rank_, dqo_seen_);                                  \
     else                                                                                          \
       tk_flag_wait_geq_seen(dqo_rel_, dqo_rank_, dqo_seen_);                                      \

@@ -48,11 +48,18 @@
 #define TK__FLAG_COMPILER_ORDER() ((void)0)
 #endif
 
+/* the poll the waits share: sleep until *f >= v (unsigned), skipped when `seen` (an earlier read
+ * of f) reached v already; no ordering of its own */
+TK_DI void tk__flag_poll_geq(const uint32_t *f, uint32_t v, uint32_t seen)
+{
+  if (seen < v)
+    while (TK__FLAG_LOAD(f) < v) TK__FLAG_SLEEP();
+}
 /* wait until *f >= v (unsigned), then order this wave's later memory accesses after that
  * (agent-scope acquire: it sees what the releasing wave wrote before its release) */
 TK_DI void tk_flag_wait_geq(const uint32_t *f, uint32_t v)
 {
-  while (TK__FLAG_LOAD(f) < v) TK__FLAG_SLEEP();
+  tk__flag_poll_geq(f, v, 0u);
   TK__FLAG_ACQUIRE();
 }
 /* the counter's value now (relaxed agent-scope load: no ordering; issue it early, use it in
@@ -62,8 +69,7 @@ TK_DI uint32_t tk_flag_peek(const uint32_t *f) { return TK__FLAG_LOAD(f); }
  * already (the acquire fence after the relaxed load that saw the release synchronizes with it) */
 TK_DI void tk_flag_wait_geq_seen(const uint32_t *f, uint32_t v, uint32_t seen)
 {
-  if (seen < v)
-    while (TK__FLAG_LOAD(f) < v) TK__FLAG_SLEEP();
+  tk__flag_poll_geq(f, v, seen);
   TK__FLAG_ACQUIRE();
 }
 /* tk_flag_wait_geq_seen for a wave whose later accesses to what the releaser wrote are only
@@ -75,8 +81,7 @@ TK_DI void tk_flag_wait_geq_seen(const uint32_t *f, uint32_t v, uint32_t seen)
  * A compiler-only fence keeps the later RMWs after the wait in the code. */
 TK_DI void tk_flag_wait_geq_seen_rmw(const uint32_t *f, uint32_t v, uint32_t seen)
 {
-  if (seen < v)
-    while (TK__FLAG_LOAD(f) < v) TK__FLAG_SLEEP();
+  tk__flag_poll_geq(f, v, seen);
   TK__FLAG_COMPILER_ORDER();
 }
 /* *f = v after this wave's earlier global stores and atomics are complete and visible at agent
