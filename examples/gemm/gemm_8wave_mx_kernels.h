@@ -97,7 +97,8 @@
   static_assert(W8_MX_LDSDW * 4 + sizeof(W8_ID(w8_smem)) <= 160 * 1024,                  \
                 "gemm_8wave_mx: operand and scale LDS must fit gfx950's 160 KiB");       \
   tk_u32x4 mx_st; /* the chunk on its way (registers) */                                 \
-  uint32_t mx_sc[W8_MX_NF];
+  uint32_t mx_sc[W8_MX_NF];                                                              \
+  W8_MX_K_SETUP() /* per kernel: the whole-line loads' registers (mxfp4) or nothing */
 /* wave row rho of this lane's chunk at in-period step tau (above) */
 #define W8_MX_RHO(a, tau) (32u * ((a) / 16u) + 4u * (uint32_t)(tau) + ((a) / 4u) % 4u)
 /* load chunk a % 4 of superchunk sc of this lane's row at in-period step tau
@@ -149,6 +150,7 @@
       W8_MX_LOAD_IF(0, W8_MX_PTAU(tk_opaque(gtid) % 64u, _i), true);                     \
       mx_p0[_i] = mx_st;                                                                 \
     }                                                                                    \
+    W8_MX_K_PROLOGUE0();                                                                 \
   } while (0)
 #define W8_MX_PROLOGUE(k)                                                                \
   do {                                                                                   \
@@ -225,7 +227,8 @@
  * both commits' counts, as in W8_MEMORY).  The per-cluster address
  * arithmetic of W8_MEMORY (row checks, multiplies, exec masks per load)
  * was most of the MX loop's instructions. */
-#define W8_MX_MEMORY_LEAN(cur, kload)                                                    \
+#define W8_MX_MEMORY_LEAN(cur, kload) W8_MX_MEM(cur, kload) /* per kernel: _HL or _WL */
+#define W8_MX_MEMORY_HL(cur, kload)                                                      \
   do {                                                                                   \
     tk_prefetch_issue_b128_at(pa, sm.buf[0].a[0], pat_a, W8_BUFB(cur));                  \
     tk_prefetch_issue_b128_at(pb, sm.buf[0].b[0], pat_b, W8_BUFB(cur));                  \
@@ -233,6 +236,108 @@
     tk_load_issue_at(sa[1 - (cur)], rma, la, W8_KOFF(kload));                            \
     W8_B_COMMIT_AT(1 - (cur), na + nb + na + W8_NS);                                     \
     W8_B_ISSUE_AT(1 - (cur), kload);                                                     \
+    W8_MX_ISSUE(cur, kload);                                                             \
+    tk_prefetch_wait_b128(fa, pa, 0);                                                    \
+    tk_prefetch_wait_b128(fb, pb, 0);                                                    \
+  } while (0)
+
+/* Whole-line loads of the Bt operand (mxfp4; mx-s38's design,
+ * /work/notes/s38/mx.md): the half-line cluster above loads a half-step as
+ * 64-byte halves of 128-byte lines (lane l of a wave: row l/4, 16-byte chunk
+ * l%4 of 16 rows), the next half-step's halves one memory cluster later;
+ * under the model an L2 request costs a whole line (docs/gemm.md MX), so the
+ * operands ask for twice the lines they use.  Here cluster 1 loads both of
+ * Bt's half-steps of a K step at once, as whole lines: per load pair, X
+ * covers rows r..r+7 and Y rows r+8..r+15, lanes 0-31 bytes 0-63 (even
+ * half-step), lanes 32-63 bytes 64-127 (odd half-step) of the same rows.
+ * tk_permlane32_swap (gfx950's v_permlane32_swap_b32) on each dword then
+ * trades X's lanes 32-63 for Y's lanes 0-31: X = the even half-step of rows
+ * r..r+15 and Y = the odd one, each in the half-line layout, so the LDS
+ * commits (lb) and the LDS layout stay.  X goes to LDS buffer 0 in that
+ * cluster 1; Y is held (sb[1]) and goes to buffer 1 in the next cluster 0
+ * (buffer 1 is read by the other group until then).  Cost: 8 VALU swaps per
+ * thread and K step and one more staging set (mx_yb, 8 VGPRs: 250 in all).
+ * A keeps half lines: with both operands whole (16 more VGPRs) clang spilled
+ * 246 VGPRs; Bt alone takes the L2's lines per CU and K step from 1024 + 64
+ * to 768 + 64 (1664 clocks at 16 lines per clock per XCD, under the 2048
+ * MFMA clocks).  Step 0 differs: the body's prologue leaves half-step 1 in
+ * flight in sb[1] and half-step 2 in sb[0] as half lines, so step 0's
+ * cluster 0 loads half-step 3 as half lines into mx_yb, and its cluster 1
+ * commits without swapping.
+ * vmcnt (loads issued after the ones waited for), steady state: [A0 2][X_b
+ * Y_b 4][scale 1] (cluster 1), [A1 2] (cluster 0); step 0: [scale][a2 b2
+ * (prologue)][a3 y_b (cluster 0)].  Cluster 0: A1 waits with 7 as before;
+ * the held Y commits with 9 (step 0: the prologue's half-step 1 exactly;
+ * later steps: nothing to wait for).  Cluster 1: A0 7 (step 0: 6), Bt's X/Y
+ * after the new A0 loads 5 (step 0: 2). */
+#define W8_MX_WL_SETUP()                                                                 \
+  W8_ID(w8_stb) mx_yb; /* Y: rows r+8..r+15 of each X's rows (above) */                 \
+  uint32_t mx_wb[nb]; /* X's byte offsets (voffset, range checked) */                    \
+  const uint32_t mx_pb = tk_gl_mview(&gb).pitch;                                         \
+  (void)mx_yb, (void)mx_pb; /* (the host pass's W8_MEMORY: unused) */
+/* this thread's X row offsets: chunk i of the half-line layout (rows j/4,
+ * chunk j%4, j = gtid + 256 i) moved up 8 rows and over 64 bytes in lanes
+ * 32-63; set in the prologue (after the body's held addresses) */
+#define W8_MX_WL_ROW0(r0, mv) ((r0) < 0 || (r0) > (int64_t)(mv).rows ? (mv).rows : (uint32_t)(r0))
+#define W8_MX_WL_OFF(r0, pitch, i, hl) /* hl: 1 for the half-line offset (step 0's half-step 3) */ \
+  (((r0) + (tk_opaque(gtid) + 256u * (uint32_t)(i)) / 4u - (hl ? 0u : 8u * (tk_opaque(gtid) % 64u / 32u))) * (pitch) + \
+   16u * (tk_opaque(gtid) % 4u) + (hl ? 0u : 64u * (tk_opaque(gtid) % 64u / 32u)))
+#define W8_MX_WL_PROLOGUE0()                                                             \
+  do {                                                                                   \
+    const uint32_t _rb = W8_MX_WL_ROW0(n0 + gn * (int64_t)grp, tk_gl_mview(&gb));        \
+    _Pragma("unroll") for (int _i = 0; _i < nb; _i++) mx_wb[_i] = W8_MX_WL_OFF(_rb, mx_pb, _i, 0); \
+  } while (0)
+/* the whole-line loads of K step at byte column koff (even half-step),
+ * clamped to the loop's last step (its line ends at the last byte the loop
+ * reads: soffset is not range checked) */
+#define W8_MX_WL_KOFF(k) ((uint32_t)((k) < klast - W8_KH ? (k) : klast - W8_KH) * (uint32_t)sizeof(W8_EL))
+#define W8_MX_WL_ISSUE(S, Y, rs, w, pitch, n, koff)                                      \
+  do {                                                                                   \
+    _Pragma("unroll") for (int _i = 0; _i < (n); _i++) {                                 \
+      (S).v[_i] = __builtin_bit_cast(tk_u32x4, tk_llvm_raw_buffer_load_i32x4((rs), (int32_t)(w)[_i], (int32_t)(koff), 0)); \
+      (Y).v[_i] = __builtin_bit_cast(tk_u32x4, tk_llvm_raw_buffer_load_i32x4((rs), (int32_t)((w)[_i] + 8u * (pitch)), (int32_t)(koff), 0)); \
+    }                                                                                    \
+  } while (0)
+/* step 0's half-step 3 into Y as half lines (addresses made afresh: not held) */
+#define W8_MX_WL_ISSUE_HL(Y, rs, r0, pitch, n, koff)                                     \
+  do {                                                                                   \
+    _Pragma("unroll") for (int _i = 0; _i < (n); _i++)                                   \
+      (Y).v[_i] = __builtin_bit_cast(tk_u32x4, tk_llvm_raw_buffer_load_i32x4((rs), (int32_t)W8_MX_WL_OFF(r0, pitch, _i, 1), \
+                                                                             (int32_t)(koff), 0)); \
+  } while (0)
+#define W8_MX_WL_SWAP(S, Y, n)                                                           \
+  do {                                                                                   \
+    _Pragma("unroll") for (int _i = 0; _i < (n); _i++) {                                 \
+      tk_permlane32_swap((S).v[_i].x, (Y).v[_i].x);                                      \
+      tk_permlane32_swap((S).v[_i].y, (Y).v[_i].y);                                      \
+      tk_permlane32_swap((S).v[_i].z, (Y).v[_i].z);                                      \
+      tk_permlane32_swap((S).v[_i].w, (Y).v[_i].w);                                      \
+    }                                                                                    \
+  } while (0)
+#define W8_MX_MEMORY_WL(cur, kload)                                                      \
+  do {                                                                                   \
+    tk_prefetch_issue_b128_at(pa, sm.buf[0].a[0], pat_a, W8_BUFB(cur));                  \
+    tk_prefetch_issue_b128_at(pb, sm.buf[0].b[0], pat_b, W8_BUFB(cur));                  \
+    if ((cur) == 0) {                                                                    \
+      tk_load_commit_at(sa[1], la, W8_BUFB(1), nb + na + nb + W8_NS);                    \
+      tk_load_issue_at(sa[1], rma, la, W8_KOFF(kload));                                  \
+      if (ks == 0)                                                                       \
+        W8_MX_WL_ISSUE_HL(mx_yb, rmb, W8_MX_WL_ROW0(n0 + gn * (int64_t)grp, tk_gl_mview(&gb)), mx_pb, nb, W8_KOFF(kload)); \
+      W8_B_COMMIT_AT(1, W8_NS + na + nb + na + nb);                                      \
+    } else {                                                                             \
+      if (ks == 0) TK_WAIT_VMCNT(nb + na + nb);                                          \
+      else TK_WAIT_VMCNT(2 * nb + W8_NS + na);                                           \
+      tk_load_commit_at(sa[0], la, W8_BUFB(0), 2 * (na + nb) + W8_NS);                    \
+      tk_load_issue_at(sa[0], rma, la, W8_KOFF(kload));                                  \
+      if (ks == 0) TK_WAIT_VMCNT(na);                                                    \
+      else {                                                                             \
+        TK_WAIT_VMCNT(W8_NS + 2 * na);                                                   \
+        W8_MX_WL_SWAP(sb[0], mx_yb, nb);                                                 \
+      }                                                                                  \
+      W8_B_COMMIT_AT(0, 2 * (na + nb) + W8_NS);                                          \
+      sb[1] = mx_yb;                                                                     \
+      W8_MX_WL_ISSUE(sb[0], mx_yb, rmb, mx_wb, mx_pb, nb, W8_MX_WL_KOFF(kload));          \
+    }                                                                                    \
     W8_MX_ISSUE(cur, kload);                                                             \
     tk_prefetch_wait_b128(fa, pa, 0);                                                    \
     tk_prefetch_wait_b128(fb, pb, 0);                                                    \
@@ -249,6 +354,9 @@
 /* MXFP8 (E4M3, E5M2): one MFMA per half-step and fragment pair, scale byte
  * 0 in the first half-step, 2 in the second */
 #define W8_MX_EPB 1
+#define W8_MX_MEM W8_MX_MEMORY_HL /* half lines: mxfp8 meets its target with them (docs/gemm.md MX) */
+#define W8_MX_K_SETUP()
+#define W8_MX_K_PROLOGUE0() do { } while (0)
 #define W8_PF tk_prefetch_issue_b128_k4
 #define W8_PF_AT tk_prefetch_at_b128_k4
 #define W8_MX_MMA(h) tk_mma_ABt_mx(acc, fa, fb, acc, mx_sc, mx_sc + W8_GM / 32, W8_MX_FMT, 2 * (h))
@@ -270,6 +378,9 @@
 #undef W8_MX_FMT
 
 #undef W8_MX_EPB
+#undef W8_MX_MEM
+#undef W8_MX_K_SETUP
+#undef W8_MX_K_PROLOGUE0
 #undef W8_PF
 #undef W8_PF_AT
 #undef W8_MX_MMA
@@ -277,6 +388,17 @@
 /* MXFP4: a half-step is 128 elements, two MFMAs per fragment pair: half-step
  * hs's MFMA q takes byte hs + 2q of the step's word */
 #define W8_MX_EPB 2
+/* whole-line operand loads (W8_MX_MEMORY_WL above); -DGEMM_MX_FP4_HALF_LINES
+ * builds the half-line cluster instead, for comparison */
+#ifndef GEMM_MX_FP4_HALF_LINES
+#define W8_MX_MEM W8_MX_MEMORY_WL
+#define W8_MX_K_SETUP() W8_MX_WL_SETUP()
+#define W8_MX_K_PROLOGUE0() W8_MX_WL_PROLOGUE0()
+#else
+#define W8_MX_MEM W8_MX_MEMORY_HL
+#define W8_MX_K_SETUP()
+#define W8_MX_K_PROLOGUE0() do { } while (0)
+#endif
 #define W8_PF tk_prefetch_issue_b128
 #define W8_PF_AT tk_prefetch_at_b128
 #define W8_MX_MMA(h) tk_mma_ABt_mx(acc, fa, fb, acc, mx_sc, mx_sc + W8_GM / 32, W8_MX_FMT, (h))
@@ -288,6 +410,9 @@
 #undef W8_KERNEL
 #undef W8_MX_FMT
 #undef W8_MX_EPB
+#undef W8_MX_MEM
+#undef W8_MX_K_SETUP
+#undef W8_MX_K_PROLOGUE0
 #undef W8_PF
 #undef W8_PF_AT
 #undef W8_MX_MMA
@@ -325,6 +450,16 @@
 #undef W8_MX_TAKES
 #undef W8_MX_PTAU
 #undef W8_MX_MEMORY_LEAN
+#undef W8_MX_MEMORY_HL
+#undef W8_MX_MEMORY_WL
+#undef W8_MX_WL_SETUP
+#undef W8_MX_WL_ROW0
+#undef W8_MX_WL_OFF
+#undef W8_MX_WL_PROLOGUE0
+#undef W8_MX_WL_KOFF
+#undef W8_MX_WL_ISSUE
+#undef W8_MX_WL_ISSUE_HL
+#undef W8_MX_WL_SWAP
 #undef W8_MX_TAIL_MMA
 #else
 /* gfx942 device pass: no block-scaled MFMAs; the host refuses MX there */

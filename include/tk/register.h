@@ -416,6 +416,34 @@ TK_DI uint32_t tk_lane_get_u32(uint32_t v, uint32_t src) {
   return (uint32_t)__builtin_amdgcn_ds_bpermute((int)(src << 2), (int)v);
 }
 
+/* tk_permlane32_swap(a, b): gfx950's v_permlane32_swap_b32 on two uint32_t
+ * lvalues of the whole wave: a's lanes 32-63 trade places with b's lanes
+ * 0-31, i.e. afterwards a = (a[0..31], b[0..31]) and b = (a[32..63],
+ * b[32..63]) by lane.  One VALU instruction, no LDS (ds_bpermute would take
+ * two LDS round trips).  Source: CDNA4 ISA guide, VOP1 V_PERMLANE32_SWAP_B32;
+ * LLVM's llvm.amdgcn.permlane32.swap(vdst_old, vsrc_old, fi, bound_ctrl)
+ * returns {vdst_new, vsrc_new}.  EXEC must be all ones (a pair with an
+ * inactive lane is not swapped).  gfx942 has no such instruction: a gfx942
+ * device pass fails the static_assert below (guard with #if
+ * TK_HAS_PERMLANE_SWAP). */
+#if TK_HAS_PERMLANE_SWAP && TK_DEVICE_PASS
+TK_DI tk_u32x2 tk__permlane32_swap(uint32_t x, uint32_t y) {
+  return __builtin_amdgcn_permlane32_swap(x, y, false, false);
+}
+#else
+TK_DEV __attribute__((error("tk: v_permlane32_swap_b32 is a gfx950 (CDNA4) instruction; guard its use with #if "
+                            "TK_HAS_PERMLANE_SWAP"))) tk_u32x2 tk__permlane32_swap(uint32_t x, uint32_t y);
+#endif
+#define tk_permlane32_swap(a, b)                                                                  \
+  do {                                                                                            \
+    static_assert(TK_HAS_PERMLANE_SWAP || !TK_DEVICE_PASS,                                        \
+                  "tk: v_permlane32_swap_b32 is a gfx950 (CDNA4) instruction; this device pass is " \
+                  TK_TARGET_NAME " (guard its use with #if TK_HAS_PERMLANE_SWAP)");              \
+    const tk_u32x2 _pls = tk__permlane32_swap((uint32_t)(a), (uint32_t)(b));                      \
+    (a) = _pls[0];                                                                                \
+    (b) = _pls[1];                                                                                \
+  } while (0)
+
 /* Convert an f32 accumulator tile (M×N, M a multiple of 32) to an fp8 e4m3
  * (FNUZ, v_cvt_pk_fp8_f32: round to nearest even, out of range -> NaN) B
  * operand tile of the same M×N (M becomes K), for the P·V step of fp8

@@ -72,6 +72,7 @@
 #define TK_HAS_DS_READ_TR 1         /* ds_read_b64_tr_b16 and friends */
 #define TK_HAS_GLOBAL_LOAD_LDS_X4 1 /* global_load_lds_dwordx3 / _dwordx4 */
 #define TK_HAS_CVT_PK_BF16 1        /* v_cvt_pk_bf16_f32 (two f32 -> two bf16, RNE) */
+#define TK_HAS_PERMLANE_SWAP 1      /* v_permlane{16,32}_swap_b32 (CDNA4 ISA guide, VOP1) */
 /* buffer resource dword3: unchanged from gfx94x (same GFX9 V# format) */
 #define TK_BUFFER_RSRC_DWORD3 0x00020000u
 #else
@@ -92,6 +93,7 @@
 #define TK_HAS_DS_READ_TR 0
 #define TK_HAS_GLOBAL_LOAD_LDS_X4 0
 #define TK_HAS_CVT_PK_BF16 0
+#define TK_HAS_PERMLANE_SWAP 0
 /* Buffer resource dword3 for a raw buffer on gfx9 (gfx90a/gfx94x):
  * DST_SEL_X..W = 0, NUM_FORMAT = 0, DATA_FORMAT = 4 (32 bit) at bits 15..18
  * -> 0x00020000.  Same value as Composable Kernel's
