@@ -15,6 +15,14 @@
 #include "../tk_test.h"
 #include "tk/tk.h"
 
+/* a two-target build compiles this file for gfx942 too, where the primitive is refused: that
+ * pass gets kernels without the swaps (the test runs on gfx950 only, ARCHS gfx950) */
+#if TK_HAS_PERMLANE_SWAP || !TK_DEVICE_PASS
+#define SWAP(a, b) tk_permlane32_swap(a, b)
+#else
+#define SWAP(a, b) ((void)(a), (void)(b))
+#endif
+
 #define NWAVE 4
 #define NT (64 * NWAVE)
 
@@ -30,7 +38,7 @@ static void model_swap(const uint32_t *x, const uint32_t *y, uint32_t *xo, uint3
 __global__ void k_scalar(const uint32_t *x, const uint32_t *y, uint32_t *xo, uint32_t *yo) {
   const uint32_t t = threadIdx.x;
   uint32_t a = x[t], b = y[t];
-  tk_permlane32_swap(a, b);
+  SWAP(a, b);
   xo[t] = a;
   yo[t] = b;
 }
@@ -67,10 +75,10 @@ __global__ void k_vec(const uint32_t *in, uint32_t *out) {
   const uint32_t t = threadIdx.x;
   tk_u32x4 a = {in[0 * NT + t], in[1 * NT + t], in[2 * NT + t], in[3 * NT + t]};
   tk_u32x4 b = {in[4 * NT + t], in[5 * NT + t], in[6 * NT + t], in[7 * NT + t]};
-  tk_permlane32_swap(a.x, b.x);
-  tk_permlane32_swap(a.y, b.y);
-  tk_permlane32_swap(a.z, b.z);
-  tk_permlane32_swap(a.x, b.w); /* a.x already swapped once; b.w untouched */
+  SWAP(a.x, b.x);
+  SWAP(a.y, b.y);
+  SWAP(a.z, b.z);
+  SWAP(a.x, b.w); /* a.x already swapped once; b.w untouched */
   out[0 * NT + t] = a.x; out[1 * NT + t] = a.y; out[2 * NT + t] = a.z; out[3 * NT + t] = a.w;
   out[4 * NT + t] = b.x; out[5 * NT + t] = b.y; out[6 * NT + t] = b.z; out[7 * NT + t] = b.w;
 }
@@ -110,10 +118,10 @@ static void test_vec(void) {
 __global__ void k_twice(const uint32_t *x, const uint32_t *y, uint32_t *o) {
   const uint32_t t = threadIdx.x;
   uint32_t a = x[t], b = y[t];
-  tk_permlane32_swap(a, b);
+  SWAP(a, b);
   o[0 * NT + t] = a;
   o[1 * NT + t] = b;
-  tk_permlane32_swap(a, b);
+  SWAP(a, b);
   o[2 * NT + t] = a;
   o[3 * NT + t] = b;
 }
