@@ -542,11 +542,18 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
     if (part >= 0) {                                                                              \
       /* a tail part: O^T / l as f32 straight from the registers and the log2-domain LSE (-inf:  \
-       * no key) to the workspace, for attn_fwd_combine; no LDS use, no barrier */                 \
+       * no key) to the workspace, for attn_fwd_combine; no LDS use, no barrier.  ws_o is          \
+       * [pid][d][128 queries] f32, always in range (attn_fwd_ws_bytes < 4 GiB): 32-bit offsets, no \
+       * row guard, the lane's base plus a constant per element (accumulator row                   \
+       * tk_layout_c_row(32, l, i) = tk_layout_c_row(32, 0, i) + 4 (l / 32)); tk_store_acc_f32's    \
+       * 64-bit window arithmetic and per-row checks were ~800 instructions after the last MFMA */  \
       const tk_rsrc rw = tk_gl_rsrc(&a.ws_o);                                                     \
+      const uint32_t wb_ = (((uint32_t)pid * (D) + 4u * (lane / 32u)) * AF_BQ + 32u * wave + lane % 32u) * 4u; \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
-        tk_rt_col_bcast(o[c], o[c], inv, *);                                                      \
-        tk_store_acc_f32(&a.ws_o, rw, 0, pid, 32 * c, 32 * (int)wave, o[c], 1.0f, 0.0f);          \
+        tk_rt_scale(o[c], o[c], inv[0]);                                                          \
+        _Pragma("unroll") for (int i_ = 0; i_ < (int)NAME##_o_t::tk_n; ++i_)                      \
+          tk_buffer_store_b32(rw, wb_ + (uint32_t)((32 * c + tk_layout_c_row(32, 0, i_)) * AF_BQ * 4), \
+                              tk_f32_bits(o[c].f[0][i_]));                                        \
       }                                                                                           \
       if (lane < 32) a.ws_lse[(int64_t)pid * AF_BQ + 32 * (int)wave + (int)lane] =                 \
                          l[0] > 0.0f ? m[0] + log2f(l[0]) : -INFINITY;                            \
