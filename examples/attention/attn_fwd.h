@@ -542,16 +542,27 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
     float inv[1] = {l[0] > 0.0f ? 1.0f / l[0] : 0.0f};                                            \
     if (part >= 0) {                                                                              \
       /* a tail part: O^T / l as f32 straight from the registers and the log2-domain LSE (-inf:  \
-       * no key) to the workspace, for attn_fwd_combine; no LDS use, no barrier */                 \
+       * no key) to the workspace, for attn_fwd_combine; no LDS use, no barrier.  ws_o is          \
+       * [pid][d][128 queries] f32, always in range (attn_fwd_ws_bytes < 4 GiB): 32-bit offsets, no \
+       * row guard, the lane's base plus a constant per element (accumulator row                   \
+       * tk_layout_c_row(32, l, i) = tk_layout_c_row(32, 0, i) + 4 (l / 32)); tk_store_acc_f32's    \
+       * 64-bit window arithmetic and per-row checks were ~800 instructions after the last MFMA */  \
       const tk_rsrc rw = tk_gl_rsrc(&a.ws_o);                                                     \
+      const uint32_t wb_ = (((uint32_t)pid * (D) + 4u * (lane / 32u)) * AF_BQ + 32u * wave + lane % 32u) * 4u; \
       _Pragma("unroll") for (int c = 0; c < NC; ++c) {                                            \
-        tk_rt_col_bcast(o[c], o[c], inv, *);                                                      \
-        tk_store_acc_f32(&a.ws_o, rw, 0, pid, 32 * c, 32 * (int)wave, o[c], 1.0f, 0.0f);          \
+        tk_rt_scale(o[c], o[c], inv[0]);                                                          \
+        _Pragma("unroll") for (int i_ = 0; i_ < (int)NAME##_o_t::tk_n; ++i_)                      \
+          tk_buffer_store_b32(rw, wb_ + (uint32_t)((32 * c + tk_layout_c_row(32, 0, i_)) * AF_BQ * 4), \
+                              tk_f32_bits(o[c].f[0][i_]));                                        \
       }                                                                                           \
       if (lane < 32) a.ws_lse[(int64_t)pid * AF_BQ + 32 * (int)wave + (int)lane] =                 \
                          l[0] > 0.0f ? m[0] + log2f(l[0]) : -INFINITY;                            \
       return;                                                                                     \
     }                                                                                             \
+    /* O's descriptor and row pitch (kernel arguments the compiler reloads after the loop)     \
+     * before the packing: their scalar loads land under it instead of stalling the stores */  \
+    const tk_rsrc rom = af_rsrc_mat(&a.o, b, h);                                                  \
+    const uint32_t op = (uint32_t)(a.o.strides[2] * (int64_t)sizeof(tk_bf16));                   \
     tk_lds_barrier(); /* the last tile's V commit (every wave's writes done) before sm.o */       \
     {                                                                                             \
       /* the d-chunks as one D x 32 tile (fragment c = o[c]): one store call, so its lane terms  \
@@ -565,19 +576,26 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
     if (AF_OMAT) {                                                                                \
       /* O through a matrix descriptor (rows past sq land past its range: dropped), offsets in   \
        * 32 bits: no 64-bit window arithmetic or per-lane row select in the epilogue */          \
-      const tk_rsrc ro = af_rsrc_mat(&a.o, b, h);                                                 \
-      const uint32_t op = (uint32_t)(a.o.strides[2] * (int64_t)sizeof(tk_bf16));                 \
       tk_lds_barrier();                                                                           \
-      enum { OCPR_ = (D) * 2 / 16, OEPC_ = 8 };                                                   \
-      _Pragma("unroll") for (int i_ = 0; i_ < 32 * OCPR_ / 64; ++i_) {                            \
-        const uint32_t j_ = lane + 64u * (uint32_t)i_, r_ = j_ / OCPR_, c_ = (j_ % OCPR_) * OEPC_; \
-        const uint32_t o_ = tk_lds_offset(TK_LDS_SWZ, (D), 2, r_, c_);                            \
-        tk_u32x4 x_ = *(const tk_u32x4 *)((const char *)sm.o[wave].data + (o_ & ~15u));           \
-        if (TK_LDS_HALVES(TK_LDS_SWZ) && (o_ & 8u)) x_ = x_.zwxy;                                 \
-        tk_buffer_store_b128(ro, ((uint32_t)qw + r_) * op + c_ * (uint32_t)sizeof(tk_bf16), x_);   \
+      /* lane's 16-byte chunk: row r0_ + ORPI_ i_, column c0_ in every iteration; r0_ < 8 shares no \
+       * bit with ORPI_ i_ % 16, so the swizzled offset is the lane's base XOR a constant plus an   \
+       * immediate (tk_lds_offset_add) and the halves' exchange ((r & 8)) is known per iteration:  \
+       * ~2 VALU per store instead of the whole swizzle and 4 v_cndmask */                          \
+      enum { OCPR_ = (D) * 2 / 16, OEPC_ = 8, ORPI_ = 64 / OCPR_ };                               \
+      static_assert(ORPI_ <= 8 && 32 % ORPI_ == 0, "attn_fwd: O store rows per iteration");        \
+      const uint32_t r0_ = lane / OCPR_, c0_ = (lane % OCPR_) * OEPC_;                            \
+      const uint32_t ob_ = tk_lds_offset(TK_LDS_SWZ, (D), 2, r0_, c0_) & ~15u;                    \
+      const uint32_t gb_ = ((uint32_t)qw + r0_) * op + c0_ * (uint32_t)sizeof(tk_bf16);           \
+      _Pragma("unroll") for (int i_ = 0; i_ < 32 / ORPI_; ++i_) {                                 \
+        const uint32_t dr_ = ORPI_ * (uint32_t)i_;                                                \
+        const uint32_t o_ = tk_lds_offset_add(TK_LDS_SWZ, (D), 2, ob_, dr_, 0) & ~15u;            \
+        tk_u32x4 x_ = *(const tk_u32x4 *)((const char *)sm.o[wave].data + o_);                    \
+        if (TK_LDS_HALVES(TK_LDS_SWZ) && (dr_ & 8u)) x_ = x_.zwxy;                                \
+        tk_buffer_store_b128(rom, gb_ + dr_ * op, x_);                                             \
       }                                                                                           \
     } else {                                                                                      \
       const tk_rsrc ro = tk_gl_rsrc(&a.o);                                                        \
+      (void)rom, (void)op;                                                                        \
       tk_lds_barrier();                                                                           \
       tk_store_lds_global(&a.o, ro, b, h, qw, 0, sm.o[wave], lane, 64);                           \
     }                                                                                             \
