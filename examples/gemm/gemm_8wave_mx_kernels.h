@@ -261,7 +261,9 @@
  * 246 VGPRs; Bt alone takes the L2's lines per CU and K step from 1024 + 64
  * to 768 + 64 (1664 clocks at 16 lines per clock per XCD, under the 2048
  * MFMA clocks).  Step 0 differs: the body's prologue leaves half-step 1 in
- * flight in sb[1] and half-step 2 in sb[0] as half lines, so step 0's
+ * sb[1] (already there since mx-s40's whole-line prologue, below: the
+ * counts for it only wait for less) and half-step 2 in flight in sb[0] as
+ * half lines, so step 0's
  * cluster 0 loads half-step 3 as half lines into mx_yb, and its cluster 1
  * commits without swapping.
  * vmcnt (loads issued after the ones waited for), steady state: [A0 2][X_b
