@@ -229,6 +229,14 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
    * 0 = half-step 2 in flight, in that order. */
   if (ksteps > 0) {
     W8_MX_PROLOGUE0(kb); /* MX (W8_MX_FAST_PROLOGUE): the first scales' loads, oldest */
+#ifdef W8_MX_WL_PROLOGUE_ISSUE_ON
+    /* mxfp4: half-steps 0 and 1 as whole lines into sets 0 and 1 (W8_MX_WL_PROLOGUE_ISSUE) */
+    W8_MX_WL_PROLOGUE_ISSUE(kb);
+    W8_ZERO_ACC_PINNED();
+    W8_MX_WL_PROLOGUE_SWAP();
+    tk_load_commit_at(sa[0], la, 0, 0);
+    W8_B_COMMIT_AT(0, 0);
+#else
     tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb));
     W8_B_ISSUE_AT(0, kb);
     tk_load_issue_at(sa[1], rma, la, W8_KOFF(kb + W8_KH));
@@ -236,6 +244,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     W8_ZERO_ACC_PINNED();
     tk_load_commit_at(sa[0], la, 0, nb + na + nb);
     W8_B_COMMIT_AT(0, na + nb);
+#endif
     W8_MX_PROLOGUE(kb); /* MX: scales written, step 0's scale load between half-steps 1 and 2 (the loop's vmcnt order) */
     tk_load_issue_at(sa[0], rma, la, W8_KOFF(kb + 2 * W8_KH));
     W8_B_ISSUE_AT(0, kb + 2 * W8_KH);

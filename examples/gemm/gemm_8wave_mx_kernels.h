@@ -261,7 +261,9 @@
  * 246 VGPRs; Bt alone takes the L2's lines per CU and K step from 1024 + 64
  * to 768 + 64 (1664 clocks at 16 lines per clock per XCD, under the 2048
  * MFMA clocks).  Step 0 differs: the body's prologue leaves half-step 1 in
- * flight in sb[1] and half-step 2 in sb[0] as half lines, so step 0's
+ * sb[1] (already there since mx-s40's whole-line prologue, below: the
+ * counts for it only wait for less) and half-step 2 in flight in sb[0] as
+ * half lines, so step 0's
  * cluster 0 loads half-step 3 as half lines into mx_yb, and its cluster 1
  * commits without swapping.
  * vmcnt (loads issued after the ones waited for), steady state: [A0 2][X_b
@@ -313,6 +315,26 @@
       tk_permlane32_swap((S).v[_i].z, (Y).v[_i].z);                                      \
       tk_permlane32_swap((S).v[_i].w, (Y).v[_i].w);                                      \
     }                                                                                    \
+  } while (0)
+/* the prologue's half-steps 0 and 1 of both operands as whole lines (X into
+ * set 0, Y into set 1, A's rows as Bt's), then swapped into the half-line
+ * layout: the loop finds half-step 1 in set 1 as before, already there.
+ * Lines per CU before the first MFMA stay 512 scales + 512 operands (the
+ * swap waits for both halves, which are the same lines), but half-step 1's
+ * 512 lines are not asked for again after them (mx-s40). */
+#define W8_MX_WL_PROLOGUE_ISSUE(k)                                                       \
+  do {                                                                                   \
+    const uint32_t _ra = W8_MX_WL_ROW0(m0 + gm * (int64_t)grp, tk_gl_mview(&ga)), _pa = tk_gl_mview(&ga).pitch; \
+    uint32_t _wa[na];                                                                    \
+    _Pragma("unroll") for (int _i = 0; _i < na; _i++) _wa[_i] = W8_MX_WL_OFF(_ra, _pa, _i, 0); \
+    W8_MX_WL_ISSUE(sa[0], sa[1], rma, _wa, _pa, na, W8_MX_WL_KOFF(k));                  \
+    W8_MX_WL_ISSUE(sb[0], sb[1], rmb, mx_wb, mx_pb, nb, W8_MX_WL_KOFF(k));               \
+  } while (0)
+#define W8_MX_WL_PROLOGUE_SWAP()                                                         \
+  do {                                                                                   \
+    TK_WAIT_VMCNT(0);                                                                    \
+    W8_MX_WL_SWAP(sa[0], sa[1], na);                                                     \
+    W8_MX_WL_SWAP(sb[0], sb[1], nb);                                                     \
   } while (0)
 #define W8_MX_MEMORY_WL(cur, kload)                                                      \
   do {                                                                                   \
@@ -393,6 +415,9 @@
 #ifndef GEMM_MX_FP4_HALF_LINES
 #define W8_MX_MEM W8_MX_MEMORY_WL
 #define W8_MX_K_SETUP() W8_MX_WL_SETUP()
+#ifndef GEMM_MX_FP4_PROLOGUE_HALF_LINES
+#define W8_MX_WL_PROLOGUE_ISSUE_ON 1
+#endif
 #define W8_MX_K_PROLOGUE0() W8_MX_WL_PROLOGUE0()
 #else
 #define W8_MX_MEM W8_MX_MEMORY_HL
@@ -413,6 +438,7 @@
 #undef W8_MX_MEM
 #undef W8_MX_K_SETUP
 #undef W8_MX_K_PROLOGUE0
+#undef W8_MX_WL_PROLOGUE_ISSUE_ON
 #undef W8_PF
 #undef W8_PF_AT
 #undef W8_MX_MMA
@@ -460,6 +486,8 @@
 #undef W8_MX_WL_ISSUE
 #undef W8_MX_WL_ISSUE_HL
 #undef W8_MX_WL_SWAP
+#undef W8_MX_WL_PROLOGUE_ISSUE
+#undef W8_MX_WL_PROLOGUE_SWAP
 #undef W8_MX_TAIL_MMA
 #else
 /* gfx942 device pass: no block-scaled MFMAs; the host refuses MX there */
