@@ -134,20 +134,23 @@ typedef struct attn_bwd_args {
  * (coalesced: a wave reads whole rows), the chunk sums reduced across those
  * lanes with tk_xor_f32 in a fixed order (deterministic). */
 #define AB_PRE_ROWS(d) (256 / ((d) / 8)) /* rows per 256-thread workgroup pass */
-/* passes per workgroup of attn_bwd_pre and attn_bwd_dq_cvt, every pass's loads issued first: one
- * 16-byte load pair (or two) per thread and workgroup left both kernels latency-bound, far below
- * HBM rate (MI355X b16 h16 s1024 d128: pre 47.5 us, dq_cvt 20.8, modeled v10) */
-#define AB_PRE_PASSES 4
-#define AB_PRE_WG_ROWS(d) (AB_PRE_ROWS(d) * AB_PRE_PASSES) /* rows per workgroup: the grid's x unit */
+/* passes per workgroup of attn_bwd_pre and attn_bwd_dq_cvt (pass p: rows p gridDim.x
+ * AB_PRE_ROWS further, so neighbouring workgroups still read neighbouring rows together), every
+ * pass's loads issued first.  One pass left pre latency-bound with inputs in the Infinity Cache;
+ * more passes cost with inputs from HBM.  MI355X b16 h16 s1024 d128, pre (modeled v10), inputs
+ * device / host: 1 pass 47.5 / 63.0 us, 2: 37.9 / 67.2, 4: 37.9 / 69.3, 8: 38.0 / 69.7 (the
+ * ordered dQ's, which zeroes no sums: 2 passes 44.4 us host, 1: 50.4) */
+#define AB_PRE_PASSES 2
+#define AB_PRE_WG_ROWS(d) (AB_PRE_ROWS(d) * AB_PRE_PASSES) /* rows per workgroup (the grid's x: sq / this) */
 __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 {
   const int cpr = (int)a.o.dims[3] / 8; /* 16-byte chunks per row: 8 or 16 */
   const int tid = (int)threadIdx.x, c = tid % cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
-  const int i0 = (int)blockIdx.x * AB_PRE_PASSES * (256 / cpr) + tid / cpr;
+  const int i0 = (int)blockIdx.x * (256 / cpr) + tid / cpr, di = (int)gridDim.x * (256 / cpr);
   const tk_rsrc ro = tk_gl_rsrc(&a.o), rg = tk_gl_rsrc(&a.dout);
   tk_u32x4 vo[AB_PRE_PASSES], vg[AB_PRE_PASSES];
   _Pragma("unroll") for (int p = 0; p < AB_PRE_PASSES; ++p) {
-    const int i = i0 + p * (256 / cpr);
+    const int i = i0 + p * di;
     const bool in = i < a.sq;
     const uint32_t oo = in ? (uint32_t)(tk_gl_offset(&a.o, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
     const uint32_t og = in ? (uint32_t)(tk_gl_offset(&a.dout, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
@@ -155,7 +158,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     vg[p] = tk_buffer_load_b128(rg, og);
   }
   _Pragma("unroll") for (int p = 0; p < AB_PRE_PASSES; ++p) {
-    const int i = i0 + p * (256 / cpr);
+    const int i = i0 + p * di;
     const bool in = i < a.sq;
     float s = 0.0f;
     _Pragma("unroll") for (int e = 0; e < 4; ++e) {
@@ -185,17 +188,17 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 __device__ static inline void attn_bwd_dq_cvt_rows(const attn_bwd_args &a, const int cpr)
 {
   const int tid = (int)threadIdx.x, c = tid % cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
-  const int i0 = (int)blockIdx.x * AB_PRE_PASSES * (256 / cpr) + tid / cpr;
+  const int i0 = (int)blockIdx.x * (256 / cpr) + tid / cpr, di = (int)gridDim.x * (256 / cpr);
   const tk_rsrc rq = tk_rsrc_make(a.dqa, a.dqa_bytes), rd = tk_gl_rsrc(&a.dq);
   tk_u32x4 x0[AB_PRE_PASSES], x1[AB_PRE_PASSES];
   _Pragma("unroll") for (int p = 0; p < AB_PRE_PASSES; ++p) { /* rows past sq read 0 (dropped) */
-    const int i = i0 + p * (256 / cpr);
+    const int i = i0 + p * di;
     const uint32_t o = i < a.sq ? (uint32_t)(((((int64_t)b * a.hq + h) * a.sq + i) * (8 * cpr) + 8 * c) * 4) : TK_OOB_OFFSET;
     x0[p] = tk_buffer_load_b128(rq, o);
     x1[p] = tk_buffer_load_b128(rq, o + 16u);
   }
   _Pragma("unroll") for (int p = 0; p < AB_PRE_PASSES; ++p) {
-    const int i = i0 + p * (256 / cpr);
+    const int i = i0 + p * di;
     tk_u32x4 y;
     _Pragma("unroll") for (int e = 0; e < 4; ++e) {
       const uint32_t lo = e < 2 ? x0[p][2 * e] : x1[p][2 * e - 4], hi = e < 2 ? x0[p][2 * e + 1] : x1[p][2 * e - 3];
