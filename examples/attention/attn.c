@@ -112,12 +112,14 @@ static void setup(attn_data *d, const tk_attn_problem *p, uint64_t seed, int bwd
   if (bwd) {
     d->g = dev_alloc(d->n[3] * 2);
     d->dq = dev_alloc(d->n[0] * 2), d->dk = dev_alloc(d->n[1] * 2), d->dv = dev_alloc(d->n[2] * 2);
-    /* the workspace of the mode that runs (bwd 2: deterministic, its dQ partials) */
-    d->ws = dev_alloc(tk_attn_bwd_workspace_bytes_flags(p, bwd == 2 ? TK_ATTN_BWD_DETERMINISTIC : 0u));
+    /* the workspace of the mode that runs (bwd 2: deterministic, its dQ partials); its contents on
+     * entry are the caller's garbage: all-ones bytes (f32 NaN) here, so that a kernel that counts
+     * on zeros there shows in --check */
+    d->ws = tk_ex_dev_alloc("attn", tk_attn_bwd_workspace_bytes_flags(p, bwd == 2 ? TK_ATTN_BWD_DETERMINISTIC : 0u), 0xff);
     CHECK_HIP(hipMemcpy(d->g, d->hg, d->n[3] * 2, hipMemcpyHostToDevice));
   }
   d->ws_bytes = tk_attn_fwd_workspace_bytes(p);
-  if (d->ws_bytes) d->fws = dev_alloc(d->ws_bytes);
+  if (d->ws_bytes) d->fws = tk_ex_dev_alloc("attn", d->ws_bytes, 0xff); /* (garbage, as above) */
 }
 
 /* --inputs device: the timed launch's inputs as the kernels that produce

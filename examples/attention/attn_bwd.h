@@ -134,20 +134,23 @@ typedef struct attn_bwd_args {
  * (coalesced: a wave reads whole rows), the chunk sums reduced across those
  * lanes with tk_xor_f32 in a fixed order (deterministic). */
 #define AB_PRE_ROWS(d) (256 / ((d) / 8)) /* rows per 256-thread workgroup pass */
-/* passes per workgroup of attn_bwd_pre and attn_bwd_dq_cvt, every pass's loads issued first: one
- * 16-byte load pair (or two) per thread and workgroup left both kernels latency-bound, far below
- * HBM rate (MI355X b16 h16 s1024 d128: pre 47.5 us, dq_cvt 20.8, modeled v10) */
-#define AB_PRE_PASSES 4
-#define AB_PRE_WG_ROWS(d) (AB_PRE_ROWS(d) * AB_PRE_PASSES) /* rows per workgroup: the grid's x unit */
+/* passes per workgroup of attn_bwd_pre and attn_bwd_dq_cvt (pass p: rows p gridDim.x
+ * AB_PRE_ROWS further, so neighbouring workgroups still read neighbouring rows together), every
+ * pass's loads issued first.  One pass left pre latency-bound with inputs in the Infinity Cache;
+ * more passes cost with inputs from HBM.  MI355X b16 h16 s1024 d128, pre (modeled v10), inputs
+ * device / host: 1 pass 47.5 / 63.0 us, 2: 37.9 / 67.2, 4: 37.9 / 69.3, 8: 38.0 / 69.7 (the
+ * ordered dQ's, which zeroes no sums: 2 passes 44.4 us host, 1: 50.4) */
+#define AB_PRE_PASSES 2
+#define AB_PRE_WG_ROWS(d) (AB_PRE_ROWS(d) * AB_PRE_PASSES) /* rows per workgroup (the grid's x: sq / this) */
 __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 {
   const int cpr = (int)a.o.dims[3] / 8; /* 16-byte chunks per row: 8 or 16 */
   const int tid = (int)threadIdx.x, c = tid % cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
-  const int i0 = (int)blockIdx.x * AB_PRE_PASSES * (256 / cpr) + tid / cpr;
+  const int i0 = (int)blockIdx.x * (256 / cpr) + tid / cpr, di = (int)gridDim.x * (256 / cpr);
   const tk_rsrc ro = tk_gl_rsrc(&a.o), rg = tk_gl_rsrc(&a.dout);
   tk_u32x4 vo[AB_PRE_PASSES], vg[AB_PRE_PASSES];
   _Pragma("unroll") for (int p = 0; p < AB_PRE_PASSES; ++p) {
-    const int i = i0 + p * (256 / cpr);
+    const int i = i0 + p * di;
     const bool in = i < a.sq;
     const uint32_t oo = in ? (uint32_t)(tk_gl_offset(&a.o, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
     const uint32_t og = in ? (uint32_t)(tk_gl_offset(&a.dout, b, h, i, 8 * c) * 2) : TK_OOB_OFFSET;
@@ -155,7 +158,7 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     vg[p] = tk_buffer_load_b128(rg, og);
   }
   _Pragma("unroll") for (int p = 0; p < AB_PRE_PASSES; ++p) {
-    const int i = i0 + p * (256 / cpr);
+    const int i = i0 + p * di;
     const bool in = i < a.sq;
     float s = 0.0f;
     _Pragma("unroll") for (int e = 0; e < 4; ++e) {
@@ -164,7 +167,10 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
     }
     for (int m = 1; m < cpr; m <<= 1) s += tk_xor_f32(s, m);
     if (in && c == 0) a.delta[((int64_t)b * a.hq + h) * a.sq + i] = s;
-    if (in && a.dqa) { /* the fused dQ's sums start at 0: this thread's 8 of row i */
+    /* the fused dQ's sums start at 0: this thread's 8 of row i.  The ordered dQ's first
+     * contribution to a block is a store (AB_DQ_PUT): only rows that see no key (causal, sq >
+     * skv: no block has them) need the zeros */
+    if (in && a.dqa && (!a.dqo || (a.causal && i + a.skv - a.sq < 0))) {
       tk_u32x4 *z = (tk_u32x4 *)(a.dqa + (((int64_t)b * a.hq + h) * a.sq + i) * (8 * cpr) + 8 * c);
       z[0] = tk_u32x4{0u, 0u, 0u, 0u};
       z[1] = tk_u32x4{0u, 0u, 0u, 0u};
@@ -182,17 +188,17 @@ __global__ __launch_bounds__(256) void attn_bwd_pre(attn_bwd_args a)
 __device__ static inline void attn_bwd_dq_cvt_rows(const attn_bwd_args &a, const int cpr)
 {
   const int tid = (int)threadIdx.x, c = tid % cpr, h = (int)blockIdx.y, b = (int)blockIdx.z;
-  const int i0 = (int)blockIdx.x * AB_PRE_PASSES * (256 / cpr) + tid / cpr;
+  const int i0 = (int)blockIdx.x * (256 / cpr) + tid / cpr, di = (int)gridDim.x * (256 / cpr);
   const tk_rsrc rq = tk_rsrc_make(a.dqa, a.dqa_bytes), rd = tk_gl_rsrc(&a.dq);
   tk_u32x4 x0[AB_PRE_PASSES], x1[AB_PRE_PASSES];
   _Pragma("unroll") for (int p = 0; p < AB_PRE_PASSES; ++p) { /* rows past sq read 0 (dropped) */
-    const int i = i0 + p * (256 / cpr);
+    const int i = i0 + p * di;
     const uint32_t o = i < a.sq ? (uint32_t)(((((int64_t)b * a.hq + h) * a.sq + i) * (8 * cpr) + 8 * c) * 4) : TK_OOB_OFFSET;
     x0[p] = tk_buffer_load_b128(rq, o);
     x1[p] = tk_buffer_load_b128(rq, o + 16u);
   }
   _Pragma("unroll") for (int p = 0; p < AB_PRE_PASSES; ++p) {
-    const int i = i0 + p * (256 / cpr);
+    const int i = i0 + p * di;
     tk_u32x4 y;
     _Pragma("unroll") for (int e = 0; e < 4; ++e) {
       const uint32_t lo = e < 2 ? x0[p][2 * e] : x1[p][2 * e - 4], hi = e < 2 ? x0[p][2 * e + 1] : x1[p][2 * e - 3];
@@ -383,20 +389,29 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
 
 /* dkdvq kernel (inside it): a wave's 32 x 32 dQ block (rows R0.., columns C0.. of query head H,
  * head dim DD) added to the f32 sums, one atomic per element: a register's 32 lanes cover 32
- * consecutive columns of one row (128 bytes); rows past sq are sent past num_records (dropped) */
-#define AB_DQ_ATOMIC(X, H, R0, C0, DD)                                                                \
+ * consecutive columns of one row (128 bytes); rows past sq are sent past num_records (dropped).
+ * AB_DQ_PUT: ST (wave-uniform) stores the block instead, the first contribution to it in the
+ * ordered dQ (rank 0, attn_bwd_dqo.h: its sums are not zeroed first) */
+#define AB_STORE_F32(R, OFF, V) tk_buffer_store_b32(R, OFF, __float_as_uint(V))
+#define AB_DQ_ATOMIC(X, H, R0, C0, DD) AB_DQ_PUT_AS(X, H, R0, C0, DD, tk_buffer_atomic_add_f32)
+#define AB_DQ_PUT(X, H, R0, C0, DD, ST)                                                           \
+  do {                                                                                            \
+    if (ST) AB_DQ_PUT_AS(X, H, R0, C0, DD, AB_STORE_F32);                                         \
+    else AB_DQ_PUT_AS(X, H, R0, C0, DD, tk_buffer_atomic_add_f32);                                \
+  } while (0)
+#define AB_DQ_PUT_AS(X, H, R0, C0, DD, OP)                                                        \
   do {                                                                                            \
     const int r0_ = (R0);                                                                         \
     const uint32_t rb_off_ = (uint32_t)((((int64_t)b * a.hq + (H)) * a.sq + r0_) * (DD) + (C0)) * 4u; \
     const uint32_t lo_ = rb_off_ + (uint32_t)(tk_layout_c_row(32, (int)lane, 0) * (DD) + (int)(lane % 32)) * 4u; \
     if (r0_ + 32 <= a.sq) { /* whole block inside: constant offsets from one lane address */     \
       _Pragma("unroll") for (int i = 0; i < 16; ++i)                                              \
-        tk_buffer_atomic_add_f32(rdqa, lo_ + (uint32_t)(tk_layout_c_row(32, 0, i) * (DD)) * 4u, (X).f[0][i]); \
+        OP(rdqa, lo_ + (uint32_t)(tk_layout_c_row(32, 0, i) * (DD)) * 4u, (X).f[0][i]);           \
     } else {                                                                                      \
       _Pragma("unroll") for (int i = 0; i < 16; ++i) {                                            \
         const int r_ = tk_layout_c_row(32, (int)lane, i);                                         \
         const uint32_t o_ = lo_ + (uint32_t)(tk_layout_c_row(32, 0, i) * (DD)) * 4u;              \
-        tk_buffer_atomic_add_f32(rdqa, r0_ + r_ < a.sq ? o_ : TK_OOB_OFFSET, (X).f[0][i]);        \
+        OP(rdqa, r0_ + r_ < a.sq ? o_ : TK_OOB_OFFSET, (X).f[0][i]);                              \
       }                                                                                           \
     }                                                                                             \
   } while (0)
@@ -750,7 +765,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           else if (c + 1 < 2 * NC) AB_RD_ISSUE(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));        \
           if (FQ == 3 && c == 0 && t > 0) { /* in order, before the loads (attn_bwd_dqo.h) */    \
             AB_DQO_ACQUIRE(ph0, pq0);                                                             \
-            AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                  \
+            AB_DQ_PUT(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D, dqo_rank_ == 0u);                    \
           }                                                                                       \
           if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
                          * first chunk reads' latency; unconditional, see the loop's end */      \
@@ -853,7 +868,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     if (FQ == 1 && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */ \
     if (FQ == 3 && nt > 0) {                                                                      \
       AB_DQO_ACQUIRE(ph0, pq0);                                                                   \
-      AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D);                                        \
+      AB_DQ_PUT(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D, dqo_rank_ == 0u);                          \
       AB_DQO_RELEASE();                                                                           \
     }                                                                                             \
     if (FQ == 2 && nt > 0) AB_DQP_STORE(dqc, dql, ph0, pq0 + 32 * rb_, 32 * cb_, D);            \
