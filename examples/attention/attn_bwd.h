@@ -392,7 +392,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * consecutive columns of one row (128 bytes); rows past sq are sent past num_records (dropped).
  * AB_DQ_PUT: ST (wave-uniform) stores the block instead, the first contribution to it in the
  * ordered dQ (rank 0, attn_bwd_dqo.h: its sums are not zeroed first) */
-#define AB_STORE_F32(R, OFF, V) tk_buffer_store_b32(R, OFF, __float_as_uint(V))
+#define AB_STORE_F32(R, OFF, V) tk_buffer_store_b32(R, OFF, tk_f32_bits(V))
 #define AB_DQ_ATOMIC(X, H, R0, C0, DD) AB_DQ_PUT_AS(X, H, R0, C0, DD, tk_buffer_atomic_add_f32)
 #define AB_DQ_PUT(X, H, R0, C0, DD, ST)                                                           \
   do {                                                                                            \
@@ -896,8 +896,9 @@ static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv,
 {
   attn_bwd_args pa = *a;
   if (a->nparts) pa.dqa = NULL; /* deterministic partials: nothing to zero */
-  hipLaunchKernelGGL(attn_bwd_pre, dim3((unsigned)((a->sq + AB_PRE_WG_ROWS(d) - 1) / AB_PRE_WG_ROWS(d)), (unsigned)a->hq,
-                     (unsigned)b), dim3(256), 0, stream, pa);
+  /* attn_bwd_pre's grid, attn_bwd_dq_cvt's too */
+  const dim3 gp((unsigned)((a->sq + AB_PRE_WG_ROWS(d) - 1) / AB_PRE_WG_ROWS(d)), (unsigned)a->hq, (unsigned)b);
+  hipLaunchKernelGGL(attn_bwd_pre, gp, dim3(256), 0, stream, pa);
   const dim3 gkv((unsigned)((a->skv + AB_BK - 1) / AB_BK), (unsigned)hkv, (unsigned)b);
   const dim3 gq((unsigned)((a->sq + AF_BQ - 1) / AF_BQ), (unsigned)a->hq, (unsigned)b);
   if (a->nparts) { /* deterministic: kvdqp launches, then the partials' sum (attn_bwd_dqp.h) */
@@ -907,8 +908,7 @@ static hipError_t attn_bwd_launch(const attn_bwd_args *a, int d, int b, int hkv,
     if (a->dqo) hipLaunchKernelGGL(d == 64 ? attn_bwd_d64_kvdqo : attn_bwd_d128_kvdqo, gkv, dim3(256), 0, stream, *a);
     else if (d == 64) hipLaunchKernelGGL(attn_bwd_d64_dkdvq, gkv, dim3(256), 0, stream, *a);
     else hipLaunchKernelGGL(attn_bwd_d128_dkdvq, gkv, dim3(256), 0, stream, *a);
-    hipLaunchKernelGGL(attn_bwd_dq_cvt, dim3((unsigned)((a->sq + AB_PRE_WG_ROWS(d) - 1) / AB_PRE_WG_ROWS(d)), (unsigned)a->hq,
-                       (unsigned)b), dim3(256), 0, stream, *a);
+    hipLaunchKernelGGL(attn_bwd_dq_cvt, gp, dim3(256), 0, stream, *a);
   } else if (d == 64) {
     hipLaunchKernelGGL(attn_bwd_d64_dkdv, gkv, dim3(256), 0, stream, *a);
     hipLaunchKernelGGL(attn_bwd_d64_dq, gq, dim3(256), 0, stream, *a);
