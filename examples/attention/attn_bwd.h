@@ -785,7 +785,7 @@ __device__ static inline ab_heads ab_heads_of(const tk_gl *g, int b)
           if (c + 1 < NC) AB_RD_ISSUE(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                      \
           else if (c + 1 < 2 * NC) AB_RD_ISSUE(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));        \
           if (FQ == 3 && c == 0 && t > 0) { /* in order, before the loads (attn_bwd_dqo.h) */    \
-            AB_DQO_ACQUIRE(ph0, pq0);                                                             \
+            AB_DQO_ACQUIRE(); /* (ph0, pq0) */                                                             \
             AB_DQ_PUT(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D, dqo_rank_ == 0u);                    \
           }                                                                                       \
           if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
@@ -888,7 +888,7 @@ __device__ static inline ab_heads ab_heads_of(const tk_gl *g, int b)
     }                                                                                             \
     if (FQ == 1 && nt > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); /* the last tile's */ \
     if (FQ == 3 && nt > 0) {                                                                      \
-      AB_DQO_ACQUIRE(ph0, pq0);                                                                   \
+      AB_DQO_ACQUIRE(); /* (ph0, pq0) */                                                                   \
       AB_DQ_PUT(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D, dqo_rank_ == 0u);                          \
       AB_DQO_RELEASE();                                                                           \
     }                                                                                             \
