@@ -79,14 +79,36 @@ static inline int64_t attn_bwd_dqo_flags(int64_t b, int64_t hq, int64_t sq, int6
   } while (0)
 /* FQ 3: the XCD grouping keeps a wave's predecessor earlier on its XCD (b * hkv a multiple of 8) */
 #define AB_DQO_XCD_OK() (((uint32_t)gridDim.y * (uint32_t)gridDim.z) % (uint32_t)TK_NUM_XCDS == 0u)
-/* rotated order (stride c = a.dqo_rot > 0: non-causal, all N key blocks of a kv group resident at
- * once, c N <= T tiles each): key block k starts at tile c k and wraps, so tile u is visited by key
- * block min(u / c, N - 1) = L first, then L - 1, ..., 0, then N - 1, ..., L + 1, c tiles apart:
- * each finds its predecessor's adds done.  k's rank there (host and device) */
-TK_HDI int attn_bwd_dqo_rank_rot(int u, int k, int n, int c)
+/* a key block's rank in a query tile: its place in the order of the adds into the tile's dQ block.
+ *  - plain (non-causal, not rotated): kb;
+ *  - causal (key blocks descending): L - kb, L = min((q0 + BQ + skv - sq - 1) / 128, (skv - 1) / 128)
+ *    the tile's last contributor;
+ *  - rotated (stride c = AB_DQO_ROT; non-causal, all N key blocks of a kv group resident at once,
+ *    c N <= T tiles each): key block k starts at tile c k and wraps, so tile u (its index in the
+ *    group's walk) is visited by key block min(u / c, N - 1) = L first, then L - 1, ..., 0, then
+ *    N - 1, ..., L + 1, c tiles apart: each finds its predecessor's adds done.  k's rank: L - k,
+ *    plus N when u < c k.
+ * One form for the three, so a tile computes one formula (all three with selects cost ~35 scalar
+ * instructions a tile: MI355X b16 h16 s1024 d128 kvdqo 514.8 -> 507.5 us with the rotated one alone,
+ * modeled v10): min((v ra + rb) >> rs, rm) - kb + (v < rw ? n : 0), v = q0 / BQ + (h - the group's
+ * first head) rh, the order's constants below (v ra + rb >= 0 on every tile a block visits: causal
+ * blocks start at qs, whose first tile's last row sees key kv0). */
+typedef struct { int rh, ra, rb, rs, rm, rw, n, kb; } attn_bwd_dqo_rk;
+#define AB_DQO_LOG2(X) ((X) == 128 ? 7 : (X) == 64 ? 6 : (X) == 32 ? 5 : (X) == 16 ? 4 : (X) == 8 ? 3 : (X) == 4 ? 2 : (X) == 2 ? 1 : 0)
+static_assert(AB_DQO_ROT >= 1 && AB_DQO_ROT <= 128 && (AB_DQO_ROT & (AB_DQO_ROT - 1)) == 0,
+              "attn_bwd_dqo.h: the rotated order's stride AB_DQO_ROT must be a power of two up to 128 (a shift)");
+static_assert(AB_BK == 128, "attn_bwd_dqo.h: the causal rank's shift assumes 128 keys per block (AB_BK)");
+TK_HDI attn_bwd_dqo_rk attn_bwd_dqo_rank_k(int causal, int rot, int kb, int n, int ntq, int bq, int off, int skv)
 {
-  const int l = u / c < n - 1 ? u / c : n - 1;
-  return c * k <= u ? l - k : l + n - k;
+  attn_bwd_dqo_rk k = {0, 0, 2 * kb, 0, 2 * kb, 0, n, kb}; /* plain: min(2 kb, 2 kb) - kb */
+  if (causal) k.ra = bq, k.rb = bq + off - 1, k.rs = AB_DQO_LOG2(AB_BK), k.rm = (skv - 1) / AB_BK;
+  else if (rot) k.rh = ntq, k.ra = 1, k.rb = 0, k.rs = AB_DQO_LOG2(AB_DQO_ROT), k.rm = n - 1, k.rw = AB_DQO_ROT * kb;
+  return k;
+}
+TK_HDI int attn_bwd_dqo_rank(const attn_bwd_dqo_rk *k, int v)
+{
+  const int l = (v * k->ra + k->rb) >> k->rs;
+  return (l < k->rm ? l : k->rm) - k->kb + (v < k->rw ? k->n : 0);
 }
 /* the rotated order (1: on, stride AB_DQO_ROT tiles; `c` 0 turns it off): non-causal (causal key blocks need no rotation: see
  * the head); 2..8 key blocks of a kv group (the flags' order: a tile's rank below N <= 8), at most
@@ -111,7 +133,11 @@ static inline int attn_bwd_dqo_rotate(int64_t b, int64_t hq, int64_t hkv, int64_
   /* a tile's contributors on one XCD, their adds in one L2 (rotated order: attn_bwd_dqo_rotate    \
    * chose it for b hkv % 8 == 0, tested here on the grid as launched): the fence-free wait */    \
   const int dqo_one_l2_ = a.dqo_rot && AB_DQO_XCD_OK();                                           \
+  /* this block's rank constants (attn_bwd_dqo_rank) */                                          \
+  const attn_bwd_dqo_rk dqo_rk_ = attn_bwd_dqo_rank_k(a.causal, a.dqo_rot, kb_, dqo_nkb_, (int)dqo_ntq_, BQ_, off, a.skv); \
+  uint32_t dqo_nrank_ = 0u, *dqo_nflag_ = NULL; /* the peeked tile's rank and flag */           \
   (void)dqo_seen_, (void)dqo_rank_, (void)dqo_rel_, (void)dqo_ntq_, (void)dqo_nkb_, (void)dqo_one_l2_; \
+  (void)dqo_rk_, (void)dqo_nrank_, (void)dqo_nflag_;                                              \
   if (FQ_ == 3 && a.dqo_rot) {                                                                    \
     const int r_ = AB_DQO_ROT * kb_;                                                              \
     (IH) += r_ / ntq;                                                                             \
@@ -119,30 +145,31 @@ static inline int attn_bwd_dqo_rotate(int64_t b, int64_t hq, int64_t hkv, int64_
     (CQ) = (IQ);                                                                                  \
     (CH) = (IH);                                                                                  \
   }
-/* the flag of this wave's dQ block in query tile (H, rows Q0..) and its rank there (kb_: this
- * workgroup's key block) */
+/* the flag of this wave's dQ block in query tile (H, rows Q0..) and this block's rank there */
 #define AB_DQO_FLAG(H, Q0)                                                                        \
   (a.dqo + ((((uint32_t)b * (uint32_t)a.hq + (uint32_t)(H)) * dqo_ntq_ + (uint32_t)(Q0) / (uint32_t)BQ_) * 4u + wave))
-#define AB_DQO_RANK(H, Q0)                                                                        \
-  (a.causal ? (((Q0) + BQ_ + off - 1) / AB_BK < (a.skv - 1) / AB_BK ? ((Q0) + BQ_ + off - 1) / AB_BK \
-                                                                      : (a.skv - 1) / AB_BK) - kb_ \
-   : a.dqo_rot ? attn_bwd_dqo_rank_rot(((H) - hk * a.group) * ntq + (Q0) / BQ_, kb_, dqo_nkb_, AB_DQO_ROT) \
-               : kb_)
-/* before the wave's atomics into tile (H, Q0) (at the next tile's start, before its loads): the
- * previous block's release, then this one's predecessors' adds done */
-#define AB_DQO_ACQUIRE(H, Q0)                                                                     \
+#define AB_DQO_RANK(H, Q0) attn_bwd_dqo_rank(&dqo_rk_, (Q0) / BQ_ + ((H) - hk * a.group) * dqo_rk_.rh)
+/* before the wave's atomics into the tile last peeked (at the next tile's start, before its
+ * loads): the previous block's release, then this one's predecessors' adds done */
+#define AB_DQO_ACQUIRE()                                                                          \
   do {                                                                                            \
     AB_DQO_RELEASE();                                                                             \
-    dqo_rank_ = (uint32_t)AB_DQO_RANK(H, Q0);                                                     \
-    dqo_rel_ = AB_DQO_FLAG(H, Q0);                                                                \
+    dqo_rank_ = dqo_nrank_;                                                                       \
+    dqo_rel_ = dqo_nflag_;                                                                        \
     if (dqo_one_l2_) /* adds in one L2: no acquire fence (tk_flag_wait_geq_seen_rmw; MI355X     \
                       * kvdqo 538.1 -> 524.0 us at b16 h16 s1024 d128, modeled v10) */           \
       tk_flag_wait_geq_seen_rmw(dqo_rel_, dqo_rank_, dqo_seen_);                                  \
     else                                                                                          \
       tk_flag_wait_geq_seen(dqo_rel_, dqo_rank_, dqo_seen_);                                      \
   } while (0)
-/* mid-tile: the flag of this tile's block (H, Q0), read for its acquire at the next tile's start */
-#define AB_DQO_PEEK(H, Q0) (dqo_seen_ = tk_flag_peek(AB_DQO_FLAG(H, Q0)))
+/* mid-tile: the flag of this tile's block (H, Q0), read for its acquire at the next tile's start
+ * (with its address and this block's rank there, made once) */
+#define AB_DQO_PEEK(H, Q0)                                                                        \
+  do {                                                                                            \
+    dqo_nflag_ = AB_DQO_FLAG(H, Q0);                                                              \
+    dqo_nrank_ = (uint32_t)AB_DQO_RANK(H, Q0);                                                        \
+    dqo_seen_ = tk_flag_peek(dqo_nflag_);                                                         \
+  } while (0)
 /* after them: the next may add.  At the next acquire (a tile later, after the commit waited for
  * the stage's loads: the release's vmcnt(0) then finds the atomics done, where at the tile's end
  * it waited for the next tile's loads) and after the last */
