@@ -280,13 +280,12 @@
 /* this thread's X row offsets: chunk i of the half-line layout (rows j/4,
  * chunk j%4, j = gtid + 256 i) moved up 8 rows and over 64 bytes in lanes
  * 32-63; set in the prologue (after the body's held addresses) */
-#define W8_MX_WL_ROW0(r0, mv) ((r0) < 0 || (r0) > (int64_t)(mv).rows ? (mv).rows : (uint32_t)(r0))
 #define W8_MX_WL_OFF(r0, pitch, i, hl) /* hl: 1 for the half-line offset (step 0's half-step 3) */ \
   (((r0) + (tk_opaque(gtid) + 256u * (uint32_t)(i)) / 4u - (hl ? 0u : 8u * (tk_opaque(gtid) % 64u / 32u))) * (pitch) + \
    16u * (tk_opaque(gtid) % 4u) + (hl ? 0u : 64u * (tk_opaque(gtid) % 64u / 32u)))
 #define W8_MX_WL_PROLOGUE0()                                                             \
   do {                                                                                   \
-    const uint32_t _rb = W8_MX_WL_ROW0(n0 + gn * (int64_t)grp, tk_gl_mview(&gb));        \
+    const uint32_t _rb = tk_mat_row0(tk_gl_mview(&gb), n0 + gn * (int64_t)grp);         \
     _Pragma("unroll") for (int _i = 0; _i < nb; _i++) mx_wb[_i] = W8_MX_WL_OFF(_rb, mx_pb, _i, 0); \
   } while (0)
 /* the whole-line loads of K step at byte column koff (even half-step),
@@ -324,7 +323,7 @@
  * 512 lines are not asked for again after them (mx-s40). */
 #define W8_MX_WL_PROLOGUE_ISSUE(k)                                                       \
   do {                                                                                   \
-    const uint32_t _ra = W8_MX_WL_ROW0(m0 + gm * (int64_t)grp, tk_gl_mview(&ga)), _pa = tk_gl_mview(&ga).pitch; \
+    const uint32_t _ra = tk_mat_row0(tk_gl_mview(&ga), m0 + gm * (int64_t)grp), _pa = tk_gl_mview(&ga).pitch; \
     uint32_t _wa[na];                                                                    \
     _Pragma("unroll") for (int _i = 0; _i < na; _i++) _wa[_i] = W8_MX_WL_OFF(_ra, _pa, _i, 0); \
     W8_MX_WL_ISSUE(sa[0], sa[1], rma, _wa, _pa, na, W8_MX_WL_KOFF(k));                  \
@@ -344,7 +343,7 @@
       tk_load_commit_at(sa[1], la, W8_BUFB(1), nb + na + nb + W8_NS);                    \
       tk_load_issue_at(sa[1], rma, la, W8_KOFF(kload));                                  \
       if (ks == 0)                                                                       \
-        W8_MX_WL_ISSUE_HL(mx_yb, rmb, W8_MX_WL_ROW0(n0 + gn * (int64_t)grp, tk_gl_mview(&gb)), mx_pb, nb, W8_KOFF(kload)); \
+        W8_MX_WL_ISSUE_HL(mx_yb, rmb, tk_mat_row0(tk_gl_mview(&gb), n0 + gn * (int64_t)grp), mx_pb, nb, W8_KOFF(kload)); \
       W8_B_COMMIT_AT(1, W8_NS + na + nb + na + nb);                                      \
     } else {                                                                             \
       if (ks == 0) TK_WAIT_VMCNT(nb + na + nb);                                          \
@@ -479,7 +478,6 @@
 #undef W8_MX_MEMORY_HL
 #undef W8_MX_MEMORY_WL
 #undef W8_MX_WL_SETUP
-#undef W8_MX_WL_ROW0
 #undef W8_MX_WL_OFF
 #undef W8_MX_WL_PROLOGUE0
 #undef W8_MX_WL_KOFF
