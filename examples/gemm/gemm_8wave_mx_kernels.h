@@ -152,10 +152,16 @@
     }                                                                                    \
     W8_MX_K_PROLOGUE0();                                                                 \
   } while (0)
-#define W8_MX_PROLOGUE(k)                                                                \
+#define W8_MX_PROLOGUE_WRITE()                                                           \
   do {                                                                                   \
     _Pragma("unroll") for (int _i = 0; _i < 4; _i++)                                     \
       W8_MX_COMMIT_IF(mx_p0[_i], 0u, W8_MX_PTAU(tk_opaque(gtid) % 64u, _i), true);       \
+  } while (0)
+/* W8_MX_EARLY_WRITE (per kernel): 1 when the kernel's prologue hook wrote
+ * superchunk 0 already (mxfp4's W8_MX_WL_PROLOGUE_SWAP) */
+#define W8_MX_PROLOGUE(k)                                                                \
+  do {                                                                                   \
+    if (!W8_MX_EARLY_WRITE) W8_MX_PROLOGUE_WRITE();                                      \
     W8_MX_LOAD(1, 0);                                                                    \
   } while (0)
 /* a memory cluster: the first one reads this K step's 6 words (superchunk
@@ -280,13 +286,12 @@
 /* this thread's X row offsets: chunk i of the half-line layout (rows j/4,
  * chunk j%4, j = gtid + 256 i) moved up 8 rows and over 64 bytes in lanes
  * 32-63; set in the prologue (after the body's held addresses) */
-#define W8_MX_WL_ROW0(r0, mv) ((r0) < 0 || (r0) > (int64_t)(mv).rows ? (mv).rows : (uint32_t)(r0))
 #define W8_MX_WL_OFF(r0, pitch, i, hl) /* hl: 1 for the half-line offset (step 0's half-step 3) */ \
   (((r0) + (tk_opaque(gtid) + 256u * (uint32_t)(i)) / 4u - (hl ? 0u : 8u * (tk_opaque(gtid) % 64u / 32u))) * (pitch) + \
    16u * (tk_opaque(gtid) % 4u) + (hl ? 0u : 64u * (tk_opaque(gtid) % 64u / 32u)))
 #define W8_MX_WL_PROLOGUE0()                                                             \
   do {                                                                                   \
-    const uint32_t _rb = W8_MX_WL_ROW0(n0 + gn * (int64_t)grp, tk_gl_mview(&gb));        \
+    const uint32_t _rb = tk_mat_row0(tk_gl_mview(&gb), n0 + gn * (int64_t)grp);         \
     _Pragma("unroll") for (int _i = 0; _i < nb; _i++) mx_wb[_i] = W8_MX_WL_OFF(_rb, mx_pb, _i, 0); \
   } while (0)
 /* the whole-line loads of K step at byte column koff (even half-step),
@@ -324,17 +329,36 @@
  * 512 lines are not asked for again after them (mx-s40). */
 #define W8_MX_WL_PROLOGUE_ISSUE(k)                                                       \
   do {                                                                                   \
-    const uint32_t _ra = W8_MX_WL_ROW0(m0 + gm * (int64_t)grp, tk_gl_mview(&ga)), _pa = tk_gl_mview(&ga).pitch; \
+    const uint32_t _ra = tk_mat_row0(tk_gl_mview(&ga), m0 + gm * (int64_t)grp), _pa = tk_gl_mview(&ga).pitch; \
     uint32_t _wa[na];                                                                    \
     _Pragma("unroll") for (int _i = 0; _i < na; _i++) _wa[_i] = W8_MX_WL_OFF(_ra, _pa, _i, 0); \
     W8_MX_WL_ISSUE(sa[0], sa[1], rma, _wa, _pa, na, W8_MX_WL_KOFF(k));                  \
     W8_MX_WL_ISSUE(sb[0], sb[1], rmb, mx_wb, mx_pb, nb, W8_MX_WL_KOFF(k));               \
   } while (0)
+/* the scales' superchunk 0 (loaded first: LLVM waits for those 4 loads only)
+ * is split and written while the operands are still on their way, and A is
+ * swapped before Bt's loads are waited for: under the model (mx-s40
+ * timeline, 8192^3) group 1's waves sat 0.47 us in the old vmcnt(0) here,
+ * then wrote the scales, on the path to the first MFMA (mx-s41) */
 #define W8_MX_WL_PROLOGUE_SWAP()                                                         \
   do {                                                                                   \
-    TK_WAIT_VMCNT(0);                                                                    \
+    W8_MX_PROLOGUE_WRITE();                                                              \
+    TK_WAIT_VMCNT(2 * nb);                                                               \
     W8_MX_WL_SWAP(sa[0], sa[1], na);                                                     \
+    TK_WAIT_VMCNT(0);                                                                    \
     W8_MX_WL_SWAP(sb[0], sb[1], nb);                                                     \
+    W8_MX_WL_PIN();                                                                      \
+  } while (0)
+/* the loop's fragment addresses computed before the prologue's barrier (an
+ * empty asm each): clang put them after it, where group 0's first memory
+ * cluster and group 1's (then longer than group 0's first compute cluster:
+ * a 0.11 us MFMA gap, mx-s40 timeline) paid for them (mx-s41) */
+#define W8_MX_WL_PIN()                                                                   \
+  do {                                                                                   \
+    _Pragma("unroll") for (int _i = 0; _i < 2; _i++) {                                   \
+      pat_a.tk_addr_[_i] = tk_opaque(pat_a.tk_addr_[_i]);                                \
+      pat_b.tk_addr_[_i] = tk_opaque(pat_b.tk_addr_[_i]);                                \
+    }                                                                                    \
   } while (0)
 #define W8_MX_MEMORY_WL(cur, kload)                                                      \
   do {                                                                                   \
@@ -344,7 +368,7 @@
       tk_load_commit_at(sa[1], la, W8_BUFB(1), nb + na + nb + W8_NS);                    \
       tk_load_issue_at(sa[1], rma, la, W8_KOFF(kload));                                  \
       if (ks == 0)                                                                       \
-        W8_MX_WL_ISSUE_HL(mx_yb, rmb, W8_MX_WL_ROW0(n0 + gn * (int64_t)grp, tk_gl_mview(&gb)), mx_pb, nb, W8_KOFF(kload)); \
+        W8_MX_WL_ISSUE_HL(mx_yb, rmb, tk_mat_row0(tk_gl_mview(&gb), n0 + gn * (int64_t)grp), mx_pb, nb, W8_KOFF(kload)); \
       W8_B_COMMIT_AT(1, W8_NS + na + nb + na + nb);                                      \
     } else {                                                                             \
       if (ks == 0) TK_WAIT_VMCNT(nb + na + nb);                                          \
@@ -379,6 +403,7 @@
 #define W8_MX_MEM W8_MX_MEMORY_HL /* half lines: mxfp8 meets its target with them (docs/gemm.md MX) */
 #define W8_MX_K_SETUP()
 #define W8_MX_K_PROLOGUE0() do { } while (0)
+#define W8_MX_EARLY_WRITE 0
 #define W8_PF tk_prefetch_issue_b128_k4
 #define W8_PF_AT tk_prefetch_at_b128_k4
 #define W8_MX_MMA(h) tk_mma_ABt_mx(acc, fa, fb, acc, mx_sc, mx_sc + W8_GM / 32, W8_MX_FMT, 2 * (h))
@@ -403,6 +428,7 @@
 #undef W8_MX_MEM
 #undef W8_MX_K_SETUP
 #undef W8_MX_K_PROLOGUE0
+#undef W8_MX_EARLY_WRITE
 #undef W8_PF
 #undef W8_PF_AT
 #undef W8_MX_MMA
@@ -417,12 +443,16 @@
 #define W8_MX_K_SETUP() W8_MX_WL_SETUP()
 #ifndef GEMM_MX_FP4_PROLOGUE_HALF_LINES
 #define W8_MX_WL_PROLOGUE_ISSUE_ON 1
+#define W8_MX_EARLY_WRITE 1 /* W8_MX_WL_PROLOGUE_SWAP writes superchunk 0 */
 #endif
 #define W8_MX_K_PROLOGUE0() W8_MX_WL_PROLOGUE0()
 #else
 #define W8_MX_MEM W8_MX_MEMORY_HL
 #define W8_MX_K_SETUP()
 #define W8_MX_K_PROLOGUE0() do { } while (0)
+#endif
+#ifndef W8_MX_EARLY_WRITE
+#define W8_MX_EARLY_WRITE 0
 #endif
 #define W8_PF tk_prefetch_issue_b128
 #define W8_PF_AT tk_prefetch_at_b128
@@ -439,6 +469,7 @@
 #undef W8_MX_K_SETUP
 #undef W8_MX_K_PROLOGUE0
 #undef W8_MX_WL_PROLOGUE_ISSUE_ON
+#undef W8_MX_EARLY_WRITE
 #undef W8_PF
 #undef W8_PF_AT
 #undef W8_MX_MMA
@@ -465,6 +496,7 @@
 #undef W8_MX_LOAD
 #undef W8_MX_SPLIT
 #undef W8_MX_PROLOGUE
+#undef W8_MX_PROLOGUE_WRITE
 #undef W8_MX_PROLOGUE0
 #undef W8_MX_ISSUE
 #undef W8_MX_SW
@@ -479,7 +511,6 @@
 #undef W8_MX_MEMORY_HL
 #undef W8_MX_MEMORY_WL
 #undef W8_MX_WL_SETUP
-#undef W8_MX_WL_ROW0
 #undef W8_MX_WL_OFF
 #undef W8_MX_WL_PROLOGUE0
 #undef W8_MX_WL_KOFF
@@ -488,6 +519,7 @@
 #undef W8_MX_WL_SWAP
 #undef W8_MX_WL_PROLOGUE_ISSUE
 #undef W8_MX_WL_PROLOGUE_SWAP
+#undef W8_MX_WL_PIN
 #undef W8_MX_TAIL_MMA
 #else
 /* gfx942 device pass: no block-scaled MFMAs; the host refuses MX there */

@@ -133,6 +133,15 @@ TK_HDI tk_mview tk_gl_mview(const tk_gl *g) {
   v.rows = (uint32_t)g->dims[2];
   return v;
 }
+/* First row of a matrix-bounded load: r0, or the row count when r0 is
+ * negative or past it (the load then reads 0 everywhere).  64-bit r0, so a
+ * caller's 64-bit row is never truncated into range (a 32-bit one widens
+ * exactly).  Tested as two 32-bit words (high word 0, low word <= rows):
+ * scalar units have no 64-bit ordered compare, and for a widened 32-bit r0
+ * clang folds the high-word test into r0 < 0. */
+TK_HDI uint32_t tk_mat_row0(tk_mview mv, int64_t r0) {
+  return ((uint64_t)r0 >> 32) != 0 || (uint32_t)r0 > mv.rows ? mv.rows : (uint32_t)r0;
+}
 /* Host check: matrix-bounded loads of g are exact (TK_OK), or its rows
  * overlap (TK_ERR_STRIDE: row pitch below the row length; tk_gl_make never
  * builds such a tensor, a tk_gl filled by hand might) or its matrices come
@@ -163,10 +172,6 @@ TK_DI tk_rsrc tk_gl_rsrc_mat(const tk_gl *g, int64_t b, int64_t h) {
   return r;
 }
 #endif
-/* first row of a matrix-bounded load: r0 (32-bit), or the row count when r0
- * is negative or past it (everything then reads 0) */
-#define tk__mat_row0(mv, r0)                                                       \
-  ((int32_t)(r0) < 0 || (uint32_t)(int32_t)(r0) > (mv).rows ? (mv).rows : (uint32_t)(int32_t)(r0))
 
 /* ---- 1. group loads ---------------------------------------------------------- */
 
@@ -259,7 +264,7 @@ TK_DI tk_rsrc tk_gl_rsrc_mat(const tk_gl *g, int64_t b, int64_t h) {
 #define tk_load_issue_mat(S, mv, rsrc, r0, c0, tid)                                \
   do {                                                                             \
     typedef TK_TYPEOF(S) _S;                                                       \
-    const uint32_t _r0 = tk__mat_row0(mv, r0);                                     \
+    const uint32_t _r0 = tk_mat_row0(mv, r0);                                      \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++) {            \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
       (S).v[_i] = tk_buffer_load_b128((rsrc), (_r0 + _j / ((int)_S::tk_cpr)) * (mv).pitch + \
@@ -315,7 +320,7 @@ TK_DI tk_rsrc tk_gl_rsrc_mat(const tk_gl *g, int64_t b, int64_t h) {
   do {                                                                             \
     typedef TK_TYPEOF(S) _S;                                                       \
     TK__STAGE_T_CHECK(_S);                                                         \
-    const uint32_t _r0 = tk__mat_row0(mv, r0);                                     \
+    const uint32_t _r0 = tk_mat_row0(mv, r0);                                      \
     _Pragma("unroll") for (int _i = (u0); _i < (u0) + (nu) && _i < ((int)_S::tk_per) / 2; _i++) { \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
       const uint32_t _p = _j % (((int)_S::tk_cols) / 2), _n = (_j / (((int)_S::tk_cols) / 2)) * 8u; \
@@ -358,7 +363,7 @@ typedef struct {
     static_assert(((int)_S::tk_per) <= TK_LOAD_AT_MAX, "tk: tk_load_at holds up to 8 chunks per thread"); \
     static_assert(!TK_LDS_HALVES((int)_T::tk_layout),                              \
                   "tk: tk_load_at needs a layout that keeps 16-byte chunks whole (linear, TK_LDS_SWZ16, gfx950's swizzle)"); \
-    const uint32_t _r0 = tk__mat_row0(mv, r0);                                     \
+    const uint32_t _r0 = tk_mat_row0(mv, r0);                                      \
     _Pragma("unroll") for (int _i = 0; _i < ((int)_S::tk_per); _i++) {            \
       const uint32_t _j = (uint32_t)(tid) + (uint32_t)_i * ((int)_S::tk_nt);       \
       (L).tk_goff_[_i] = (_r0 + _j / ((int)_S::tk_cpr)) * (mv).pitch + (_j % ((int)_S::tk_cpr)) * 16u; \
@@ -536,7 +541,7 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
 #define tk_load_lds_direct_x4_mat(sm, NT, mv, rsrc, r0, c0, tid)                   \
   do {                                                                             \
     typedef TK_TYPEOF(sm) _Tm;                                                     \
-    const uint32_t _roff = tk__mat_row0(mv, r0) * (mv).pitch + (uint32_t)(c0) * ((int)_Tm::tk_elem_bytes); \
+    const uint32_t _roff = tk_mat_row0(mv, r0) * (mv).pitch + (uint32_t)(c0) * ((int)_Tm::tk_elem_bytes); \
     TK__LDS_DIRECT_X4(tk_load_lds_direct_x4_mat, sm, NT, rsrc, tid, _roff + _r * (mv).pitch + _byte); \
   } while (0)
 

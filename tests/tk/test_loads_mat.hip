@@ -7,6 +7,9 @@
 // transposed (tk_load_issue_t_mat_part, units in reverse order), both into
 // swizzled tiles.  A head index past the tensor (h = H) must read 0, and so
 // must a negative r0.  tk_gl_mat_ok is checked on the host at its limit.
+// tk_mat_row0 (the loads' first-row clamp) on the device for 64-bit and
+// 32-bit rows: negative, inside, at and past the end, values that a 32-bit
+// cast would wrap into range, row counts of 70 and 3e9 (above INT32_MAX).
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +47,15 @@ __global__ void k_mat(tk_gl g, uint16_t *out_rows, uint16_t *out_tr) {
   }
 }
 
+// tk_mat_row0 for each row r[i] (64-bit) and its 32-bit truncation
+__global__ void k_row0(tk_mview mv, const int64_t *r, uint32_t *out, uint32_t *out32, int n) {
+  const int i = (int)threadIdx.x;
+  if (i < n) {
+    out[i] = tk_mat_row0(mv, r[i]);
+    out32[i] = tk_mat_row0(mv, (int32_t)r[i]); // a 32-bit caller's row
+  }
+}
+
 #define HIPCHECK(x) do { hipError_t e_ = (x); if (e_ != hipSuccess) { fprintf(stderr, "%s: %s\n", #x, hipGetErrorString(e_)); exit(2); } } while (0)
 
 int main(void) {
@@ -71,6 +83,41 @@ int main(void) {
     tk_gl ovl = g; // rows overlapping (pitch below the row length): refused
     ovl.strides[2] = D / 2;
     if (tk_gl_mat_ok(&ovl) != TK_ERR_STRIDE) { printf("FAIL tk_gl_mat_ok accepts overlapping rows\n"); bad++; }
+  }
+  // tk_mat_row0 against the rule: r0 if 0 <= r0 <= rows, else rows
+  {
+    const int64_t rs[] = {0, -1, -70, INT64_MIN, 1, 69, 70, 71, INT32_MAX, (int64_t)1 << 31,
+                          (int64_t)1 << 32, ((int64_t)1 << 32) + 5, -((int64_t)1 << 32) + 3, 2999999999ll,
+                          3000000000ll, 3000000001ll, INT64_MAX};
+    const int nr = (int)(sizeof(rs) / sizeof(rs[0]));
+    int64_t *dr;
+    uint32_t *dout, *dout32;
+    HIPCHECK(hipMalloc(&dr, sizeof(rs)));
+    HIPCHECK(hipMalloc(&dout, nr * 4));
+    HIPCHECK(hipMalloc(&dout32, nr * 4));
+    HIPCHECK(hipMemcpy(dr, rs, sizeof(rs), hipMemcpyHostToDevice));
+    const uint32_t counts[] = {70u, 3000000000u};
+    for (int ci = 0; ci < 2; ci++) {
+      tk_mview mv;
+      mv.pitch = 128, mv.rows = counts[ci];
+      hipLaunchKernelGGL(k_row0, dim3(1), dim3(64), 0, 0, mv, dr, dout, dout32, nr);
+      HIPCHECK(hipGetLastError());
+      uint32_t got[64], got32[64];
+      HIPCHECK(hipMemcpy(got, dout, nr * 4, hipMemcpyDeviceToHost));
+      HIPCHECK(hipMemcpy(got32, dout32, nr * 4, hipMemcpyDeviceToHost));
+      for (int i = 0; i < nr; i++) {
+        const int64_t r32 = (int32_t)rs[i];
+        const uint32_t want = rs[i] >= 0 && rs[i] <= (int64_t)counts[ci] ? (uint32_t)rs[i] : counts[ci];
+        const uint32_t want32 = r32 >= 0 && r32 <= (int64_t)counts[ci] ? (uint32_t)r32 : counts[ci];
+        checked += 2;
+        if ((got[i] != want || got32[i] != want32) && bad++ < 8)
+          printf("FAIL tk_mat_row0 rows %u r0 %lld: %u (want %u), 32-bit r0 %lld: %u (want %u)\n", counts[ci],
+                 (long long)rs[i], got[i], want, (long long)r32, got32[i], want32);
+      }
+    }
+    HIPCHECK(hipFree(dr));
+    HIPCHECK(hipFree(dout));
+    HIPCHECK(hipFree(dout32));
   }
   const int gx = 4, gy = (int)H + 1, gz = (int)B; // x: r0 = 0, 64, 128, -64; y: heads + one past
   const size_t n = (size_t)gx * gy * gz * TR * TD;
