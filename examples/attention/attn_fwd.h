@@ -166,6 +166,14 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
   do {                                                                                            \
     tk_prefetch_issue_rows(kp_[C], sm.kv.k[KB_][0], 0, 0, AF_BKV * (C));                          \
   } while (0)
+/* AF_KSPREAD (d = 128): K chunk C's fragment g % 8 alone, read in S slot 8 (C - 1) + g % 8;
+ * at slot G = 8c + 4h the MFMAs need fragments 4h..4h+3 of chunk c, the last read in slot G - 5;
+ * one read per slot after it while c + 1 < NC, so 4 may stay outstanding (5 or, at G = 8 (NC - 1),
+ * 4 were issued), none at G = 8 (NC - 1) + 4 (V(j)'s first chunk reads come after that wait) */
+#ifndef AF_KSPREAD
+#define AF_KSPREAD (AF_WPE == 1)
+#endif
+#define AF_KREAD1_(C) tk_prefetch_issue_rows_frag(kp_[C], sm.kv.k[KB_][0], 0, 0, AF_BKV * (C), g % 8)
 /* the next tile's first K chunk (buffer VB_: K(j+2) was committed there this tile) */
 #define AF_KREADN_(C) tk_prefetch_issue_rows(kp_[C], sm.kv.k[VB_][0], 0, 0, AF_BKV * (C))
 #define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.v[VB_], 0, 0, 32 * (C))
@@ -267,7 +275,16 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
               t2 = (tk_f32x2){SC.f[e / 16][e % 16], SC.f[e / 16][e % 16 + 1]} * sc2 - mu2;        \
             xs[e] = tk_exp2f(t2[e % 2]);                                                          \
           }                                                                                       \
-          if (g % 8 == 0) {                                                                       \
+          if (AF_KSPREAD) {                                                                       \
+            /* one read of K chunk c_+1 per slot (fragment g % 8), in the exp2's VALU shadow; a     \
+             * wait per half chunk (counts above AF_KREAD1_) */                                       \
+            if (c_ + 1 < NC) AF_SHIFTED(AF_KREAD1_, c_ + 1);                                      \
+            if (g == 0) AF_KWAIT_(0, 1); /* chunk 0 (read after the last barrier); (1, 0) after it */ \
+            if (c_ > 0 && g % 4 == 0) {                                                           \
+              if (g % 8 == 4 && c_ == NC - 1) AF_KWAIT_(c_, 0);                                   \
+              else AF_KWAIT_(c_, 4);                                                              \
+            }                                                                                     \
+          } else if (g % 8 == 0) {                                                                \
             AF_CHUNK(AF_KREAD_, AF_KWAIT_, c_, AF_RPC);                                               \
           }                                                                                       \
           /* K(j+3)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \

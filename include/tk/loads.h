@@ -681,6 +681,28 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
     }                                                                              \
   } while (0)
 
+/* tk_prefetch_issue_rows for one fragment of P only: index F of P's (and the register
+ * tile's) fragments (F: a constant after unrolling, e.g. a loop index), so a tile's reads can
+ * go one per MFMA into issue slots that are free anyway instead of a burst; its
+ * tk_prefetch_wait comes after every read of P was issued (n counts LDS ops issued after the
+ * last read the wait needs).  Same addresses and offset fields as the whole tile's reads. */
+#define tk_prefetch_issue_rows_frag(P, sm, r0, c0, RS, F)                          \
+  do {                                                                             \
+    typedef TK_TYPEOF(P) _P;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
+    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
+    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes)); \
+    const int _f = (F), _fc = ((int)_P::tk_frag_count_c);                          \
+    const int _r = _a ? _f / _fc : _f % _fc, _k = _a ? _f % _fc : _f / _fc;        \
+    const uint32_t _l = tk_lane_id();                                              \
+    const uint32_t _addr = tk_lds_addr((sm).data) +                                \
+        tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s, \
+                      (uint32_t)(c0) + _k * _kw + ((int)_P::tk_n) * (_l / _s));    \
+    TK__DSR_ROW(TK__DSR64, (P).tk_pending_[_f], _addr, _r, _step, _imm,            \
+                (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));             \
+  } while (0)
+
 /* Wait until at most n LDS ops are outstanding (0..15, constant) and move the
  * prefetched fragments into register tile D.  The wait asm takes every
  * pending register as "+v" operand, so no use can be scheduled above it. */
