@@ -174,6 +174,19 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
 #define AF_KSPREAD (AF_WPE == 1)
 #endif
 #define AF_KREAD1_(C) tk_prefetch_issue_rows_frag(kp_[C], sm.kv.k[KB_][0], 0, 0, AF_BKV * (C), g % 8)
+/* AF_VSPREAD (d = 128): the O phase's V chunks 1.. the same way: V chunk C < NC - 1's fragment k
+ * read in O slot 8 (C - 1) + k, the last chunk's two per slot in slots 8 (NC - 2) .. +3 (one per
+ * slot put its last reads just before the barrier, whose lgkmcnt(0) then waited for them).  At slot
+ * G = 8c + 4h the MFMAs need fragments 4h..4h+3 of chunk c; LDS ops issued after the last of them
+ * (the later reads, the V commit writes of slots 1..16, the ds_bpermute of slot 8, the K commit
+ * writes of slots 18..21, the next tile's first K chunk in slot 25: NU_ 2, NG 32, KC0_ 18, BAR_ 24,
+ * AF_KNLATE 1, checked below): 10, 11, 10, 12, 8, 11 for G = 8, 12, .., 28; one wait count,
+ * AF_VSW = 8, serves them all (it may wait for up to 4 ops issued 3 or more slots later) */
+#ifndef AF_VSPREAD
+#define AF_VSPREAD (AF_WPE == 1)
+#endif
+#define AF_VSW 8
+#define AF_VREADF_(C) tk_prefetch_issue_rows_frag(vp_[C], sm.kv.v[VB_], 0, 0, 32 * (C), vfi_)
 /* the next tile's first K chunk (buffer VB_: K(j+2) was committed there this tile) */
 #define AF_KREADN_(C) tk_prefetch_issue_rows(kp_[C], sm.kv.k[VB_][0], 0, 0, AF_BKV * (C))
 #define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.v[VB_], 0, 0, 32 * (C))
@@ -332,9 +345,24 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
         float mx = -INFINITY, mo = -INFINITY;                                                     \
         enum { NG = 8 * NC, EPG = 32 / NG };                                                      \
         static_assert(8 * NU_ + 1 < NG && BAR_ + AF_KNLATE < NG, "attn_fwd: the O phase has too few MFMAs for the commits"); \
+        static_assert(!AF_VSPREAD || (NC == 4 && NU_ == 2 && NG == 32 && KC0_ == 18 && BAR_ == 24 && AF_KNLATE == 1), \
+                      "attn_fwd: AF_VSPREAD's wait count (AF_VSW) was derived for this O-phase schedule"); \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, k_ = g % 8;                                                       \
-          if (k_ == 0) {                                                                          \
+          if (AF_VSPREAD) {                                                                       \
+            /* one read of V chunk c_+1 per slot (fragment k_), a wait per half chunk (AF_VSW) */  \
+            if (c_ + 2 < NC) {                                                                    \
+              const int vfi_ = k_;                                                                \
+              AF_SHIFTED(AF_VREADF_, c_ + 1);                                                     \
+            } else if (c_ + 2 == NC && k_ < 4) {                                                  \
+              _Pragma("unroll") for (int q_ = 0; q_ < 2; ++q_) {                                  \
+                const int vfi_ = 2 * k_ + q_;                                                     \
+                AF_SHIFTED(AF_VREADF_, NC - 1);                                                   \
+              }                                                                                   \
+            }                                                                                     \
+            if (g == 0) AF_VWAIT_(0, 1); /* chunk 0 (read in the S phase); (1, 0) after it */      \
+            if (c_ > 0 && g % 4 == 0) AF_VWAIT_(c_, AF_VSW);                                      \
+          } else if (k_ == 0) {                                                                   \
             /* the wait lets the LDS ops issued since chunk c_'s reads stay outstanding (its      \
              * V commit writes, the column max's ds_bpermute): a constant per chunk */             \
             switch (c_) {                                                                         \
