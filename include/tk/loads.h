@@ -654,6 +654,13 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * that differ in K get their own address register (the swizzle permutes
  * those per row).  So a 4x4-fragment tile needs 4 address VGPRs, not 16. */
 #define tk_prefetch_issue(P, sm, r0, c0) tk_prefetch_issue_rows(P, sm, r0, c0, 0)
+/* the checks and fragment geometry shared by the row-shifted prefetch issues (_P, _T) */
+#define TK__PREFETCH_ROWS_PRE(P, sm, RS)                                           \
+    typedef TK_TYPEOF(P) _P;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
+    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
+    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));
 /* The same, RS rows further down (RS: an integer constant expression, a
  * multiple of 16, the swizzle's row period, so the shift is a constant byte
  * distance): the shift goes into the instructions' offset field, so reads of
@@ -662,11 +669,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * registers.  Rows r0 + RS.. must lie in LDS laid out as tile type sm. */
 #define tk_prefetch_issue_rows(P, sm, r0, c0, RS)                                  \
   do {                                                                             \
-    typedef TK_TYPEOF(P) _P;                                                       \
-    typedef TK_TYPEOF(sm) _T;                                                      \
-    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
-    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
-    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes)); \
+    TK__PREFETCH_ROWS_PRE(P, sm, RS);                                              \
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk; _k++) {                           \
@@ -688,11 +691,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * last read the wait needs).  Same addresses and offset fields as the whole tile's reads. */
 #define tk_prefetch_issue_rows_frag(P, sm, r0, c0, RS, F)                          \
   do {                                                                             \
-    typedef TK_TYPEOF(P) _P;                                                       \
-    typedef TK_TYPEOF(sm) _T;                                                      \
-    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
-    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
-    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes)); \
+    TK__PREFETCH_ROWS_PRE(P, sm, RS);                                              \
     const int _f = (F), _fc = ((int)_P::tk_frag_count_c);                          \
     const int _r = _a ? _f / _fc : _f % _fc, _k = _a ? _f % _fc : _f / _fc;        \
     const uint32_t _l = tk_lane_id();                                              \
