@@ -25,7 +25,8 @@
  * barriers keep the order: a wave issues in order and an MFMA waits for the
  * busy pipe), then O^T += V^T(j) P^T(j) one MFMA at a time with S(j+1)'s
  * masks / column max and V(j+1)'s transposing commit between them; fragment
- * reads one 32-wide d-chunk ahead; global loads issued between MFMAs, V one
+ * reads one 32-wide d-chunk ahead (d = 128: one fragment per MFMA slot, not a
+ * burst of 8 per chunk, AF_KSPREAD / AF_VSPREAD); global loads issued between MFMAs, V one
  * tile ahead, K two (two register stage sets, so K(j+2)'s commit needs no
  * wait).  The tile's one barrier sits inside the O phase, after V(j)'s last
  * chunk is read and K(j+2) is written, and the next tile's first K chunk
