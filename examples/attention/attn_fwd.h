@@ -25,7 +25,8 @@
  * barriers keep the order: a wave issues in order and an MFMA waits for the
  * busy pipe), then O^T += V^T(j) P^T(j) one MFMA at a time with S(j+1)'s
  * masks / column max and V(j+1)'s transposing commit between them; fragment
- * reads one 32-wide d-chunk ahead; global loads issued between MFMAs, V one
+ * reads one 32-wide d-chunk ahead (d = 128: one fragment per MFMA slot, not a
+ * burst of 8 per chunk, AF_KSPREAD / AF_VSPREAD); global loads issued between MFMAs, V one
  * tile ahead, K two (two register stage sets, so K(j+2)'s commit needs no
  * wait).  The tile's one barrier sits inside the O phase, after V(j)'s last
  * chunk is read and K(j+2) is written, and the next tile's first K chunk
@@ -166,6 +167,27 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
   do {                                                                                            \
     tk_prefetch_issue_rows(kp_[C], sm.kv.k[KB_][0], 0, 0, AF_BKV * (C));                          \
   } while (0)
+/* AF_KSPREAD (d = 128): K chunk C's fragment g % 8 alone, read in S slot 8 (C - 1) + g % 8;
+ * at slot G = 8c + 4h the MFMAs need fragments 4h..4h+3 of chunk c, the last read in slot G - 5;
+ * one read per slot after it while c + 1 < NC, so 4 may stay outstanding (5 or, at G = 8 (NC - 1),
+ * 4 were issued), none at G = 8 (NC - 1) + 4 (V(j)'s first chunk reads come after that wait) */
+#ifndef AF_KSPREAD
+#define AF_KSPREAD (AF_WPE == 1)
+#endif
+#define AF_KREAD1_(C) tk_prefetch_issue_rows_frag(kp_[C], sm.kv.k[KB_][0], 0, 0, AF_BKV * (C), g % 8)
+/* AF_VSPREAD (d = 128): the O phase's V chunks 1.. the same way: V chunk C < NC - 1's fragment k
+ * read in O slot 8 (C - 1) + k, the last chunk's two per slot in slots 8 (NC - 2) .. +3 (one per
+ * slot put its last reads just before the barrier, whose lgkmcnt(0) then waited for them).  At slot
+ * G = 8c + 4h the MFMAs need fragments 4h..4h+3 of chunk c; LDS ops issued after the last of them
+ * (the later reads, the V commit writes of slots 1..16, the ds_bpermute of slot 8, the K commit
+ * writes of slots 18..21, the next tile's first K chunk in slot 25: NU_ 2, NG 32, KC0_ 18, BAR_ 24,
+ * AF_KNLATE 1, checked below): 10, 11, 10, 12, 8, 11 for G = 8, 12, .., 28; one wait count,
+ * AF_VSW = 8, serves them all (it may wait for up to 4 ops issued 3 or more slots later) */
+#ifndef AF_VSPREAD
+#define AF_VSPREAD (AF_WPE == 1)
+#endif
+#define AF_VSW 8
+#define AF_VREADF_(C) tk_prefetch_issue_rows_frag(vp_[C], sm.kv.v[VB_], 0, 0, 32 * (C), vfi_)
 /* the next tile's first K chunk (buffer VB_: K(j+2) was committed there this tile) */
 #define AF_KREADN_(C) tk_prefetch_issue_rows(kp_[C], sm.kv.k[VB_][0], 0, 0, AF_BKV * (C))
 #define AF_VREAD_(C) tk_prefetch_issue_rows(vp_[C], sm.kv.v[VB_], 0, 0, 32 * (C))
@@ -267,7 +289,16 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
               t2 = (tk_f32x2){SC.f[e / 16][e % 16], SC.f[e / 16][e % 16 + 1]} * sc2 - mu2;        \
             xs[e] = tk_exp2f(t2[e % 2]);                                                          \
           }                                                                                       \
-          if (g % 8 == 0) {                                                                       \
+          if (AF_KSPREAD) {                                                                       \
+            /* one read of K chunk c_+1 per slot (fragment g % 8), in the exp2's VALU shadow; a     \
+             * wait per half chunk (counts above AF_KREAD1_) */                                       \
+            if (c_ + 1 < NC) AF_SHIFTED(AF_KREAD1_, c_ + 1);                                      \
+            if (g == 0) AF_KWAIT_(0, 1); /* chunk 0 (read after the last barrier); (1, 0) after it */ \
+            if (c_ > 0 && g % 4 == 0) {                                                           \
+              if (g % 8 == 4 && c_ == NC - 1) AF_KWAIT_(c_, 0);                                   \
+              else AF_KWAIT_(c_, 4);                                                              \
+            }                                                                                     \
+          } else if (g % 8 == 0) {                                                                \
             AF_CHUNK(AF_KREAD_, AF_KWAIT_, c_, AF_RPC);                                               \
           }                                                                                       \
           /* K(j+3)'s global loads, chunk by chunk between the MFMAs (unconditional: beyond skv \
@@ -315,9 +346,24 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
         float mx = -INFINITY, mo = -INFINITY;                                                     \
         enum { NG = 8 * NC, EPG = 32 / NG };                                                      \
         static_assert(8 * NU_ + 1 < NG && BAR_ + AF_KNLATE < NG, "attn_fwd: the O phase has too few MFMAs for the commits"); \
+        static_assert(!AF_VSPREAD || (NC == 4 && NU_ == 2 && NG == 32 && KC0_ == 18 && BAR_ == 24 && AF_KNLATE == 1), \
+                      "attn_fwd: AF_VSPREAD's wait count (AF_VSW) was derived for this O-phase schedule"); \
         _Pragma("unroll") for (int g = 0; g < NG; ++g) {                                          \
           const int c_ = g / 8, k_ = g % 8;                                                       \
-          if (k_ == 0) {                                                                          \
+          if (AF_VSPREAD) {                                                                       \
+            /* one read of V chunk c_+1 per slot (fragment k_), a wait per half chunk (AF_VSW) */  \
+            if (c_ + 2 < NC) {                                                                    \
+              const int vfi_ = k_;                                                                \
+              AF_SHIFTED(AF_VREADF_, c_ + 1);                                                     \
+            } else if (c_ + 2 == NC && k_ < 4) {                                                  \
+              _Pragma("unroll") for (int q_ = 0; q_ < 2; ++q_) {                                  \
+                const int vfi_ = 2 * k_ + q_;                                                     \
+                AF_SHIFTED(AF_VREADF_, NC - 1);                                                   \
+              }                                                                                   \
+            }                                                                                     \
+            if (g == 0) AF_VWAIT_(0, 1); /* chunk 0 (read in the S phase); (1, 0) after it */      \
+            if (c_ > 0 && g % 4 == 0) AF_VWAIT_(c_, AF_VSW);                                      \
+          } else if (k_ == 0) {                                                                   \
             /* the wait lets the LDS ops issued since chunk c_'s reads stay outstanding (its      \
              * V commit writes, the column max's ds_bpermute): a constant per chunk */             \
             switch (c_) {                                                                         \

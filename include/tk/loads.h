@@ -659,6 +659,13 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * that differ in K get their own address register (the swizzle permutes
  * those per row).  So a 4x4-fragment tile needs 4 address VGPRs, not 16. */
 #define tk_prefetch_issue(P, sm, r0, c0) tk_prefetch_issue_rows(P, sm, r0, c0, 0)
+/* the checks and fragment geometry shared by the row-shifted prefetch issues (_P, _T) */
+#define TK__PREFETCH_ROWS_PRE(P, sm, RS)                                           \
+    typedef TK_TYPEOF(P) _P;                                                       \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
+    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
+    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));
 /* The same, RS rows further down (RS: an integer constant expression, a
  * multiple of 16, the swizzle's row period, so the shift is a constant byte
  * distance): the shift goes into the instructions' offset field, so reads of
@@ -667,11 +674,7 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
  * registers.  Rows r0 + RS.. must lie in LDS laid out as tile type sm. */
 #define tk_prefetch_issue_rows(P, sm, r0, c0, RS)                                  \
   do {                                                                             \
-    typedef TK_TYPEOF(P) _P;                                                       \
-    typedef TK_TYPEOF(sm) _T;                                                      \
-    static_assert(((int)_T::tk_elem_bytes) * ((int)_P::tk_n) == 8, "tk: LDS tile element type does not match the fragment"); \
-    static_assert((RS) >= 0 && (RS) % 16 == 0, "tk: a prefetch row shift must be a multiple of 16 rows"); \
-    TK__PREFETCH_GEOM_O(_P, _T, (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes)); \
+    TK__PREFETCH_ROWS_PRE(P, sm, RS);                                              \
     const uint32_t _l = tk_lane_id();                                              \
     const uint32_t _base = tk_lds_addr((sm).data);                                 \
     _Pragma("unroll") for (int _k = 0; _k < _nk; _k++) {                           \
@@ -684,6 +687,24 @@ TK_DI tk_u32x2 tk_ds_read_b64_asm(uint32_t addr) {
                     (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));         \
       }                                                                            \
     }                                                                              \
+  } while (0)
+
+/* tk_prefetch_issue_rows for one fragment of P only: index F of P's (and the register
+ * tile's) fragments (F: a constant after unrolling, e.g. a loop index), so a tile's reads can
+ * go one per MFMA into issue slots that are free anyway instead of a burst; its
+ * tk_prefetch_wait comes after every read of P was issued (n counts LDS ops issued after the
+ * last read the wait needs).  Same addresses and offset fields as the whole tile's reads. */
+#define tk_prefetch_issue_rows_frag(P, sm, r0, c0, RS, F)                          \
+  do {                                                                             \
+    TK__PREFETCH_ROWS_PRE(P, sm, RS);                                              \
+    const int _f = (F), _fc = ((int)_P::tk_frag_count_c);                          \
+    const int _r = _a ? _f / _fc : _f % _fc, _k = _a ? _f % _fc : _f / _fc;        \
+    const uint32_t _l = tk_lane_id();                                              \
+    const uint32_t _addr = tk_lds_addr((sm).data) +                                \
+        tk_lds_offset(((int)_T::tk_layout), ((int)_T::tk_cols), ((int)_T::tk_elem_bytes), (uint32_t)(r0) + _l % _s, \
+                      (uint32_t)(c0) + _k * _kw + ((int)_P::tk_n) * (_l / _s));    \
+    TK__DSR_ROW(TK__DSR64, (P).tk_pending_[_f], _addr, _r, _step, _imm,            \
+                (RS) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes));             \
   } while (0)
 
 /* Wait until at most n LDS ops are outstanding (0..15, constant) and move the

@@ -170,6 +170,24 @@ __global__ void k_rowshift_read(tk_gl g, uint16_t *out_c) {
       for (int i = 0; i < 4; i++) out_c[(f * 4 + i) * 64 + tid] = (uint16_t)c.f[f][i];
   }
 }
+// tk_prefetch_issue_rows_frag: the same reads one fragment at a time, last fragment first
+__global__ void k_rowshift_frag(tk_gl g, uint16_t *out_d) {
+  __shared__ st_bf16_swz s;
+  const tk_rsrc rs = tk_gl_rsrc(&g);
+  const uint32_t tid = threadIdx.x;
+  stage_bf16_swz p;
+  tk_load(s, p, &g, rs, 0, 0, 0, 0, tid);
+  tk_lds_barrier();
+  if (tid < 64) {
+    pend_b pd;
+    rt_b d;
+#pragma unroll
+    for (int f = 7; f >= 0; f--) tk_prefetch_issue_rows_frag(pd, s, 16, 0, 16, f);
+    tk_prefetch_wait(d, pd, 0);
+    for (int f = 0; f < 8; f++)
+      for (int i = 0; i < 4; i++) out_d[(f * 4 + i) * 64 + tid] = (uint16_t)d.f[f][i];
+  }
+}
 
 static int bad = 0;
 #define EXPECT(c, ...) do { if (!(c)) { if (bad++ < 12) { fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } } } while (0)
@@ -271,16 +289,19 @@ int main(void) {
           EXPECT(got == want, "f32 tile (%d,%d) elem (%d,%d): %g want %g", ty, tx, r, c, got, want);
         }
   // prefetch
-  uint16_t *pa, *pb, *pc, hpa[32 * 64], hpb[32 * 64], hpc[32 * 64];
+  uint16_t *pa, *pb, *pc, *pd, hpa[32 * 64], hpb[32 * 64], hpc[32 * 64], hpd[32 * 64];
   HIPCHECK(hipMalloc(&pa, sizeof hpa));
   HIPCHECK(hipMalloc(&pb, sizeof hpb));
   HIPCHECK(hipMalloc(&pc, sizeof hpc));
+  HIPCHECK(hipMalloc(&pd, sizeof hpd));
   hipLaunchKernelGGL(k_prefetch, dim3(1), dim3(NT), 0, 0, g, pa, pb);
   hipLaunchKernelGGL(k_rowshift_read, dim3(1), dim3(NT), 0, 0, g, pc);
+  hipLaunchKernelGGL(k_rowshift_frag, dim3(1), dim3(NT), 0, 0, g, pd);
   HIPCHECK(hipDeviceSynchronize());
   HIPCHECK(hipMemcpy(hpa, pa, sizeof hpa, hipMemcpyDeviceToHost));
   HIPCHECK(hipMemcpy(hpb, pb, sizeof hpb, hipMemcpyDeviceToHost));
   HIPCHECK(hipMemcpy(hpc, pc, sizeof hpc, hipMemcpyDeviceToHost));
+  HIPCHECK(hipMemcpy(hpd, pd, sizeof hpd, hipMemcpyDeviceToHost));
   for (int f = 0; f < 8; f++)
     for (int i = 0; i < 4; i++)
       for (int l = 0; l < 64; l++) {
@@ -295,9 +316,11 @@ int main(void) {
         EXPECT(hpb[(f * 4 + i) * 64 + l] == h[(32 + n) * C + k], "prefetch B frag %d lane %d i %d", f, l, i);
         // tk_prefetch_issue_rows(r0 = 16, RS = 16): the same rows 32 + n
         EXPECT(hpc[(f * 4 + i) * 64 + l] == h[(32 + n) * C + k], "prefetch_rows B frag %d lane %d i %d", f, l, i);
+        // tk_prefetch_issue_rows_frag, fragment by fragment: the same rows 32 + n
+        EXPECT(hpd[(f * 4 + i) * 64 + l] == h[(32 + n) * C + k], "prefetch_rows_frag B frag %d lane %d i %d", f, l, i);
       }
   if (bad) { fprintf(stderr, "test_loads: %d mismatches\n", bad); return 1; }
-  printf("test_loads: group bf16 swz/linear + direct%s: %d tiles of %dx%d, f32 %d tiles, prefetch A/B and row-shifted B: all match\n",
+  printf("test_loads: group bf16 swz/linear + direct%s: %d tiles of %dx%d, f32 %d tiles, prefetch A/B, row-shifted B and its fragment-by-fragment reads: all match\n",
          has_x4 ? " + direct x4 swz/linear" : " (no 16-byte direct loads on this target)", gx * gy, TR, TC, fx * fy);
   return 0;
 }
