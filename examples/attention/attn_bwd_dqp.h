@@ -98,13 +98,17 @@ static inline int64_t attn_bwd_dqp_cost4_units(int64_t u0, int64_t u, int64_t w,
 /* partials P (1..8) for a device of `cus` CUs (0: unknown): the least modeled cost.  gfx942
  * (cdna4 0), in sixteenths of a round: 16 per round of the launches (W = attn_bwd_dqp_width
  * units each; one workgroup per CU; 15 for P > 1: a kv group's P units share its Q and dO reads,
- * AB_DQP_UNIT), 8 per partial (the sum reads each: b*hq*sq*d*4 bytes, about half a round's time
- * at d 128, modeled), 1 per launch (its ramp and drain).  gfx950 (cdna4 1): its kvdqp rounds are
+ * AB_DQP_UNIT), 3 per partial (the sum reads each: b*hq*sq*d*4 bytes), 2 per launch (MI325X's
+ * launch overhead, ramp and drain).  Weights from model v10, MI325X b16 h16 d128, P forced: a
+ * round ~120 us at s1024, a launch ~15 us, the sum ~15 us a partial at s1024 (partials partly in
+ * the Infinity Cache) and ~67 at s2048 (a round ~240 us): deterministic s1024 P 2 / 4 1.0460 /
+ * 1.0125 ms, s2048 P 2 / 4 / 8 3.4969 / 3.4806 / 3.6857 ms; both pick 4 (v7's 8 per partial and 1
+ * per launch picked 2).  gfx950 (cdna4 1): its kvdqp rounds are
  * bound by HBM, so rounds that only store (the first chunk) cost less than rounds that load, and
  * more sharing of Q and dO pays: attn_bwd_dqp_cost4's weights per unit, 14 (in 1/32 of a round)
  * per partial, 4 per launch.  The fewest partials on a tie.  The launches stop at the last whole
  * chunk of P key blocks (AB_DQP_LAUNCH).  E.g. b16 h16 d128 (G = 256): s2048 on 304 CUs (gfx942):
- * 2 (14 launches of 304 units: 14 rounds, where P = 1 takes 16 launches of 256); s1024 on 256
+ * 4 (4 launches of 912 units and one of 448: 14 rounds, where P = 2 takes 14 launches); s1024 on 256
  * CUs (gfx950): 4 (two launches of 1024 units, 0.772 ms of kvdqp and sum where P = 2 took 0.801,
  * modeled v7); at most 4 GiB in all; 0 when one partial passes AB_DQP_NONE or the units pass
  * 2^31 (then the dq kernel) */
@@ -128,7 +132,7 @@ static inline int attn_bwd_dqp_parts(int64_t b, int64_t hq, int64_t hkv, int64_t
       int64_t r = 0, l = 0;
       attn_bwd_dqp_count(full, w, cus, &r, &l);
       if (nkb * g > full) attn_bwd_dqp_count(nkb * g - full, w, cus, &r, &l);
-      c = (n > 1 ? 15 : 16) * r + 8 * n + l;
+      c = (n > 1 ? 15 : 16) * r + 3 * n + 2 * l;
     }
     if (cbest < 0 || c < cbest) cbest = c, best = (int)n;
   }
