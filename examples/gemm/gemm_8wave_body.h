@@ -439,12 +439,34 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   const tk_rsrc rc = tk_gl_rsrc(&gc);
   const int64_t wr0 = m0 + gm * grp, wc0 = n0 + wn * gw; /* this wave's GM x WN block */
   const tk_gview wv = tk_gview_make(&gc, 0, 0, wr0, wc0);
-  if (W8_WN == 32 && !shorte && wv.rows >= gm && wv.cols >= wn) {
+  const bool inside = !shorte && wv.rows >= gm && wv.cols >= wn;
+  /* the plain product out = acc (alpha 1 after the input scales, beta 0, no
+   * bias or activation) or a split-K partial; only the 256-wide tiles on
+   * gfx950 (W8_PLAIN_DIRECT) test it */
+#if TK_TARGET_GFX == 950 && !defined(W8_MX) && W8_WN != 32
+#define W8_PLAIN_DIRECT 1
+#else
+#define W8_PLAIN_DIRECT 0
+#endif
+#ifdef W8_ROWSKIP
+  const bool plain_nn = !nn; /* 256x256 nn: the path made clang spill 2 SGPRs (gemm_isa_8wave_resources_gfx950) */
+#else
+  const bool plain_nn = true;
+#endif
+  const bool plain = W8_PLAIN_DIRECT && plain_nn && epi.alpha == 1.0f && epi.beta == 0.0f &&
+                     epi.bias_mode == TK_BIAS_NONE && epi.act == TK_ACT_NONE;
+  if (W8_WN == 32 && inside) {
     /* wave-uniform: a block wholly inside C (or the workspace) goes straight
-     * from the accumulators, no LDS round trip.  Tiles 128 wide in N only:
-     * in the 256-wide ones (two fragment columns) the path made clang spill
-     * 4-11 SGPRs (gemm_isa_resources), so they keep the LDS path. */
+     * from the accumulators, no LDS round trip.  Tiles 128 wide in N: any
+     * epilogue; in the 256-wide ones (two fragment columns) the general
+     * epilogue made clang spill 4-77 SGPRs (gemm_isa_resources, s39) */
     tk_store_acc_epi(&gc, rc, 0, 0, wr0, wc0, acc, epi);
+  } else if (W8_PLAIN_DIRECT && plain && inside) {
+    /* gfx950, 256-wide tiles, the plain product: the registers straight to
+     * global_store (HipKittens' epilogue; 128 ds_write_b32 and the LDS
+     * read-back fewer per wave), the epilogue a constant so its general code
+     * folds away and holds no SGPRs; the other epilogues go through LDS */
+    tk_store_acc_epi(&gc, rc, 0, 0, wr0, wc0, acc, tk_epi_ab(1.0f, 0.0f));
   } else {
     /* edge blocks: through LDS, wide stores where the rows allow */
     const uint32_t lane = tk_lane_id();
@@ -530,6 +552,7 @@ __global__ __launch_bounds__(512) void W8_KERNEL_NN(const W8_EL *__restrict__ a,
 #undef W8_B_ISSUE_NT_AT
 #undef W8_KOFF
 #undef W8_LEAN
+#undef W8_PLAIN_DIRECT
 #undef W8_MEM
 #undef W8_ROWS
 #undef W8_SHORT
