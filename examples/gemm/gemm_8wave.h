@@ -84,6 +84,15 @@ TK_HDI bool gemm_8wave_wide(const tk_gemm_problem *p)
          b_span * e <= TK_GL_MAX_BYTES;
 }
 
+/* gemm_8wave_wide for a problem the launch accepted: its span tests are
+ * gemm_8wave_unsupported_tile's and gemm_8wave_fp8_unsupported's, so only
+ * the 16-byte rows are left to test */
+TK_HDI bool gemm_8wave_wide_rows(const tk_gemm_problem *p)
+{
+  const int64_t row = 16 / tk_gemm_in_elem_bytes(p);
+  return p->lda % row == 0 && p->ldb % row == 0;
+}
+
 /* The 8wave kernels' arguments, in their order: the kernel argument block
  * (kernarg segment) has them at these offsets (tk_kernarg_fresh), so the
  * epilogue reads c, p and ws from it after the main loop. */
@@ -405,7 +414,7 @@ static int32_t gemm_8wave_sk_groups(int32_t tm, int32_t tn, int32_t ks)
  * (gemm_8wave_body.h). */
 static gemm_sk gemm_8wave_sk_plan(const tk_gemm_problem *p, int32_t tm, int32_t tn, int32_t ks, int32_t groups)
 {
-  gemm_sk sk = {0, 0, 0, 0, 0};
+  gemm_sk sk = {};
   const int64_t tiles = ((p->n + tn - 1) / tn) * ((p->m + tm - 1) / tm), kt = (p->k + ks - 1) / ks;
   if (groups < 1 || p->batch != 1 || tiles % groups == 0 || tiles < groups || tiles > 0x7fffffffll) return sk;
   const int64_t sk_tiles = tiles % groups;
@@ -445,6 +454,7 @@ static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_
   if (!k.groups) k.dp = (int32_t)(uint32_t)tiles;
   k.splits = (int32_t)splits;
   k.tm = tm;
+  k.l2 = gemm_tile_l2(p, tm, tn);
   hipLaunchKernelGGL(*fn, dim3(wgs, (unsigned)splits, (unsigned)p->batch), dim3(512), 0, stream, a, b, c, *p, ws,
                      splits > 1 ? gemm_8wave_kc(p, splits, ks) : p->k, k);
   return hipGetLastError();

@@ -161,7 +161,22 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
   const uint32_t gtid = tk_opaque(threadIdx.x) % 256; /* thread index inside the group (opaque: not shared between segments) */
   int64_t m0, n0;
+  /* gfx950 bf16/fp8 (W8_GEO): what the host already computed or checked is
+   * read, not redone before the first loads (1024^3: those waited ~0.8 us
+   * for two divisions by variables and 64-bit extent tests): the tile from
+   * sk.l2 (tk_grid_l2, reciprocals made by the launch), the matrix-bounded
+   * descriptors and the 16-byte-row test without the span tests (the launch
+   * refused spans past the descriptors' range, gemm_8wave_unsupported_tile,
+   * gemm_8wave_fp8_unsupported).  The MX kernels, gfx942 and the 256x256
+   * bf16 kernels keep the checks (in those, with their two stream-K copies
+   * of the body, clang spilled 11 SGPRs: gemm_isa_8wave_resources_gfx950). */
+#if TK_TARGET_GFX == 950 && !defined(W8_MX) && !defined(W8_ROWSKIP)
+#define W8_GEO 1
+  gemm_tile_at_l2(sk.l2, W8_ROWS(sk), W8_TN, sg0.lid, &m0, &n0);
+#else
+#define W8_GEO 0
   gemm_tile_at(p, W8_ROWS(sk), W8_TN, sg0.lid, &m0, &n0);
+#endif
   const int64_t z = blockIdx.z;
   /* a wave-uniform vote, so the choice of loop below is a scalar branch:
    * with TK_OPAQUE_IDS clang cannot see that grp is uniform, ran both loops
@@ -178,7 +193,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   const tk_rsrc ra = tk_gl_rsrc(&ga), rb = tk_gl_rsrc(&gb);
   /* wave-uniform: 16-byte group loads need 16-byte rows (gemm_8wave_wide);
    * otherwise the whole range goes through the masked tail below */
-  const bool wide = gemm_8wave_wide(&p);
+  const bool wide = W8_GEO ? gemm_8wave_wide_rows(&p) : gemm_8wave_wide(&p);
   const int32_t ksteps = wide ? (int32_t)((ke - kb) / (2 * W8_KH)) : 0; /* < 2^31: K < 2^31 (buffer limits) */
   /* K left for the masked tail below: one bit held across the loop, so that
    * without a tail (the usual case) nothing of the segment is read again */
@@ -207,7 +222,12 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
    * past M or N read 0 in hardware; gemm_8wave_unsupported_tile keeps the
    * matrices inside their range), this thread's chunk rows and LDS slots,
    * this lane's fragment addresses, the last half-step the loop reads */
+#if W8_GEO
+  const tk_rsrc rma = gemm_rsrc_mat(az, p.m, p.k, p.lda, sizeof(W8_EL)),
+                rmb = gemm_rsrc_mat(bz, nn ? p.k : p.n, nn ? p.n : p.k, p.ldb, sizeof(W8_EL));
+#else
   const tk_rsrc rma = tk_gl_rsrc_mat(&ga, 0, 0), rmb = tk_gl_rsrc_mat(&gb, 0, 0);
+#endif
   tk_load_at la, lb;
   tk_load_at_mat(la, sa[0], sm.buf[0].a[grp], tk_gl_mview(&ga), m0 + gm * grp, gtid);
   if (!nn) tk_load_at_mat(lb, sb[0], sm.buf[0].b[grp], tk_gl_mview(&gb), n0 + gn * grp, gtid);
@@ -439,12 +459,34 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   const tk_rsrc rc = tk_gl_rsrc(&gc);
   const int64_t wr0 = m0 + gm * grp, wc0 = n0 + wn * gw; /* this wave's GM x WN block */
   const tk_gview wv = tk_gview_make(&gc, 0, 0, wr0, wc0);
-  if (W8_WN == 32 && !shorte && wv.rows >= gm && wv.cols >= wn) {
+  const bool inside = !shorte && wv.rows >= gm && wv.cols >= wn;
+  /* the plain product out = acc (alpha 1 after the input scales, beta 0, no
+   * bias or activation) or a split-K partial; only the 256-wide tiles on
+   * gfx950 (W8_PLAIN_DIRECT) test it */
+#if TK_TARGET_GFX == 950 && !defined(W8_MX) && W8_WN != 32
+#define W8_PLAIN_DIRECT 1
+#else
+#define W8_PLAIN_DIRECT 0
+#endif
+#ifdef W8_ROWSKIP
+  const bool plain_nn = !nn; /* 256x256 nn: the path made clang spill 2 SGPRs (gemm_isa_8wave_resources_gfx950) */
+#else
+  const bool plain_nn = true;
+#endif
+  const bool plain = W8_PLAIN_DIRECT && plain_nn && epi.alpha == 1.0f && epi.beta == 0.0f &&
+                     epi.bias_mode == TK_BIAS_NONE && epi.act == TK_ACT_NONE;
+  if (W8_WN == 32 && inside) {
     /* wave-uniform: a block wholly inside C (or the workspace) goes straight
-     * from the accumulators, no LDS round trip.  Tiles 128 wide in N only:
-     * in the 256-wide ones (two fragment columns) the path made clang spill
-     * 4-11 SGPRs (gemm_isa_resources), so they keep the LDS path. */
+     * from the accumulators, no LDS round trip.  Tiles 128 wide in N: any
+     * epilogue; in the 256-wide ones (two fragment columns) the general
+     * epilogue made clang spill 4-77 SGPRs (gemm_isa_resources, s39) */
     tk_store_acc_epi(&gc, rc, 0, 0, wr0, wc0, acc, epi);
+  } else if (W8_PLAIN_DIRECT && plain && inside) {
+    /* gfx950, 256-wide tiles, the plain product: the registers straight to
+     * global_store (HipKittens' epilogue; 128 ds_write_b32 and the LDS
+     * read-back fewer per wave), the epilogue a constant so its general code
+     * folds away and holds no SGPRs; the other epilogues go through LDS */
+    tk_store_acc_epi(&gc, rc, 0, 0, wr0, wc0, acc, tk_epi_ab(1.0f, 0.0f));
   } else {
     /* edge blocks: through LDS, wide stores where the rows allow */
     const uint32_t lane = tk_lane_id();
@@ -530,6 +572,8 @@ __global__ __launch_bounds__(512) void W8_KERNEL_NN(const W8_EL *__restrict__ a,
 #undef W8_B_ISSUE_NT_AT
 #undef W8_KOFF
 #undef W8_LEAN
+#undef W8_PLAIN_DIRECT
+#undef W8_GEO
 #undef W8_MEM
 #undef W8_ROWS
 #undef W8_SHORT

@@ -28,6 +28,23 @@ static __device__ inline void gemm_tile_at(const tk_gemm_problem &p, int64_t em,
   *m0 = (int64_t)tm * em;
   *n0 = (int64_t)tn * en;
 }
+/* gemm_tile_at's map for em x en tiles of p with its divisions made here, on
+ * the host (tk_grid_l2; row-major = groups of one tile row) */
+static inline tk_grid_l2 gemm_tile_l2(const tk_gemm_problem *p, int64_t em, int64_t en)
+{
+  return tk_grid_l2_make((uint32_t)((p->m + em - 1) / em), (uint32_t)((p->n + en - 1) / en),
+                         p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? 1u : 8u);
+}
+/* gemm_tile_at through that map (the same origins, no division by a
+ * variable on the device) */
+static __device__ inline void gemm_tile_at_l2(const tk_grid_l2 &g, int64_t em, int64_t en, uint32_t lid, int64_t *m0,
+                                              int64_t *n0)
+{
+  uint32_t tm, tn;
+  tk_grid_l2_order_at(&g, lid, &tm, &tn);
+  *m0 = (int64_t)tm * em;
+  *n0 = (int64_t)tn * en;
+}
 /* the logical tile id of workgroup wg of n_wg: after the XCD remap
  * (tk/grid.h), so an XCD's workgroups take neighbouring tiles of the L2
  * order; row-major order takes no remap either */
@@ -63,6 +80,16 @@ static __device__ inline void gemm_gl2(tk_gl *g, void *ptr, int eb, int64_t rows
   g->strides[0] = g->strides[1] = rows * ld; /* as tk_gl_make sets them: steps over the matrix */
   g->strides[2] = ld;
   g->strides[3] = 1;
+}
+
+/* V# over a rows x cols matrix (row stride ld, eb-byte elements) to the end
+ * of its last row: tk_gl_rsrc_mat's range without tk_gl_mat_ok's 64-bit
+ * tests, for problems the host validated (rows, cols >= 1, ld >= cols, the
+ * matrix + TK_MAT_ROWS_PAST rows < 4 GiB: tk_gemm_problem_error and the
+ * kernels' unsupported tests), so the 32-bit arithmetic is exact */
+static __device__ inline tk_rsrc gemm_rsrc_mat(const void *ptr, int64_t rows, int64_t cols, int64_t ld, uint32_t eb)
+{
+  return tk_rsrc_make(ptr, ((uint32_t)rows - 1u) * (uint32_t)ld * eb + (uint32_t)cols * eb);
 }
 
 /* batch z of C: M x N, row stride ldc, bf16 or f32 elements */

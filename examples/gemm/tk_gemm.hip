@@ -342,7 +342,7 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
 /* the stream-K decomposition of a planned config (groups 0: none) */
 static gemm_sk config_sk(const tk_gemm_problem *p, const tk_gemm_config *cfg)
 {
-  const gemm_sk none = {0, 0, 0, 0, 0};
+  const gemm_sk none = {};
   if (cfg->kernel != TK_GEMM_8WAVE || cfg->stream_k <= TK_GEMM_SK_ON) return none;
   return gemm_8wave_sk_plan(p, cfg->tile_m, cfg->tile_n, cfg->k_step, cfg->stream_k);
 }

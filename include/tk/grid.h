@@ -14,6 +14,9 @@
  *    share one XCD's L2.  When the grid is not a multiple of 8 the first
  *    (n % 8) XCDs get one tile more.
  * tk_grid_check validates a launch's shape on the host (TK_ERR_GRID).
+ * tk_udiv / tk_grid_l2: the grouped order with its divisions by variables
+ * made on the host (multiply-high reciprocals, Granlund & Montgomery 1994),
+ * for kernels whose first loads wait for the tile index.
  * Sources: AMD CDNA3 white paper and "AMD Instinct MI300X workload
  * optimization" guide (ROCm docs: XCD round-robin dispatch, per-XCD L2).
  */
@@ -92,6 +95,62 @@ TK_HDI int tk_grid_check(uint32_t n_wg, uint32_t tiles_m, uint32_t tiles_n) {
 TK_HDI void tk_grid_tile(uint32_t wg, uint32_t n_wg, uint32_t tiles_m, uint32_t tiles_n, uint32_t group_m,
                                  uint32_t n_xcd, uint32_t *tile_m, uint32_t *tile_n) {
   tk_grid_l2_order(tk_grid_xcd_remap(wg, n_wg, n_xcd), tiles_m, tiles_n, group_m, tile_m, tile_n);
+}
+
+/* Division by a run-time invariant divisor as a multiply-high and two shifts
+ * (Granlund & Montgomery, "Division by Invariant Integers using
+ * Multiplication", PLDI 1994, figure 4.1): tk_udiv_make(d) once (on the host,
+ * passed in the kernel arguments), then tk_udiv_q(n, v) = n / d for every
+ * uint32_t n, exactly, where a plain division by a variable costs a
+ * v_rcp_iflag_f32 sequence of ~25 instructions.  d = 0 is taken as 1. */
+typedef struct {
+  uint32_t mul;      /* m' = floor(2^32 (2^l - d) / d) + 1, l = ceil(log2 d) */
+  uint32_t sh1, sh2; /* min(l, 1), max(l - 1, 0) */
+} tk_udiv;
+
+TK_HDI tk_udiv tk_udiv_make(uint32_t d) {
+  if (d == 0) d = 1;
+  uint32_t l = 0;
+  while (l < 32 && ((uint64_t)1 << l) < d) l++;
+  tk_udiv v;
+  v.mul = (uint32_t)((((uint64_t)1 << 32) * (((uint64_t)1 << l) - d)) / d + 1); /* < 2^64: (2^l - d) < 2^31 */
+  v.sh1 = l < 1 ? l : 1;
+  v.sh2 = l > 1 ? l - 1 : 0;
+  return v;
+}
+TK_HDI uint32_t tk_udiv_q(uint32_t n, tk_udiv v) {
+  const uint32_t t = (uint32_t)(((uint64_t)v.mul * n) >> 32); /* s_mul_hi_u32 / v_mul_hi_u32 */
+  return (t + ((n - t) >> v.sh1)) >> v.sh2;
+}
+
+/* tk_grid_l2_order with its divisions made on the host: tk_grid_l2_make(
+ * tiles_m, tiles_n, group_m) once, then tk_grid_l2_order_at(&g, id, &tm, &tn)
+ * gives tk_grid_l2_order(id, tiles_m, tiles_n, group_m, &tm, &tn) for every
+ * id < tiles_m * tiles_n (a multiply-high per division: the kernel's first
+ * loads are not held behind two ~25-instruction divisions).  group_m = 1 is
+ * the row-major order (tm = id / tiles_n, tn = id % tiles_n). */
+typedef struct {
+  uint32_t tiles_m, group_m, per_group; /* per_group = group_m * tiles_n */
+  tk_udiv by_group, by_rows, by_last;   /* / per_group, / group_m, / the last group's rows */
+} tk_grid_l2;
+
+TK_HDI tk_grid_l2 tk_grid_l2_make(uint32_t tiles_m, uint32_t tiles_n, uint32_t group_m) {
+  if (group_m == 0) group_m = 1;
+  tk_grid_l2 g;
+  g.tiles_m = tiles_m, g.group_m = group_m, g.per_group = group_m * tiles_n;
+  g.by_group = tk_udiv_make(g.per_group);
+  g.by_rows = tk_udiv_make(group_m);
+  g.by_last = tk_udiv_make(tiles_m % group_m ? tiles_m % group_m : group_m);
+  return g;
+}
+TK_HDI void tk_grid_l2_order_at(const tk_grid_l2 *g, uint32_t id, uint32_t *tile_m, uint32_t *tile_n) {
+  const uint32_t group = tk_udiv_q(id, g->by_group);
+  const uint32_t first_m = group * g->group_m, in_group = id - group * g->per_group;
+  const int last = g->tiles_m - first_m < g->group_m; /* the short last group */
+  const uint32_t rows = last ? g->tiles_m - first_m : g->group_m;
+  const uint32_t tn = tk_udiv_q(in_group, last ? g->by_last : g->by_rows);
+  *tile_m = first_m + (in_group - tn * rows);
+  *tile_n = tn;
 }
 
 #endif /* TK_GRID_H */

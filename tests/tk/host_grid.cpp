@@ -158,12 +158,52 @@ static void test_check(void) {
   CHECK(strncmp(tk_err_str(TK_ERR_GRID), "tk: grid", 8) == 0, "message");
 }
 
+// tk_udiv against plain division: every divisor below 70 000 on its
+// multiples and their neighbours, and divisors at the 2^k edges on edge
+// numerators and a million spread ones; tk_grid_l2_order_at against
+// tk_grid_l2_order on every id of the bijection sweep's shapes.
+static void test_udiv(void) {
+  long checks = 0;
+  for (uint32_t d = 1; d < 70000; d++) {
+    const tk_udiv v = tk_udiv_make(d);
+    for (uint32_t x = 0; x < 3 * d + 5; x += d > 100 ? d / 7 + 1 : 1, checks++)
+      CHECK(tk_udiv_q(x, v) == x / d, "tk_udiv %u / %u", x, d);
+    CHECK(tk_udiv_q(0xffffffffu, v) == 0xffffffffu / d, "tk_udiv max / %u", d);
+  }
+  const uint32_t ds[] = {1u, 2u, 3u, 7u, 8u, 641u, 65535u, 65536u, 65537u, (1u << 24) - 1, 1u << 24, (1u << 24) + 1,
+                         0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu};
+  for (uint32_t d : ds) {
+    const tk_udiv v = tk_udiv_make(d);
+    const uint32_t ns[] = {0u, 1u, d - 1, d, d + 1, 2 * d - 1, 2 * d, 2 * d + 1, 0x7fffffffu, 0x80000000u,
+                           0xfffffffeu, 0xffffffffu};
+    for (uint32_t x : ns) CHECK(tk_udiv_q(x, v) == x / d, "tk_udiv %u / %u", x, d);
+    for (uint64_t k = 0; k < 1000000; k++, checks++) {
+      const uint32_t x = (uint32_t)(k * 2654435761u + d);
+      CHECK(tk_udiv_q(x, v) == x / d, "tk_udiv %u / %u", x, d);
+    }
+  }
+  CHECK(tk_udiv_q(12345u, tk_udiv_make(0)) == 12345u, "tk_udiv_make(0) is division by 1");
+  for (uint32_t tm = 1; tm <= 40; tm++)
+    for (uint32_t tn = 1; tn <= 40; tn++)
+      for (uint32_t g = 0; g <= 12; g++) {
+        const tk_grid_l2 l2 = tk_grid_l2_make(tm, tn, g);
+        for (uint32_t id = 0; id < tm * tn; id++, checks++) {
+          uint32_t am, an, bm, bn;
+          tk_grid_l2_order(id, tm, tn, g, &am, &an);
+          tk_grid_l2_order_at(&l2, id, &bm, &bn);
+          CHECK(am == bm && an == bn, "tk_grid_l2_order_at %u of %ux%u group %u", id, tm, tn, g);
+        }
+      }
+  printf("host_grid: tk_udiv / tk_grid_l2_order_at: %ld checks\n", checks);
+}
+
 int main(void) {
   test_check();
   test_l2_bijection();
   test_l2_reference();
   test_xcd_bijection();
   test_locality();
+  test_udiv();
   if (failures) {
     fprintf(stderr, "host_grid: %d failures\n", failures);
     return 1;
