@@ -224,25 +224,11 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
  * there (MI325X proxy 220.8 -> 227.0 us), and so does the deterministic kvdqp (FQ 2: its d = 64
  * kernel spilled an SGPR with the two loads' descriptors) */
 #define AB_LS_BUF TK_HAS_DS_READ_TR
-/* dkdv kernels: a tensor's matrix (b, h) descriptors for one batch b, head by head: tk_gl_rsrc_mat's
- * range (the matrix's rows; rows past them read 0) from b's base plus h head strides, without
- * its checks (tk_attn.hip checked tk_gl_mat_ok on the host; b comes from the grid and h stays in
- * the kv head's group).  Five scalars per tensor where the loop kept a copy of its tk_gl (20):
- * kvdqo spilled SGPRs (17 on gfx950, d = 128), and each head change re-ran the 64-bit checks */
-typedef struct {
-  const char *base;   /* matrix (b, 0) */
-  int64_t head_bytes; /* bytes between heads */
-  uint32_t bytes;     /* one matrix: the last row's end */
-} ab_heads;
-__device__ static inline ab_heads ab_heads_of(const tk_gl *g, int b)
-{
-  ab_heads m;
-  m.base = (const char *)g->ptr + (int64_t)b * g->strides[0] * g->elem_bytes;
-  m.head_bytes = g->strides[1] * g->elem_bytes;
-  m.bytes = (uint32_t)(((g->dims[2] - 1) * g->strides[2] + g->dims[3]) * g->elem_bytes);
-  return m;
-}
-#define AB_HEAD_RSRC(M, H) tk_rsrc_make((M).base + (int64_t)(H) * (M).head_bytes, (M).bytes)
+/* dkdv kernels: a tensor's matrix (b, h) descriptors for one batch b, head by head, from b's base
+ * plus h head strides (tk_mat_heads: tk_attn.hip checked tk_gl_mat_ok on the host; b comes from the
+ * grid and h stays in the kv head's group).  Five scalars per tensor where the loop kept a copy of
+ * its tk_gl (20): kvdqo spilled SGPRs (17 on gfx950, d = 128), and each head change re-ran the
+ * 64-bit checks */
 /* dkdv kernel (inside it): issue the query tile of query head H, rows Q0.., and commit the
  * tile of rows Q0.. (the head and rows advance by a counter, not T / ntq, T % ntq: two scalar
  * divisions per tile) */
@@ -295,8 +281,8 @@ __device__ static inline ab_heads ab_heads_of(const tk_gl *g, int b)
         iq = qs;                                                                                  \
         ++ih;                                                                                     \
         if (FQ_ == 3 && ih == (hk + 1) * a.group) ih = hk * a.group; /* rotated (attn_bwd_dqo.h) */ \
-        rqm = FQ_ >= 2 ? AB_HEAD_RSRC(hq_, ih) : tk_gl_rsrc_mat(&glq, b, ih);                    \
-        rgm = FQ_ >= 2 ? AB_HEAD_RSRC(hg_, ih) : tk_gl_rsrc_mat(&glg, b, ih);                    \
+        rqm = FQ_ >= 2 ? tk_mat_heads_rsrc(hq_, ih) : tk_gl_rsrc_mat(&glq, b, ih);                  \
+        rgm = FQ_ >= 2 ? tk_mat_heads_rsrc(hg_, ih) : tk_gl_rsrc_mat(&glg, b, ih);                  \
       }                                                                                           \
     }                                                                                             \
   } while (0)
@@ -676,7 +662,7 @@ __device__ static inline ab_heads ab_heads_of(const tk_gl *g, int b)
     NAME##_rstage s1, s2;                                                                         \
     NAME##_tstage t1, t2;                                                                         \
     const tk_mview mvq = tk_gl_mview(&a.q), mvg = tk_gl_mview(&a.dout);                           \
-    const ab_heads hq_ = ab_heads_of(&a.q, b), hg_ = ab_heads_of(&a.dout, b); /* Q's, dO's heads */ \
+    const tk_mat_heads hq_ = tk_gl_mat_heads(&a.q, b), hg_ = tk_gl_mat_heads(&a.dout, b); /* Q's, dO's heads */ \
     const tk_gl glq = a.q, glg = a.dout; /* FQ 0, 1: local copies (the address of a kernel argument \
                                           * taken in the loop put the argument in scratch) */     \
     float lsl = 0.0f, lsd = 0.0f;                                                                 \
@@ -691,8 +677,8 @@ __device__ static inline ab_heads ab_heads_of(const tk_gl *g, int b)
     /* the tile last issued (query head ih, rows iq..; its index ni) and the one last committed */ \
     int ih = hk * a.group, iq = qs, ni = 0, cq = qs, ch = ih;                                     \
     AB_DQO_START(ih, iq, cq, ch); /* FQ 3: its state, the rotated start (attn_bwd_dqo.h) */      \
-    tk_rsrc rqm = FQ_ >= 2 ? AB_HEAD_RSRC(hq_, ih) : tk_gl_rsrc_mat(&glq, b, ih);                 \
-    tk_rsrc rgm = FQ_ >= 2 ? AB_HEAD_RSRC(hg_, ih) : tk_gl_rsrc_mat(&glg, b, ih);                 \
+    tk_rsrc rqm = FQ_ >= 2 ? tk_mat_heads_rsrc(hq_, ih) : tk_gl_rsrc_mat(&glq, b, ih);           \
+    tk_rsrc rgm = FQ_ >= 2 ? tk_mat_heads_rsrc(hg_, ih) : tk_gl_rsrc_mat(&glg, b, ih);           \
     /* dkdvq: the previous tile's dQ block and its head and first row; its atomics go out in the   \
      * next tile (AB_ATOM_C; no wait for the dQ MFMAs before the barrier) */                      \
     NAME##_oc_t dqc;                                                                              \

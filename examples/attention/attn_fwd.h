@@ -107,10 +107,10 @@ typedef struct attn_fwd_args {
 #endif
 #define AF_RESCALE 8.0f /* lazy rescale: the running max moves when a tile's max exceeds it by this (log2 units) */
 
-/* tk_gl_rsrc_mat's V# over matrix (b, h) of a bf16 tensor, without its checks: tk_attn.hip
- * checked tk_gl_mat_ok on the host and (b, h) come from the grid, always inside.  Branch-free,
- * so the kernel arguments it reads are scalar loads issued as one batch at entry (with the
- * checks, ~10 loads in series behind their branches: ~0.9 us of every workgroup, modeled) */
+/* K/V (and O) descriptors without tk_gl_rsrc_mat's device checks (tk_mat_rsrc_unchecked; with the
+ * checks, ~10 argument loads in series behind branches: ~0.9 us of every workgroup, modeled):
+ * tk_attn.hip checked tk_gl_mat_ok on the host and (b, h) come from the grid, always inside.  bf16
+ * is known here, so the byte multiplies fold into shifts (tk_gl_rsrc_mat_unchecked reads elem_bytes) */
 #ifndef AF_ARGB
 #define AF_ARGB 1
 #endif
@@ -123,8 +123,7 @@ typedef struct attn_fwd_args {
 __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
 {
   const int64_t e = (int64_t)b * g->strides[0] + (int64_t)h * g->strides[1];
-  return tk_rsrc_make((const tk_bf16 *)g->ptr + e,
-                      (uint32_t)(((g->dims[2] - 1) * g->strides[2] + g->dims[3]) * (int64_t)sizeof(tk_bf16)));
+  return tk_mat_rsrc_unchecked((const tk_bf16 *)g->ptr + e, g->dims[2], g->dims[3], g->strides[2], sizeof(tk_bf16));
 }
 
 /* S^T = K Q^T for the K tile in LDS, over 32-wide d-chunks (inside ATTN_FWD_KERNEL) */

@@ -223,8 +223,8 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
    * matrices inside their range), this thread's chunk rows and LDS slots,
    * this lane's fragment addresses, the last half-step the loop reads */
 #if W8_GEO
-  const tk_rsrc rma = gemm_rsrc_mat(az, p.m, p.k, p.lda, sizeof(W8_EL)),
-                rmb = gemm_rsrc_mat(bz, nn ? p.k : p.n, nn ? p.n : p.k, p.ldb, sizeof(W8_EL));
+  const tk_rsrc rma = tk_mat_rsrc_unchecked(az, p.m, p.k, p.lda, sizeof(W8_EL)),
+                rmb = tk_mat_rsrc_unchecked(bz, nn ? p.k : p.n, nn ? p.n : p.k, p.ldb, sizeof(W8_EL));
 #else
   const tk_rsrc rma = tk_gl_rsrc_mat(&ga, 0, 0), rmb = tk_gl_rsrc_mat(&gb, 0, 0);
 #endif

@@ -82,16 +82,6 @@ static __device__ inline void gemm_gl2(tk_gl *g, void *ptr, int eb, int64_t rows
   g->strides[3] = 1;
 }
 
-/* V# over a rows x cols matrix (row stride ld, eb-byte elements) to the end
- * of its last row: tk_gl_rsrc_mat's range without tk_gl_mat_ok's 64-bit
- * tests, for problems the host validated (rows, cols >= 1, ld >= cols, the
- * matrix + TK_MAT_ROWS_PAST rows < 4 GiB: tk_gemm_problem_error and the
- * kernels' unsupported tests), so the 32-bit arithmetic is exact */
-static __device__ inline tk_rsrc gemm_rsrc_mat(const void *ptr, int64_t rows, int64_t cols, int64_t ld, uint32_t eb)
-{
-  return tk_rsrc_make(ptr, ((uint32_t)rows - 1u) * (uint32_t)ld * eb + (uint32_t)cols * eb);
-}
-
 /* batch z of C: M x N, row stride ldc, bf16 or f32 elements */
 static __device__ inline void gemm_c_tensor(const tk_gemm_problem &p, void *c, int64_t z, tk_gl *gc)
 {

@@ -173,6 +173,45 @@ TK_DI tk_rsrc tk_gl_rsrc_mat(const tk_gl *g, int64_t b, int64_t h) {
 }
 #endif
 
+/* Unchecked matrix-bounded descriptors: tk_gl_rsrc_mat's range without its
+ * device checks, for a tensor the host passed through tk_gl_mat_ok (or a
+ * matrix it validated the same way) and a (b, h) known inside, e.g. from the
+ * grid.  Branch-free, so the kernel arguments they read issue as one batch of
+ * scalar loads (tk_gl_rsrc_mat's checks put them in series behind branches:
+ * ~0.9 us of every attention workgroup, modeled), and 32-bit: a matrix
+ * tk_gl_mat_ok accepts ends below 4 GiB, so the wrapped products are exact.
+ * Outside that contract the range is wrong (use tk_gl_rsrc_mat). */
+TK_HDI uint32_t tk_mat_bytes(int64_t rows, int64_t cols, int64_t ld, uint32_t elem_bytes) {
+  return ((uint32_t)rows - 1u) * (uint32_t)ld * elem_bytes + (uint32_t)cols * elem_bytes;
+}
+/* The heads of one batch b of a tensor: matrix (b, h)'s descriptor is a base
+ * and a stride away (5 scalars, where a loop over heads would otherwise keep
+ * a copy of the tk_gl: 20 SGPRs). */
+typedef struct {
+  const char *base;   /* matrix (b, 0) */
+  int64_t head_bytes; /* bytes between heads (strides[1]) */
+  uint32_t bytes;     /* one matrix, to its last row's end */
+} tk_mat_heads;
+TK_HDI tk_mat_heads tk_gl_mat_heads(const tk_gl *g, int64_t b) {
+  tk_mat_heads m;
+  m.base = (const char *)g->ptr + b * g->strides[0] * g->elem_bytes;
+  m.head_bytes = g->strides[1] * g->elem_bytes;
+  m.bytes = tk_mat_bytes(g->dims[2], g->dims[3], g->strides[2], (uint32_t)g->elem_bytes);
+  return m;
+}
+#if TK_HIP
+TK_DI tk_rsrc tk_mat_heads_rsrc(tk_mat_heads m, int64_t h) {
+  return tk_rsrc_make(m.base + h * m.head_bytes, m.bytes);
+}
+TK_DI tk_rsrc tk_gl_rsrc_mat_unchecked(const tk_gl *g, int64_t b, int64_t h) {
+  return tk_mat_heads_rsrc(tk_gl_mat_heads(g, b), h);
+}
+/* a rows x cols matrix at ptr, row stride ld elements of elem_bytes */
+TK_DI tk_rsrc tk_mat_rsrc_unchecked(const void *ptr, int64_t rows, int64_t cols, int64_t ld, uint32_t elem_bytes) {
+  return tk_rsrc_make(ptr, tk_mat_bytes(rows, cols, ld, elem_bytes));
+}
+#endif
+
 /* ---- 1. group loads ---------------------------------------------------------- */
 
 /* Staging registers for loading LDS tile type ST with NT threads. */

@@ -10,6 +10,9 @@
 // tk_mat_row0 (the loads' first-row clamp) on the device for 64-bit and
 // 32-bit rows: negative, inside, at and past the end, values that a 32-bit
 // cast would wrap into range, row counts of 70 and 3e9 (above INT32_MAX).
+// The unchecked descriptors (tk_gl_rsrc_mat_unchecked, tk_mat_heads_rsrc,
+// tk_mat_rsrc_unchecked) through the same windows for heads inside the tensor
+// (their contract), and tk_mat_bytes against the range's 64-bit formula.
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,14 +27,22 @@ TK_ST(st_tr, tk_bf16, TD, TR, TK_LDS_SWZ);   /* d x r (transposed) */
 TK_STAGE(stage_rows, st_rows, NT);
 TK_STAGE(stage_tr, st_tr, NT);
 
-// block (x, h, b): window rows from r0 = 64 x (x = 3: r0 = -64, reads 0)
-__global__ void k_mat(tk_gl g, uint16_t *out_rows, uint16_t *out_tr) {
+// block (x, h, b): window rows from r0 = 64 x (x = 3: r0 = -64, reads 0);
+// mode 0 tk_gl_rsrc_mat, 1 tk_gl_rsrc_mat_unchecked, 2 tk_mat_heads_rsrc,
+// 3 tk_mat_rsrc_unchecked on the matrix's own pointer and shape
+__global__ void k_mat(tk_gl g, int mode, uint16_t *out_rows, uint16_t *out_tr) {
   __shared__ st_rows sa;
   __shared__ st_tr sb;
   const uint32_t tid = threadIdx.x;
   const int32_t r0 = blockIdx.x == 3 ? -TR : (int32_t)blockIdx.x * TR;
   const tk_mview mv = tk_gl_mview(&g);
-  const tk_rsrc rs = tk_gl_rsrc_mat(&g, blockIdx.z, blockIdx.y);
+  const int64_t b = blockIdx.z, h = blockIdx.y;
+  const tk_rsrc rs =
+      mode == 0   ? tk_gl_rsrc_mat(&g, b, h)
+      : mode == 1 ? tk_gl_rsrc_mat_unchecked(&g, b, h)
+      : mode == 2 ? tk_mat_heads_rsrc(tk_gl_mat_heads(&g, b), h)
+                  : tk_mat_rsrc_unchecked((const tk_bf16 *)g.ptr + b * g.strides[0] + h * g.strides[1], g.dims[2],
+                                          g.dims[3], g.strides[2], 2);
   stage_rows pa;
   stage_tr pb;
   tk_load_issue_mat(pa, mv, rs, r0, 0, tid);
@@ -119,35 +130,59 @@ int main(void) {
     HIPCHECK(hipFree(dout));
     HIPCHECK(hipFree(dout32));
   }
-  const int gx = 4, gy = (int)H + 1, gz = (int)B; // x: r0 = 0, 64, 128, -64; y: heads + one past
-  const size_t n = (size_t)gx * gy * gz * TR * TD;
-  uint16_t *orow, *otr;
-  HIPCHECK(hipMalloc(&orow, n * 2));
-  HIPCHECK(hipMalloc(&otr, n * 2));
-  hipLaunchKernelGGL(k_mat, dim3(gx, gy, gz), dim3(NT), 0, 0, g, orow, otr);
-  HIPCHECK(hipGetLastError());
-  HIPCHECK(hipDeviceSynchronize());
-  std::vector<uint16_t> hr(n), ht(n);
-  HIPCHECK(hipMemcpy(hr.data(), orow, n * 2, hipMemcpyDeviceToHost));
-  HIPCHECK(hipMemcpy(ht.data(), otr, n * 2, hipMemcpyDeviceToHost));
-  for (int bz = 0; bz < gz; bz++)
-    for (int hy = 0; hy < gy; hy++)
-      for (int bx = 0; bx < gx; bx++) {
-        const int64_t r0 = bx == 3 ? -TR : (int64_t)bx * TR;
-        const size_t blk = ((size_t)bz * gy + hy) * gx + bx;
-        for (int r = 0; r < TR; r++)
-          for (int c = 0; c < TD; c++) {
-            const int64_t s = r0 + r;
-            const uint16_t want = (hy < H && s >= 0 && s < S) ? h[(size_t)(((bz * S + s) * H + hy) * D + c)] : 0;
-            const uint16_t got_r = hr[blk * TR * TD + (size_t)r * TD + c];  // tile (r, c)
-            const uint16_t got_t = ht[blk * TR * TD + (size_t)c * TR + r];  // tile (c, r)
-            checked += 2;
-            if ((got_r != want || got_t != want) && bad++ < 8)
-              printf("FAIL b %d h %d r0 %lld (r %d, c %d): rows %04x transposed %04x want %04x\n", bz, hy,
-                     (long long)r0, r, c, got_r, got_t, want);
-          }
-      }
-  printf("test_loads_mat: %d elements (B %lld H %lld S %lld D %lld, windows at rows 0/64/128/-64, one head past): %s\n",
+  // tk_mat_bytes: ((rows - 1) * ld + cols) * elem_bytes, here and for the largest matrix tk_gl_mat_ok accepts
+  {
+    const int64_t rows[] = {S, 1, 0xffffffffll / (g.strides[2] * 2) - TK_MAT_ROWS_PAST};
+    for (int i = 0; i < 3; i++) {
+      const int64_t want = ((rows[i] - 1) * g.strides[2] + D) * 2;
+      checked++;
+      if ((int64_t)tk_mat_bytes(rows[i], D, g.strides[2], 2) != want && bad++ < 8)
+        printf("FAIL tk_mat_bytes(%lld, %lld, %lld, 2) = %u, want %lld\n", (long long)rows[i], (long long)D,
+               (long long)g.strides[2], tk_mat_bytes(rows[i], D, g.strides[2], 2), (long long)want);
+    }
+    const tk_rsrc_words w = tk_gl_rsrc_mat_words(&g, 1, 2);
+    const tk_mat_heads m = tk_gl_mat_heads(&g, 1);
+    const char *want_base = (const char *)d + (size_t)((1 * S * H + 2) * D) * 2; // element (b 1, s 0, h 2, 0)
+    checked++;
+    if ((m.base + 2 * m.head_bytes != want_base || m.bytes != w.w[2]) && bad++ < 8)
+      printf("FAIL tk_gl_mat_heads(b 1) head 2: base +%lld bytes %u, want +%lld and %u\n",
+             (long long)(m.base + 2 * m.head_bytes - (const char *)d), m.bytes,
+             (long long)(want_base - (const char *)d), w.w[2]);
+  }
+  for (int mode = 0; mode < 4; mode++) {
+    // x: r0 = 0, 64, 128, -64; y: heads (+ one past for the checked descriptor only)
+    const int gx = 4, gy = (int)H + (mode == 0), gz = (int)B;
+    const size_t n = (size_t)gx * gy * gz * TR * TD;
+    uint16_t *orow, *otr;
+    HIPCHECK(hipMalloc(&orow, n * 2));
+    HIPCHECK(hipMalloc(&otr, n * 2));
+    hipLaunchKernelGGL(k_mat, dim3(gx, gy, gz), dim3(NT), 0, 0, g, mode, orow, otr);
+    HIPCHECK(hipGetLastError());
+    HIPCHECK(hipDeviceSynchronize());
+    std::vector<uint16_t> hr(n), ht(n);
+    HIPCHECK(hipMemcpy(hr.data(), orow, n * 2, hipMemcpyDeviceToHost));
+    HIPCHECK(hipMemcpy(ht.data(), otr, n * 2, hipMemcpyDeviceToHost));
+    HIPCHECK(hipFree(orow));
+    HIPCHECK(hipFree(otr));
+    for (int bz = 0; bz < gz; bz++)
+      for (int hy = 0; hy < gy; hy++)
+        for (int bx = 0; bx < gx; bx++) {
+          const int64_t r0 = bx == 3 ? -TR : (int64_t)bx * TR;
+          const size_t blk = ((size_t)bz * gy + hy) * gx + bx;
+          for (int r = 0; r < TR; r++)
+            for (int c = 0; c < TD; c++) {
+              const int64_t s = r0 + r;
+              const uint16_t want = (hy < H && s >= 0 && s < S) ? h[(size_t)(((bz * S + s) * H + hy) * D + c)] : 0;
+              const uint16_t got_r = hr[blk * TR * TD + (size_t)r * TD + c]; // tile (r, c)
+              const uint16_t got_t = ht[blk * TR * TD + (size_t)c * TR + r]; // tile (c, r)
+              checked += 2;
+              if ((got_r != want || got_t != want) && bad++ < 8)
+                printf("FAIL descriptor %d b %d h %d r0 %lld (r %d, c %d): rows %04x transposed %04x want %04x\n", mode,
+                       bz, hy, (long long)r0, r, c, got_r, got_t, want);
+            }
+        }
+  }
+  printf("test_loads_mat: %d elements (B %lld H %lld S %lld D %lld, windows at rows 0/64/128/-64, one head past, 4 descriptors): %s\n",
          checked, (long long)B, (long long)H, (long long)S, (long long)D, bad ? "MISMATCH" : "all match");
   return bad ? 1 : 0;
 }
