@@ -37,8 +37,8 @@ static void usage(FILE *f)
           "  --batch B              batch count (>= 1; batches packed densely)\n"
           "  --layout nt|nn         B is N x K (nt: C = A*B^T, default) or K x N (nn)\n"
           "  --out bf16|f32         output/C element type (default bf16)\n"
-          "  --grid-order l2|row-major  tile order: tk's L2/XCD order (default) or row-major,\n"
-          "                         for comparing what the order is worth\n"
+          "  --grid-order l2|row-major  tile order: tk's L2/XCD order or row-major (default:\n"
+          "                         the plan's: --kernel auto's table row's, else l2)\n"
           "  --alpha X --beta Y     scalars (default 1, 0)\n"
           "  --in bf16|fp8          A and B element type (fp8: the device's e4m3,\n"
           "                         FNUZ on gfx942, OCP on gfx950; layout nt only)\n"
@@ -79,6 +79,7 @@ typedef struct options {
   tk_gemm_problem p;
   tk_gemm_kernel kernel;
   int32_t tile_m, tile_n, split_k, k_step, stream_k; /* --tile, --split-k, --k-step, --stream-k (0: the plan's) */
+  int32_t grid_order; /* --grid-order: TK_GEMM_ORDER_L2 / _ROW_MAJOR, or _AUTO (the plan's) */
   tk_cli cli; /* --check --inject-error --iters --warmup --sweep --csv --svg */
   int vs, fp8_edges, mx_edges;
   uint64_t seed;
@@ -241,24 +242,26 @@ static int launch(void *v)
 static const char *plan(const tk_gemm_problem *p, tk_gemm_kernel kernel, const options *o, tk_gemm_config *cfg)
 {
   cfg->kernel = kernel, cfg->tile_m = o->tile_m, cfg->tile_n = o->tile_n, cfg->split_k = o->split_k;
-  cfg->k_step = o->k_step, cfg->stream_k = o->stream_k;
+  cfg->k_step = o->k_step, cfg->stream_k = o->stream_k, cfg->grid_order = o->grid_order;
   const int e = tk_gemm_plan(p, cfg);
   if (e == TK_GEMM_ERR_UNSUPPORTED) return tk_gemm_config_unsupported(p, cfg);
   return e == TK_GEMM_OK ? NULL : tk_gemm_strerror(e);
 }
 
-/* "8wave" (256x256, K step 64, no split), "8wave-128x128", "8wave-128x128k128"
- * (K step 128), "8wave-128x128-s4" (split-K 4), "4wave", ... */
+/* "8wave" (256x256, K step 64, no split, L2 order), "8wave-128x128",
+ * "8wave-128x128k128" (K step 128), "8wave-128x128-s4" (split-K 4),
+ * "8wave-128x128k128-s2-rm" (row-major grid order), "4wave", ...: the
+ * config names of bench/gemm-heuristic */
 static const char *config_name(const tk_gemm_config *c, char *buf, size_t n)
 {
-  const int sk = c->stream_k > TK_GEMM_SK_ON;
+  const int sk = c->stream_k > TK_GEMM_SK_ON, rm = c->grid_order == TK_GEMM_ORDER_ROW_MAJOR;
   if (c->kernel != TK_GEMM_8WAVE ||
-      (c->tile_m == 256 && c->tile_n == 256 && c->split_k == 1 && c->k_step == 64 && !sk))
+      (c->tile_m == 256 && c->tile_n == 256 && c->split_k == 1 && c->k_step == 64 && !sk && !rm))
     return tk_gemm_kernel_name((tk_gemm_kernel)c->kernel);
   char ks[16] = "";
   if (c->k_step != 64) snprintf(ks, sizeof ks, "k%d", c->k_step);
-  if (c->split_k > 1) snprintf(buf, n, "8wave-%dx%d%s-s%d", c->tile_m, c->tile_n, ks, c->split_k);
-  else snprintf(buf, n, "8wave-%dx%d%s%s", c->tile_m, c->tile_n, ks, sk ? "-sk" : "");
+  if (c->split_k > 1) snprintf(buf, n, "8wave-%dx%d%s-s%d%s", c->tile_m, c->tile_n, ks, c->split_k, rm ? "-rm" : "");
+  else snprintf(buf, n, "8wave-%dx%d%s%s%s", c->tile_m, c->tile_n, ks, sk ? "-sk" : "", rm ? "-rm" : "");
   return buf;
 }
 
@@ -361,14 +364,14 @@ static int run_one(const options *o)
   if (cfg.kernel == TK_GEMM_AUTO) cfg.kernel = tk_gemm_choose(p, TK_GEMM_AUTO); /* not planned: name only */
   char cname[64];
   printf("kernel: %s%s%s%s%s\n", tk_gemm_kernel_name((tk_gemm_kernel)cfg.kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "",
-         p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? ", grid order row-major" : "",
+         cfg.kernel != TK_GEMM_8WAVE && cfg.grid_order == TK_GEMM_ORDER_ROW_MAJOR ? ", grid order row-major" : "",
          cfg.kernel == TK_GEMM_8WAVE ? ", config " : "", cfg.kernel == TK_GEMM_8WAVE ? config_name(&cfg, cname, sizeof cname) : "");
   if (o->kernel == TK_GEMM_AUTO) printf("heuristic: %s table\n", tk_gemm_heuristic_target());
   if (cfg.kernel == TK_GEMM_8WAVE || cfg.kernel == TK_GEMM_MX) { /* mx: 256x256 (8wave body) or 128x128 */
     char skn[32] = "off";
     if (cfg.stream_k > TK_GEMM_SK_ON) snprintf(skn, sizeof skn, "%d workgroups", cfg.stream_k);
-    printf("config: tile %dx%d, K step %d, split-k %d, stream-k %s\n", cfg.tile_m, cfg.tile_n, cfg.k_step,
-           cfg.split_k, skn);
+    printf("config: tile %dx%d, K step %d, split-k %d, stream-k %s, grid order %s\n", cfg.tile_m, cfg.tile_n,
+           cfg.k_step, cfg.split_k, skn, cfg.grid_order == TK_GEMM_ORDER_ROW_MAJOR ? "row-major" : "l2");
   }
   if (why && tk_gemm_config_not_built(p, &cfg)) { /* a configuration this build left out: exit 2 */
     fprintf(stderr, "gemm: kernel %s: %s\n", tk_gemm_kernel_name(kernel), why);
@@ -552,8 +555,8 @@ static int parse_args(int argc, char **argv, options *o)
         return tk_cli_fail(c, "unknown activation (relu|gelu|gelu-erf|silu)", v);
       o->p.act = act;
     } else if (!strcmp(a, "--grid-order")) {
-      if (!strcmp(v, "l2")) o->p.grid_order = TK_GEMM_GRID_L2;
-      else if (!strcmp(v, "row-major")) o->p.grid_order = TK_GEMM_GRID_ROW_MAJOR;
+      if (!strcmp(v, "l2")) o->grid_order = TK_GEMM_ORDER_L2;
+      else if (!strcmp(v, "row-major")) o->grid_order = TK_GEMM_ORDER_ROW_MAJOR;
       else return tk_cli_fail(c, "unknown grid order (l2|row-major)", v);
     } else if (!strcmp(a, "--layout")) {
       if (!strcmp(v, "nt")) o->p.layout = TK_GEMM_NT;

@@ -42,7 +42,9 @@ typedef enum tk_gemm_layout { TK_GEMM_NT = 0, TK_GEMM_NN = 1 } tk_gemm_layout;
 typedef enum tk_gemm_out { TK_GEMM_OUT_BF16 = 0, TK_GEMM_OUT_F32 = 1 } tk_gemm_out;
 /* Which tile a workgroup takes: tk's L2-grouped walk after the XCD remap
  * (default), or plain row-major (workgroup i -> tile row i / tiles_n, column
- * i % tiles_n), kept to show what the grid order is worth (docs/gemm.md). */
+ * i % tiles_n; docs/gemm.md).  A launch runs its config's order
+ * (tk_gemm_config.grid_order): under --kernel auto a heuristic row may pick
+ * row-major, where the model found it faster (gfx950 1024^3). */
 typedef enum tk_gemm_grid_order { TK_GEMM_GRID_L2 = 0, TK_GEMM_GRID_ROW_MAJOR = 1 } tk_gemm_grid_order;
 /* A and B element type: bf16, or fp8 e4m3 with per-tensor scales.  fp8
  * bytes are "the device's e4m3", the encoding its fp8 MFMAs read
@@ -186,12 +188,18 @@ int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const void *a, cons
  * given (tests use small ones).  Problems that fill whole rounds, or would
  * give a workgroup fewer than 4 K iterations, run without it. */
 enum { TK_GEMM_SK_AUTO = 0, TK_GEMM_SK_OFF = 1, TK_GEMM_SK_ON = 2 };
+/* grid_order: TK_GEMM_ORDER_AUTO, the heuristic's: p->grid_order when that
+ * asks for row-major, else the table row's under kernel AUTO (when the row's
+ * config is taken), else L2; tk_gemm_plan turns it into _L2 or _ROW_MAJOR,
+ * which the launch runs whatever p->grid_order says. */
+enum { TK_GEMM_ORDER_AUTO = 0, TK_GEMM_ORDER_L2 = 1, TK_GEMM_ORDER_ROW_MAJOR = 2 };
 typedef struct tk_gemm_config {
   int32_t kernel;         /* tk_gemm_kernel */
   int32_t tile_m, tile_n; /* 0: the heuristic's */
   int32_t split_k;        /* 0: the heuristic's; 1: no split */
   int32_t k_step;         /* K per main-loop iteration: 8wave 64, or 128 for 128x128 (0: the heuristic's) */
   int32_t stream_k;       /* TK_GEMM_SK_AUTO (the heuristic's), _OFF, _ON, or a workgroup count > 2 */
+  int32_t grid_order;     /* TK_GEMM_ORDER_AUTO (the heuristic's), _L2, _ROW_MAJOR */
 } tk_gemm_config;
 /* Fills cfg's open fields for valid problem p; TK_GEMM_OK, or
  * TK_GEMM_ERR_KERNEL / TK_GEMM_ERR_UNSUPPORTED (tk_gemm_config_unsupported says why). */

@@ -234,9 +234,11 @@ static tk_gemm_kernel choose_by_rule(const tk_gemm_problem *p)
   return TK_GEMM_SIMPLE;
 }
 
-/* AUTO: the nearest table row's kernel, tile and split when that can run p
- * efficiently (8wave needs 16-byte rows to use its main loop; nn needs a
- * tile 256 wide in N: the row's split with 128x256 or 256x256 then); else the rule. */
+/* AUTO: the nearest table row's kernel, tile, split and grid order when that
+ * can run p efficiently (8wave needs 16-byte rows to use its main loop; nn
+ * needs a tile 256 wide in N: the row's split with 128x256 or 256x256 then);
+ * else the rule.  The order goes into cfg->grid_order only while that is
+ * TK_GEMM_ORDER_AUTO (an explicit one wins). */
 static void choose_auto(const tk_gemm_problem *p, tk_gemm_config *cfg)
 {
   if (p->in != TK_GEMM_IN_BF16) { /* the table is from bf16 sweeps */
@@ -252,11 +254,15 @@ static void choose_auto(const tk_gemm_problem *p, tk_gemm_config *cfg)
     return;
   }
   const gemm_heuristic_row *r = tk_gemm__nearest_row(p);
+  if (r && tk_gemm__row_error(r)) r = NULL; /* a row with a bad field: the rule (the host test holds the tables valid) */
   if (r && r->kernel == TK_GEMM_8WAVE && gemm_8wave_wide(p)) {
     int32_t tm = r->tile_m, tn = r->tile_n, ks = r->k_step;
     if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, ks, 1)) tn = 256, ks = 64;
     if (!gemm_8wave_unsupported_tile(p, tm, tn, ks)) {
       cfg->kernel = TK_GEMM_8WAVE, cfg->tile_m = tm, cfg->tile_n = tn, cfg->split_k = r->split_k, cfg->k_step = ks;
+      /* the row's order where its tile runs as swept (not an nn-widened one) */
+      if (cfg->grid_order == TK_GEMM_ORDER_AUTO && p->grid_order == TK_GEMM_GRID_L2 && tn == r->tile_n && ks == r->k_step)
+        cfg->grid_order = r->grid_order == TK_GEMM_GRID_ROW_MAJOR ? TK_GEMM_ORDER_ROW_MAJOR : TK_GEMM_ORDER_L2;
       return;
     }
   } else if (r && r->kernel == TK_GEMM_4WAVE && gemm_4wave_unsupported(p) == NULL) {
@@ -273,9 +279,12 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
 {
   if (tk_gemm_problem_error(p)) return TK_GEMM_ERR_PROBLEM;
   if (cfg->kernel < TK_GEMM_AUTO || cfg->kernel > TK_GEMM_MX) return TK_GEMM_ERR_KERNEL;
+  if (cfg->grid_order < TK_GEMM_ORDER_AUTO || cfg->grid_order > TK_GEMM_ORDER_ROW_MAJOR) return TK_GEMM_ERR_UNSUPPORTED;
   if (cfg->kernel == TK_GEMM_AUTO) {
     const int32_t tm = cfg->tile_m, tn = cfg->tile_n, sk = cfg->split_k, ks = cfg->k_step;
+    const int32_t go = cfg->grid_order;
     choose_auto(p, cfg);
+    if (tm || tn || sk || ks) cfg->grid_order = go; /* an explicit config: the row's order is not its */
     /* explicit tile, split or K step: 8wave with them, the rest from the table
      * (a K step the explicit tile lacks falls back to 64) */
     if ((tm || tn || sk || ks) && cfg->kernel != TK_GEMM_8WAVE)
@@ -336,6 +345,8 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
              cfg->split_k == 1 && p->batch == 1 &&
              !gemm_8wave_sk_plan(p, cfg->tile_m, cfg->tile_n, cfg->k_step, cfg->stream_k).groups)
     cfg->stream_k = TK_GEMM_SK_OFF; /* a count the problem has no use for (whole rounds, too little K) */
+  if (cfg->grid_order == TK_GEMM_ORDER_AUTO)
+    cfg->grid_order = p->grid_order == TK_GEMM_GRID_ROW_MAJOR ? TK_GEMM_ORDER_ROW_MAJOR : TK_GEMM_ORDER_L2;
   return tk_gemm_config_unsupported(p, cfg) ? TK_GEMM_ERR_UNSUPPORTED : TK_GEMM_OK;
 }
 
@@ -360,6 +371,8 @@ const char *tk_gemm_config_not_built(const tk_gemm_problem *p, const tk_gemm_con
 
 const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_config *cfg)
 {
+  if (cfg->grid_order < TK_GEMM_ORDER_AUTO || cfg->grid_order > TK_GEMM_ORDER_ROW_MAJOR)
+    return "grid_order must be TK_GEMM_ORDER_AUTO (0), _L2 (1) or _ROW_MAJOR (2)";
   if (cfg->kernel < TK_GEMM_8WAVE || cfg->kernel > TK_GEMM_MX) return "unknown kernel (not planned?)";
   const char *not_built = tk_gemm_config_not_built(p, cfg);
   if (not_built) return not_built;
@@ -414,7 +427,7 @@ size_t tk_gemm_workspace_bytes(const tk_gemm_problem *p, const tk_gemm_config *c
 tk_gemm_kernel tk_gemm_choose(const tk_gemm_problem *p, tk_gemm_kernel requested)
 {
   if (requested != TK_GEMM_AUTO) return requested;
-  tk_gemm_config cfg = {TK_GEMM_AUTO, 0, 0, 0, 0, 0};
+  tk_gemm_config cfg = {TK_GEMM_AUTO, 0, 0, 0, 0, 0, TK_GEMM_ORDER_AUTO};
   if (tk_gemm_problem_error(p)) return choose_by_rule(p);
   choose_auto(p, &cfg);
   return (tk_gemm_kernel)cfg.kernel;
@@ -427,6 +440,9 @@ int tk_gemm_run(const tk_gemm_problem *p, const tk_gemm_config *cfg, const void 
   if (cfg->kernel < TK_GEMM_8WAVE || cfg->kernel > TK_GEMM_MX) return TK_GEMM_ERR_KERNEL;
   if (tk_gemm_config_unsupported(p, cfg)) return TK_GEMM_ERR_UNSUPPORTED;
   if (tk_gemm_in_is_mx(p->in) && (!p->mx_scale_a || !p->mx_scale_b)) return TK_GEMM_ERR_PROBLEM;
+  tk_gemm_problem q = *p; /* the kernels read the planned order from the problem they are passed */
+  q.grid_order = tk_gemm__launch_order(p, cfg);
+  p = &q;
   hipError_t e = hipErrorInvalidValue;
   const uint16_t *a16 = (const uint16_t *)a, *b16 = (const uint16_t *)b;
   switch (cfg->kernel) {
@@ -469,7 +485,7 @@ int tk_gemm(const tk_gemm_problem *p, tk_gemm_kernel kernel, const void *a, cons
 {
   if (tk_gemm_problem_error(p) || (p->bias != TK_GEMM_BIAS_NONE && !p->bias_ptr)) return TK_GEMM_ERR_PROBLEM;
   if (kernel < TK_GEMM_AUTO || kernel > TK_GEMM_MX) return TK_GEMM_ERR_KERNEL;
-  tk_gemm_config cfg = {kernel, 0, 0, 0, 0, 0};
+  tk_gemm_config cfg = {kernel, 0, 0, 0, 0, 0, TK_GEMM_ORDER_AUTO};
   const int e = tk_gemm_plan(p, &cfg);
   if (e != TK_GEMM_OK) return e;
   return tk_gemm_run(p, &cfg, a, b, c, NULL, 0, stream);
