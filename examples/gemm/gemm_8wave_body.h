@@ -161,16 +161,16 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   const uint32_t wave = tk_wave_id(), grp = tk_group_id(4), gw = tk_group_wave(4);
   const uint32_t gtid = tk_opaque(threadIdx.x) % 256; /* thread index inside the group (opaque: not shared between segments) */
   int64_t m0, n0;
-  /* gfx950 bf16/fp8 (W8_GEO): what the host already computed or checked is
-   * read, not redone before the first loads (1024^3: those waited ~0.8 us
+  /* gfx950 bf16/fp8/MX (W8_GEO): what the host already computed or checked
+   * is read, not redone before the first loads (1024^3: those waited ~0.8 us
    * for two divisions by variables and 64-bit extent tests): the tile from
    * sk.l2 (tk_grid_l2, reciprocals made by the launch), the matrix-bounded
    * descriptors and the 16-byte-row test without the span tests (the launch
    * refused spans past the descriptors' range, gemm_8wave_unsupported_tile,
-   * gemm_8wave_fp8_unsupported).  The MX kernels, gfx942 and the 256x256
-   * bf16 kernels keep the checks (in those, with their two stream-K copies
-   * of the body, clang spilled 11 SGPRs: gemm_isa_8wave_resources_gfx950). */
-#if TK_TARGET_GFX == 950 && !defined(W8_MX) && !defined(W8_ROWSKIP)
+   * gemm_8wave_fp8_unsupported, gemm_8wave_mx_unsupported).  gfx942 and the
+   * 256x256 bf16 kernels keep the checks (in those, with their two stream-K
+   * copies of the body, clang spilled 11 SGPRs: gemm_isa_8wave_resources_gfx950). */
+#if TK_TARGET_GFX == 950 && !defined(W8_ROWSKIP)
 #define W8_GEO 1
   gemm_tile_at_l2(sk.l2, W8_ROWS(sk), W8_TN, sg0.lid, &m0, &n0);
 #else
@@ -463,7 +463,7 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   /* the plain product out = acc (alpha 1 after the input scales, beta 0, no
    * bias or activation) or a split-K partial; only the 256-wide tiles on
    * gfx950 (W8_PLAIN_DIRECT) test it */
-#if TK_TARGET_GFX == 950 && !defined(W8_MX) && W8_WN != 32
+#if TK_TARGET_GFX == 950 && W8_WN != 32
 #define W8_PLAIN_DIRECT 1
 #else
 #define W8_PLAIN_DIRECT 0

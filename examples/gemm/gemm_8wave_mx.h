@@ -67,7 +67,9 @@ static inline const char *gemm_8wave_mx_unsupported(const tk_gemm_problem *p)
            "the last block)";
   if (lda % 16 || ldb % 16) return "the 256x256 mx kernel needs lda and ldb of whole 16-byte rows";
   if ((p->m - 1) * lda + kb > lim || (p->n - 1) * ldb + kb > lim || ((p->m - 1) * p->ldc + p->n) * esz > lim ||
-      (p->m > p->n ? p->m : p->n) * (p->k / 32) > lim)
+      (p->m > p->n ? p->m : p->n) * (p->k / 32) > lim ||
+      /* the matrix-bounded loads' offsets (tk_gl_mat_ok, read without its test on the device: W8_GEO) */
+      (p->m + TK_MAT_ROWS_PAST) * lda > 0xffffffffll || (p->n + TK_MAT_ROWS_PAST) * ldb > 0xffffffffll)
     return "the 256x256 mx kernel needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;
 }
@@ -95,7 +97,8 @@ static inline hipError_t gemm_8wave_mx_launch(const tk_gemm_problem *p, const vo
   if (tiles > 0xffffffffll || gemm_8wave_mx_unsupported(p)) return hipErrorInvalidValue;
   tk_gemm_problem q = *p;
   if (p->in == TK_GEMM_IN_MXFP4) q.k /= 2, q.lda /= 2, q.ldb /= 2; /* the body works in bytes */
-  const gemm_sk no_sk = {(int32_t)(uint32_t)tiles, 0, 0, 1, W8M_TM, {}}; /* data-parallel tiles, one split */
+  /* data-parallel tiles, one split; the tile map with host-made reciprocals (W8_GEO) */
+  const gemm_sk no_sk = {(int32_t)(uint32_t)tiles, 0, 0, 1, W8M_TM, gemm_tile_l2(p, W8M_TM, W8M_TN)};
   void (*kern)(const uint8_t *, const uint8_t *, void *, tk_gemm_problem, float *, int64_t, gemm_sk) =
       p->in == TK_GEMM_IN_MXFP4 ? gemm_8wave_mxfp4 : p->in == TK_GEMM_IN_MXFP8_E5M2 ? gemm_8wave_mxbf8 : gemm_8wave_mxfp8;
   hipLaunchKernelGGL(kern, dim3((unsigned)tiles, 1, (unsigned)p->batch), dim3(512), 0, stream, (const uint8_t *)a,

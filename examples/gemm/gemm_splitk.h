@@ -215,7 +215,7 @@ typedef struct {
   int32_t dp, tiles, groups, splits;
   int32_t tm; /* rows between tile origins: the tile's, or 224 on the 256x256 kernel */
   /* the tile map with host-made reciprocals (gemm_tile_l2), read by the
-   * gfx950 bf16/fp8 8wave kernels; the MX launch leaves it zero (unread) */
+   * gfx950 8wave kernels (bf16, fp8, MX) */
   tk_grid_l2 l2;
 } gemm_sk;
 
