@@ -195,12 +195,23 @@ int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
  * partials (the choice without a device: at most 8 and 4 GiB; any value is wrong where there are
  * none), TK_ATTN_BWD_DQ_ORDERED 0 or 1, TK_ATTN_BWD_DQ_ROT 0 or 1 (the ordered dQ's rotated order off / on);
  * 1 when one is set to anything else (the calls then fail with TK_ATTN_ERR_ENV instead of ignoring it) */
+/* TK_ATTN_BWD_DQ_BATCHES (bwd_dqa_batches) set to anything but a whole number k >= 1 whose k batches'
+ * dQ sums fit one buffer descriptor: 1 (checked in both modes) */
+static int bwd_batches_bad(const tk_attn_problem *p)
+{
+  const char *fb = getenv("TK_ATTN_BWD_DQ_BATCHES");
+  if (!fb || !*fb) return 0;
+  char *end = NULL;
+  const long k = strtol(fb, &end, 10);
+  return *end != '\0' || k < 1 || k > TK_GL_MAX_BYTES / (p->hq * p->sq * p->d * 4);
+}
 static int bwd_env_bad(const tk_attn_problem *p)
 {
   const char *fp = getenv("TK_ATTN_BWD_DQ_PARTS"), *fo = getenv("TK_ATTN_BWD_DQ_ORDERED");
   if (fo && *fo && strcmp(fo, "0") != 0 && strcmp(fo, "1") != 0) return 1;
   const char *fr = getenv("TK_ATTN_BWD_DQ_ROT");
   if (fr && *fr && strcmp(fr, "0") != 0 && strcmp(fr, "1") != 0) return 1;
+  if (bwd_batches_bad(p)) return 1;
   if (!fp || !*fp) return 0;
   char *end = NULL;
   const long k = strtol(fp, &end, 10);
@@ -250,6 +261,20 @@ int tk_attn_bwd_dq_ordered(const tk_attn_problem *p)
 {
   return tk_attn_problem_error(p) ? -1 : bwd_env_bad(p) ? -2 : bwd_dqo_use(p);
 }
+/* default: batches per launch of the fused dQ.  Its f32 sums live in one buffer descriptor (< 4 GiB),
+ * so a problem whose sums are larger runs as launches of this many batches, one after another on the
+ * stream, each reusing the sums (b16 h64 s8192 d128: 4 GiB, two launches of 8 batches; before, the
+ * unfused dK/dV + dQ kernels: MI355X GQA 687 TFLOP/s, 0.64x HipKittens, modeled v10); 0 when one
+ * batch's sums pass 4 GiB (then dkdv + dq).  TK_ATTN_BWD_DQ_BATCHES=k sets k (a test hook: the
+ * split at any size; checked by bwd_env_bad) */
+static int64_t bwd_dqa_batches(const tk_attn_problem *p)
+{
+  const int64_t per_b = p->hq * p->sq * p->d * 4;
+  int64_t nb = TK_GL_MAX_BYTES / per_b;
+  const char *e = getenv("TK_ATTN_BWD_DQ_BATCHES");
+  if (e && *e && !bwd_batches_bad(p)) nb = atoi(e);
+  return nb < p->b ? nb : p->b;
+}
 static size_t bwd_dqa_bytes(const tk_attn_problem *p, unsigned flags)
 {
   const int64_t n = tk_attn_lse_elems(p) * p->d * 4;
@@ -257,7 +282,7 @@ static size_t bwd_dqa_bytes(const tk_attn_problem *p, unsigned flags)
     return (size_t)n + (size_t)attn_bwd_dqo_flags(p->b, p->hq, p->sq, p->d) * 4;
   if (flags & TK_ATTN_BWD_DETERMINISTIC)
     return (size_t)bwd_dqp_parts(p) * (size_t)attn_bwd_dqp_bytes(p->b, p->hq, p->sq, p->d);
-  return n <= TK_GL_MAX_BYTES ? (size_t)n : 0;
+  return (size_t)(bwd_dqa_batches(p) * p->hq * p->sq * p->d * 4); /* one launch's sums */
 }
 static size_t bwd_delta_bytes(const tk_attn_problem *p) /* rounded to 16 (the sums' b128 accesses) */
 {
@@ -266,7 +291,7 @@ static size_t bwd_delta_bytes(const tk_attn_problem *p) /* rounded to 16 (the su
 
 size_t tk_attn_bwd_workspace_bytes_flags(const tk_attn_problem *p, unsigned flags)
 {
-  if ((flags & TK_ATTN_BWD_DETERMINISTIC) && bwd_env_bad(p)) return 0;
+  if ((flags & TK_ATTN_BWD_DETERMINISTIC) ? bwd_env_bad(p) : bwd_batches_bad(p)) return 0;
   return tk_attn_problem_error(p) ? 0 : bwd_delta_bytes(p) + bwd_dqa_bytes(p, flags);
 }
 size_t tk_attn_bwd_workspace_bytes(const tk_attn_problem *p) /* enough for both modes */
@@ -288,7 +313,7 @@ int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_
 {
   if (tk_attn_problem_error(p)) return TK_ATTN_ERR_PROBLEM;
   if (flags & ~(unsigned)TK_ATTN_BWD_DETERMINISTIC) return TK_ATTN_ERR_ARG;
-  if ((flags & TK_ATTN_BWD_DETERMINISTIC) && bwd_env_bad(p)) return TK_ATTN_ERR_ENV;
+  if ((flags & TK_ATTN_BWD_DETERMINISTIC) ? bwd_env_bad(p) : bwd_batches_bad(p)) return TK_ATTN_ERR_ENV;
   if (!pointers_ok(q, k, v, o) || !pointers_ok(dout, dq, dk, dv) || !lse || !workspace) return TK_ATTN_ERR_ARG;
   attn_bwd_args a;
   a.q = tensor_gl(p, TK_ATTN_Q, q), a.k = tensor_gl(p, TK_ATTN_K, k), a.v = tensor_gl(p, TK_ATTN_V, v);
@@ -314,7 +339,19 @@ int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_
   a.causal = p->causal;
   a.scale = p->scale;
   a.scale_log2 = p->scale * AF_LOG2E;
-  return attn_bwd_launch(&a, (int)p->d, (int)p->b, (int)p->hkv, stream) == hipSuccess ? TK_ATTN_OK : TK_ATTN_ERR_HIP;
+  const int fused = a.dqa && !a.dqo && !a.nparts; /* the default's fused dQ: in launches of nb batches */
+  const int64_t nb = fused ? bwd_dqa_batches(p) : p->b;
+  for (int64_t b0 = 0; b0 < p->b; b0 += nb) {
+    /* batches b0 .. b0 + n - 1: every tensor from batch b0 on, the sums reused */
+    const int64_t n = p->b - b0 < nb ? p->b - b0 : nb;
+    attn_bwd_args c = a;
+    tk_gl *const gs[] = {&c.q, &c.k, &c.v, &c.o, &c.dout, &c.dq, &c.dk, &c.dv};
+    for (tk_gl *g : gs) g->ptr = (char *)g->ptr + b0 * g->strides[0] * g->elem_bytes, g->dims[0] = n;
+    c.lse = a.lse + b0 * p->hq * p->sq, c.delta = a.delta + b0 * p->hq * p->sq;
+    if (fused) c.dqa_bytes = (uint32_t)(n * p->hq * p->sq * p->d * 4);
+    if (attn_bwd_launch(&c, (int)p->d, (int)n, (int)p->hkv, stream) != hipSuccess) return TK_ATTN_ERR_HIP;
+  }
+  return TK_ATTN_OK;
 }
 
 const char *tk_attn_strerror(int err)
@@ -327,7 +364,8 @@ const char *tk_attn_strerror(int err)
   case TK_ATTN_ERR_ARG: return "a pointer argument is NULL or not 16-byte aligned";
   case TK_ATTN_ERR_ENV:
     return "TK_ATTN_BWD_DQ_PARTS must be a whole number 1..the problem's limit of partials (at most 8; "
-           "tk_attn_bwd_dq_partials says -2), TK_ATTN_BWD_DQ_ORDERED 0 or 1, TK_ATTN_BWD_DQ_ROT 0 or 1";
+           "tk_attn_bwd_dq_partials says -2), TK_ATTN_BWD_DQ_ORDERED 0 or 1, TK_ATTN_BWD_DQ_ROT 0 or 1, "
+           "TK_ATTN_BWD_DQ_BATCHES a whole number >= 1 whose batches' dQ sums stay below 4 GiB";
   }
   return "unknown error";
 }
