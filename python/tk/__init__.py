@@ -240,6 +240,8 @@ def attention_backward(do, q, k, v, o, lse, causal=False, scale=None, determinis
             rc = lib.tk_attn_bwd_flags(p, Q.device_ptr(), K.device_ptr(), V.device_ptr(), O.device_ptr(),
                                        dO.device_ptr(), L.device_ptr(), dq.ptr, dk.ptr, dv.ptr, ws.ptr.value, flags,
                                        None)
+            if rc == 5:  # TK_ATTN_ERR_ENV: a measurement hook (TK_ATTN_BWD_DQ_*) set to a bad value
+                _dq_env_check(-2, lib, "attention_backward")
             if rc != _lib.ATTN_OK:
                 raise RuntimeError("tk.attention_backward: %s%s"
                                    % (_msg(lib.tk_attn_strerror(rc)), _lib._no_device_hint()))
@@ -300,9 +302,11 @@ def attention_backward_dq_partials(q, k, causal=False):
 def _dq_env_check(n, lib, fn):
     if n == -2:  # a measurement hook (TK_ATTN_BWD_DQ_*) set to a bad value
         import os
-        raise ValueError("tk.%s: %s (TK_ATTN_BWD_DQ_PARTS=%r, TK_ATTN_BWD_DQ_ORDERED=%r, TK_ATTN_BWD_DQ_ROT=%r)"
+        raise ValueError("tk.%s: %s (TK_ATTN_BWD_DQ_PARTS=%r, TK_ATTN_BWD_DQ_ORDERED=%r, TK_ATTN_BWD_DQ_ROT=%r, "
+                         "TK_ATTN_BWD_DQ_BATCHES=%r)"
                          % (fn, _msg(lib.tk_attn_strerror(5)), os.environ.get("TK_ATTN_BWD_DQ_PARTS"),
-                            os.environ.get("TK_ATTN_BWD_DQ_ORDERED"), os.environ.get("TK_ATTN_BWD_DQ_ROT")))
+                            os.environ.get("TK_ATTN_BWD_DQ_ORDERED"), os.environ.get("TK_ATTN_BWD_DQ_ROT"),
+                            os.environ.get("TK_ATTN_BWD_DQ_BATCHES")))
 
 
 def attention_backward_dq_ordered(q, k, causal=False):

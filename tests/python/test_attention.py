@@ -290,6 +290,16 @@ class DqPartials(unittest.TestCase):
                     self.assertIn("%s=%r" % (var, val), str(cm.exception))
             finally:
                 del os.environ[var]
+        # a bad TK_ATTN_BWD_DQ_BATCHES (batches per launch of the default's fused dQ) refuses the default too
+        for val in ("0", "x"):
+            os.environ["TK_ATTN_BWD_DQ_BATCHES"] = val
+            try:
+                zq, zk = np.zeros((b, sq, hq, d), np.float32), np.zeros((b, skv, hkv, d), np.float32)
+                with self.assertRaises(ValueError) as cm:
+                    tk.attention_backward(zq, zq, zk, zk, zq, np.zeros((b, hq, sq), np.float32))
+                self.assertIn("TK_ATTN_BWD_DQ_BATCHES=%r" % val, str(cm.exception))
+            finally:
+                del os.environ["TK_ATTN_BWD_DQ_BATCHES"]
 
 
 class AttentionErrors(unittest.TestCase):
