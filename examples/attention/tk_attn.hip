@@ -195,6 +195,7 @@ int tk_attn_fwd(const tk_attn_problem *p, const uint16_t *q, const uint16_t *k, 
  * partials (the choice without a device: at most 8 and 4 GiB; any value is wrong where there are
  * none), TK_ATTN_BWD_DQ_ORDERED 0 or 1, TK_ATTN_BWD_DQ_ROT 0 or 1 (the ordered dQ's rotated order off / on);
  * 1 when one is set to anything else (the calls then fail with TK_ATTN_ERR_ENV instead of ignoring it) */
+static int64_t bwd_dqa_batch_bytes(const tk_attn_problem *p) { return p->hq * p->sq * p->d * 4; } /* one batch's f32 dQ sums */
 /* TK_ATTN_BWD_DQ_BATCHES (bwd_dqa_batches) set to anything but a whole number k >= 1 whose k batches'
  * dQ sums fit one buffer descriptor: 1 (checked in both modes) */
 static int bwd_batches_bad(const tk_attn_problem *p)
@@ -203,7 +204,7 @@ static int bwd_batches_bad(const tk_attn_problem *p)
   if (!fb || !*fb) return 0;
   char *end = NULL;
   const long k = strtol(fb, &end, 10);
-  return *end != '\0' || k < 1 || k > TK_GL_MAX_BYTES / (p->hq * p->sq * p->d * 4);
+  return *end != '\0' || k < 1 || k > TK_GL_MAX_BYTES / bwd_dqa_batch_bytes(p);
 }
 static int bwd_env_bad(const tk_attn_problem *p)
 {
@@ -266,11 +267,10 @@ int tk_attn_bwd_dq_ordered(const tk_attn_problem *p)
  * stream, each reusing the sums (b16 h64 s8192 d128: 4 GiB, two launches of 8 batches; before, the
  * unfused dK/dV + dQ kernels: MI355X GQA 687 TFLOP/s, 0.64x HipKittens, modeled v10); 0 when one
  * batch's sums pass 4 GiB (then dkdv + dq).  TK_ATTN_BWD_DQ_BATCHES=k sets k (a test hook: the
- * split at any size; checked by bwd_env_bad) */
+ * split at any size; checked by bwd_batches_bad) */
 static int64_t bwd_dqa_batches(const tk_attn_problem *p)
 {
-  const int64_t per_b = p->hq * p->sq * p->d * 4;
-  int64_t nb = TK_GL_MAX_BYTES / per_b;
+  int64_t nb = TK_GL_MAX_BYTES / bwd_dqa_batch_bytes(p);
   const char *e = getenv("TK_ATTN_BWD_DQ_BATCHES");
   if (e && *e && !bwd_batches_bad(p)) nb = atoi(e);
   return nb < p->b ? nb : p->b;
@@ -282,7 +282,7 @@ static size_t bwd_dqa_bytes(const tk_attn_problem *p, unsigned flags)
     return (size_t)n + (size_t)attn_bwd_dqo_flags(p->b, p->hq, p->sq, p->d) * 4;
   if (flags & TK_ATTN_BWD_DETERMINISTIC)
     return (size_t)bwd_dqp_parts(p) * (size_t)attn_bwd_dqp_bytes(p->b, p->hq, p->sq, p->d);
-  return (size_t)(bwd_dqa_batches(p) * p->hq * p->sq * p->d * 4); /* one launch's sums */
+  return (size_t)(bwd_dqa_batches(p) * bwd_dqa_batch_bytes(p)); /* one launch's sums */
 }
 static size_t bwd_delta_bytes(const tk_attn_problem *p) /* rounded to 16 (the sums' b128 accesses) */
 {
@@ -348,7 +348,7 @@ int tk_attn_bwd_flags(const tk_attn_problem *p, const uint16_t *q, const uint16_
     tk_gl *const gs[] = {&c.q, &c.k, &c.v, &c.o, &c.dout, &c.dq, &c.dk, &c.dv};
     for (tk_gl *g : gs) g->ptr = (char *)g->ptr + b0 * g->strides[0] * g->elem_bytes, g->dims[0] = n;
     c.lse = a.lse + b0 * p->hq * p->sq, c.delta = a.delta + b0 * p->hq * p->sq;
-    if (fused) c.dqa_bytes = (uint32_t)(n * p->hq * p->sq * p->d * 4);
+    if (fused) c.dqa_bytes = (uint32_t)(n * bwd_dqa_batch_bytes(p));
     if (attn_bwd_launch(&c, (int)p->d, (int)n, (int)p->hkv, stream) != hipSuccess) return TK_ATTN_ERR_HIP;
   }
   return TK_ATTN_OK;
