@@ -82,6 +82,46 @@ if(TK_HIPKITTENS_CDNA4_PATH AND "gfx950" IN_LIST TK_OFFLOAD_ARCH)
                             EXCLUDE_FROM_ALL ON)
     endforeach()
   endif()
+  # HipKittens' CDNA4 FP8 4-wave GEMM (upstream kernels/gemm/fp8fp32/FP8_4wave,
+  # commit f09e968; not in the fixture): the file whose per-size kernels
+  # produced the published FP8 figures (docs/tksim-model.md "Session 43").
+  # TK_HIPKITTENS_FP8_4WAVE_PATH: that folder of a checkout (4_wave.cu,
+  # utils.cpp); it is compiled against the fixture's include/ (identical at
+  # f09e968). Targets hk4_fp8_4wave_gemm_<S> (bench/validate-model --kernel
+  # gemm_fp8 --hk-fp8 4wave), none built by default.
+  set(TK_HIPKITTENS_FP8_4WAVE_PATH "" CACHE PATH
+      "HipKittens checkout's kernels/gemm/fp8fp32/FP8_4wave (commit f09e968); empty: none")
+  if(TK_HIPKITTENS_FP8_4WAVE_PATH)
+    get_filename_component(_fp8w4 "${TK_HIPKITTENS_FP8_4WAVE_PATH}/4_wave.cu" ABSOLUTE)
+    if(NOT EXISTS "${_fp8w4}")
+      message(FATAL_ERROR "bench/hipkittens: TK_HIPKITTENS_FP8_4WAVE_PATH=${TK_HIPKITTENS_FP8_4WAVE_PATH} has no 4_wave.cu")
+    endif()
+    set(_gen "${CMAKE_CURRENT_BINARY_DIR}/gen4/fp8_4wave.cpp")
+    add_custom_command(OUTPUT "${_gen}"
+      COMMAND ${CMAKE_COMMAND} -DIN=${_fp8w4} -DOUT=${_gen} -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_fp8_4wave_kernel.cmake
+      DEPENDS "${_fp8w4}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_fp8_4wave_kernel.cmake
+      COMMENT "HipKittens CDNA4 fp8 4_wave.cu without its host program")
+    add_custom_target(hk4_fp8_4wave_kernel DEPENDS "${_gen}")
+    # the file's own choice per size (its host code: 64x64 tiles at 1024, 128x128 at 2048, else 256x256)
+    foreach(cfg "1024;matmul_device_1024;64" "2048;matmul_device_2048;128" "4096;matmul_device;256"
+                "8192;matmul_device;256" "16384;matmul_device;256")
+      list(GET cfg 0 s)
+      list(GET cfg 1 fn)
+      list(GET cfg 2 tile)
+      add_executable(hk4_fp8_4wave_gemm_${s} fp8_harness.hip)
+      set_source_files_properties(fp8_harness.hip PROPERTIES LANGUAGE CXX)
+      add_dependencies(hk4_fp8_4wave_gemm_${s} hk4_fp8_4wave_kernel)
+      target_compile_options(hk4_fp8_4wave_gemm_${s} PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950
+                             -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result -w)
+      target_link_libraries(hk4_fp8_4wave_gemm_${s} PRIVATE tk::tk ${TK_AMDHIP64})
+      target_compile_definitions(hk4_fp8_4wave_gemm_${s} PRIVATE KITTENS_CDNA4 HK_FP8_SIZE=${s} "HK_KERNEL_FILE=\"${_gen}\""
+                                 HK_FP8_KERNEL=${fn} HK_FP8_TILE=${tile} HK_FP8_THREADS=256 "HK_FP8_NAME=\"4-wave ${fn}\"")
+      target_include_directories(hk4_fp8_4wave_gemm_${s} BEFORE PRIVATE "${_hk_shim}")
+      target_include_directories(hk4_fp8_4wave_gemm_${s} SYSTEM PRIVATE "${_hk4}/include")
+      set_target_properties(hk4_fp8_4wave_gemm_${s} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON
+                            CXX_EXTENSIONS OFF EXCLUDE_FROM_ALL ON)
+    endforeach()
+  endif()
   include(${CMAKE_CURRENT_SOURCE_DIR}/cdna4_kernels.cmake) # attention, LayerNorm, rotary
   list(SORT _sizes4 COMPARE NATURAL)
   message(STATUS "bench/hipkittens: HipKittens CDNA4 at ${_hk4}: hk4_gemm_{${_sizes4}} (1024 built by default)")
