@@ -57,34 +57,43 @@ if(TK_HIPKITTENS_CDNA4_PATH AND "gfx950" IN_LIST TK_OFFLOAD_ARCH)
   endforeach()
   file(WRITE "${_hk4_stamp}" "${_hk4}\n")
   set(TK_HIPKITTENS_CDNA4_DIR "${_hk4}" CACHE INTERNAL "absolute TK_HIPKITTENS_CDNA4_PATH (empty: none), for tests/bench")
-  # HipKittens' CDNA4 FP8 GEMM (kernels/fp8_8wave/8_wave.cu) at 8192³, timing
-  # only (fp8_harness.hip), for the modeled MI355X FP8 figure
+  # HipKittens' CDNA4 FP8 GEMMs, timing (and --check) only (fp8_harness.hip),
+  # for the modeled MI355X FP8 figures. _hk4_fp8_gen: SRC (a kernel file of
+  # kind 8wave or 4wave) without its host program, as GEN; _hk4_fp8_program:
+  # one program at SIZE³ around it (ARGN: the kernel's HK_FP8_* definitions).
+  function(_hk4_fp8_gen src gen kind target)
+    add_custom_command(OUTPUT "${gen}"
+      COMMAND ${CMAKE_COMMAND} -DIN=${src} -DOUT=${gen} -DKIND=${kind} -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_fp8_kernel.cmake
+      DEPENDS "${src}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_fp8_kernel.cmake
+      COMMENT "HipKittens CDNA4 fp8 ${kind} kernel without its host program")
+    add_custom_target(${target} DEPENDS "${gen}")
+  endfunction()
+  function(_hk4_fp8_program target gen gen_target size)
+    add_executable(${target} fp8_harness.hip)
+    set_source_files_properties(fp8_harness.hip PROPERTIES LANGUAGE CXX)
+    add_dependencies(${target} ${gen_target})
+    target_compile_options(${target} PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950
+                           -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result -w)
+    target_link_libraries(${target} PRIVATE tk::tk ${TK_AMDHIP64})
+    target_compile_definitions(${target} PRIVATE KITTENS_CDNA4 HK_FP8_SIZE=${size} "HK_KERNEL_FILE=\"${gen}\"" ${ARGN})
+    target_include_directories(${target} BEFORE PRIVATE "${_hk_shim}")
+    target_include_directories(${target} SYSTEM PRIVATE "${_hk4}/include")
+    set_target_properties(${target} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+  endfunction()
+  # The fixture's 8-wave kernel (kernels/fp8_8wave/8_wave.cu, 256x256 tiles):
+  # hk4_fp8_gemm_<S> (bench/validate-model --kernel gemm_fp8); none built by default
   set(_fp8_src "${_hk4}/kernels/fp8_8wave/8_wave.cu")
   if(EXISTS "${_fp8_src}")
     set(_gen "${CMAKE_CURRENT_BINARY_DIR}/gen4/fp8_8wave.cpp")
-    add_custom_command(OUTPUT "${_gen}"
-      COMMAND ${CMAKE_COMMAND} -DIN=${_fp8_src} -DOUT=${_gen} -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_fp8_kernel.cmake
-      DEPENDS "${_fp8_src}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_fp8_kernel.cmake
-      COMMENT "HipKittens CDNA4 fp8 8_wave.cu without its host program")
-    add_custom_target(hk4_fp8_kernel DEPENDS "${_gen}")
-    # one program per square size (bench/validate-model --kernel gemm_fp8); none built by default
+    _hk4_fp8_gen("${_fp8_src}" "${_gen}" 8wave hk4_fp8_kernel)
     foreach(s 1024 2048 4096 8192 16384)
-      add_executable(hk4_fp8_gemm_${s} fp8_harness.hip)
-      set_source_files_properties(fp8_harness.hip PROPERTIES LANGUAGE CXX)
-      add_dependencies(hk4_fp8_gemm_${s} hk4_fp8_kernel)
-      target_compile_options(hk4_fp8_gemm_${s} PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950
-                             -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result -w)
-      target_link_libraries(hk4_fp8_gemm_${s} PRIVATE tk::tk ${TK_AMDHIP64})
-      target_compile_definitions(hk4_fp8_gemm_${s} PRIVATE KITTENS_CDNA4 HK_FP8_SIZE=${s} "HK_KERNEL_FILE=\"${_gen}\"")
-      target_include_directories(hk4_fp8_gemm_${s} BEFORE PRIVATE "${_hk_shim}")
-      target_include_directories(hk4_fp8_gemm_${s} SYSTEM PRIVATE "${_hk4}/include")
-      set_target_properties(hk4_fp8_gemm_${s} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF
-                            EXCLUDE_FROM_ALL ON)
+      _hk4_fp8_program(hk4_fp8_gemm_${s} "${_gen}" hk4_fp8_kernel ${s})
+      set_target_properties(hk4_fp8_gemm_${s} PROPERTIES EXCLUDE_FROM_ALL ON)
     endforeach()
   endif()
-  # HipKittens' CDNA4 FP8 4-wave GEMM (upstream kernels/gemm/fp8fp32/FP8_4wave,
-  # commit f09e968; not in the fixture): the file whose per-size kernels
-  # produced the published FP8 figures (docs/tksim-model.md "Session 43").
+  # HipKittens' 4-wave FP8 file (upstream kernels/gemm/fp8fp32/FP8_4wave,
+  # commit f09e968; not in the fixture), whose per-size kernels produced the
+  # published FP8 figures (docs/tksim-model.md "Session 43").
   # TK_HIPKITTENS_FP8_4WAVE_PATH: that folder of a checkout (4_wave.cu,
   # utils.cpp); it is compiled against the fixture's include/ (identical at
   # f09e968). Targets hk4_fp8_4wave_gemm_<S> (bench/validate-model --kernel
@@ -97,28 +106,15 @@ if(TK_HIPKITTENS_CDNA4_PATH AND "gfx950" IN_LIST TK_OFFLOAD_ARCH)
       message(FATAL_ERROR "bench/hipkittens: TK_HIPKITTENS_FP8_4WAVE_PATH=${TK_HIPKITTENS_FP8_4WAVE_PATH} has no 4_wave.cu")
     endif()
     set(_gen "${CMAKE_CURRENT_BINARY_DIR}/gen4/fp8_4wave.cpp")
-    add_custom_command(OUTPUT "${_gen}"
-      COMMAND ${CMAKE_COMMAND} -DIN=${_fp8w4} -DOUT=${_gen} -P ${CMAKE_CURRENT_SOURCE_DIR}/filter_fp8_4wave_kernel.cmake
-      DEPENDS "${_fp8w4}" ${CMAKE_CURRENT_SOURCE_DIR}/filter_fp8_4wave_kernel.cmake
-      COMMENT "HipKittens CDNA4 fp8 4_wave.cu without its host program")
-    add_custom_target(hk4_fp8_4wave_kernel DEPENDS "${_gen}")
+    _hk4_fp8_gen("${_fp8w4}" "${_gen}" 4wave hk4_fp8_4wave_kernel)
     # the file's own choice per size (its host code: 64x64 tiles at 1024, 128x128 at 2048, else 256x256)
     foreach(cfg "1024;matmul_device_1024;64" "2048;matmul_device_2048;128" "4096;matmul_device;256"
                 "8192;matmul_device;256" "16384;matmul_device;256")
       list(GET cfg 0 s)
       list(GET cfg 1 fn)
       list(GET cfg 2 tile)
-      add_executable(hk4_fp8_4wave_gemm_${s} fp8_harness.hip)
-      set_source_files_properties(fp8_harness.hip PROPERTIES LANGUAGE CXX)
-      add_dependencies(hk4_fp8_4wave_gemm_${s} hk4_fp8_4wave_kernel)
-      target_compile_options(hk4_fp8_4wave_gemm_${s} PRIVATE ${TK_HIP_BASE_FLAGS} --offload-arch=gfx950
-                             -include "${_hk_shim}/hk_bit_cast.h" -Wno-unused-result -w)
-      target_link_libraries(hk4_fp8_4wave_gemm_${s} PRIVATE tk::tk ${TK_AMDHIP64})
-      target_compile_definitions(hk4_fp8_4wave_gemm_${s} PRIVATE KITTENS_CDNA4 HK_FP8_SIZE=${s} "HK_KERNEL_FILE=\"${_gen}\""
-                                 HK_FP8_KERNEL=${fn} HK_FP8_TILE=${tile} HK_FP8_THREADS=256 "HK_FP8_NAME=\"4-wave ${fn}\"")
-      target_include_directories(hk4_fp8_4wave_gemm_${s} BEFORE PRIVATE "${_hk_shim}")
-      target_include_directories(hk4_fp8_4wave_gemm_${s} SYSTEM PRIVATE "${_hk4}/include")
-      set_target_properties(hk4_fp8_4wave_gemm_${s} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+      _hk4_fp8_program(hk4_fp8_4wave_gemm_${s} "${_gen}" hk4_fp8_4wave_kernel ${s} HK_FP8_KERNEL=${fn}
+                       HK_FP8_TILE=${tile} HK_FP8_THREADS=256 "HK_FP8_NAME=\"4-wave ${fn}\"")
       if(NOT s STREQUAL "1024") # 1024: the ctest's (hipkittens_cdna4_fp8_4wave_gemm_1024_check)
         set_target_properties(hk4_fp8_4wave_gemm_${s} PROPERTIES EXCLUDE_FROM_ALL ON)
       endif()

@@ -5,7 +5,7 @@
  * host program (filter_fp8_kernel.cmake). With HK_FP8_KERNEL / HK_FP8_TILE /
  * HK_FP8_THREADS it launches another kernel of that family instead: the
  * 4-wave file's matmul_device_1024 (64x64 tiles, 256 threads,
- * filter_fp8_4wave_kernel.cmake), the kernel behind the published 1024³ figure.
+ * filter_fp8_kernel.cmake KIND=4wave), the kernel behind the published 1024³ figure.
  *
  *   hk4_fp8_gemm_<S> [--iters N] [--check]
  *
