@@ -59,10 +59,9 @@
 #error "attn_bwd_dqo.h is included by attn_bwd.h, not on its own"
 #endif
 
-/* the rotated order's stride in tiles (attn_bwd_dqo_rotate) */
-#ifndef AB_DQO_ROT
-#define AB_DQO_ROT 2
-#endif
+#include "attn_bwd_dqo_rank.h" /* attn_bwd_dqo_rank, AB_DQO_ROT */
+static_assert((1 << AB_DQO_BK_LOG2) == AB_BK, "attn_bwd_dqo.h: the causal rank's shift AB_DQO_BK_LOG2 is not log2(AB_BK)");
+
 /* the dkdv kernels' query tile (AB_BQ) for head dim d */
 #define AB_DQO_BQ(d) ((d) == 64 ? 64 : 32)
 /* flags (u32) of the ordered dQ: 4 per query tile per query head and batch */
@@ -79,37 +78,6 @@ static inline int64_t attn_bwd_dqo_flags(int64_t b, int64_t hq, int64_t sq, int6
   } while (0)
 /* FQ 3: the XCD grouping keeps a wave's predecessor earlier on its XCD (b * hkv a multiple of 8) */
 #define AB_DQO_XCD_OK() (((uint32_t)gridDim.y * (uint32_t)gridDim.z) % (uint32_t)TK_NUM_XCDS == 0u)
-/* a key block's rank in a query tile: its place in the order of the adds into the tile's dQ block.
- *  - plain (non-causal, not rotated): kb;
- *  - causal (key blocks descending): L - kb, L = min((q0 + BQ + skv - sq - 1) / 128, (skv - 1) / 128)
- *    the tile's last contributor;
- *  - rotated (stride c = AB_DQO_ROT; non-causal, all N key blocks of a kv group resident at once,
- *    c N <= T tiles each): key block k starts at tile c k and wraps, so tile u (its index in the
- *    group's walk) is visited by key block min(u / c, N - 1) = L first, then L - 1, ..., 0, then
- *    N - 1, ..., L + 1, c tiles apart: each finds its predecessor's adds done.  k's rank: L - k,
- *    plus N when u < c k.
- * One form for the three, so a tile computes one formula (all three with selects cost ~35 scalar
- * instructions a tile: MI355X b16 h16 s1024 d128 kvdqo 514.8 -> 507.5 us with the rotated one alone,
- * modeled v10): min((v ra + rb) >> rs, rm) - kb + (v < rw ? n : 0), v = q0 / BQ + (h - the group's
- * first head) rh, the order's constants below (v ra + rb >= 0 on every tile a block visits: causal
- * blocks start at qs, whose first tile's last row sees key kv0). */
-typedef struct { int rh, ra, rb, rs, rm, rw, n, kb; } attn_bwd_dqo_rk;
-#define AB_DQO_LOG2(X) ((X) == 128 ? 7 : (X) == 64 ? 6 : (X) == 32 ? 5 : (X) == 16 ? 4 : (X) == 8 ? 3 : (X) == 4 ? 2 : (X) == 2 ? 1 : 0)
-static_assert(AB_DQO_ROT >= 1 && AB_DQO_ROT <= 128 && (AB_DQO_ROT & (AB_DQO_ROT - 1)) == 0,
-              "attn_bwd_dqo.h: the rotated order's stride AB_DQO_ROT must be a power of two up to 128 (a shift)");
-static_assert(AB_BK == 128, "attn_bwd_dqo.h: the causal rank's shift assumes 128 keys per block (AB_BK)");
-TK_HDI attn_bwd_dqo_rk attn_bwd_dqo_rank_k(int causal, int rot, int kb, int n, int ntq, int bq, int off, int skv)
-{
-  attn_bwd_dqo_rk k = {0, 0, 2 * kb, 0, 2 * kb, 0, n, kb}; /* plain: min(2 kb, 2 kb) - kb */
-  if (causal) k.ra = bq, k.rb = bq + off - 1, k.rs = AB_DQO_LOG2(AB_BK), k.rm = (skv - 1) / AB_BK;
-  else if (rot) k.rh = ntq, k.ra = 1, k.rb = 0, k.rs = AB_DQO_LOG2(AB_DQO_ROT), k.rm = n - 1, k.rw = AB_DQO_ROT * kb;
-  return k;
-}
-TK_HDI int attn_bwd_dqo_rank(const attn_bwd_dqo_rk *k, int v)
-{
-  const int l = (v * k->ra + k->rb) >> k->rs;
-  return (l < k->rm ? l : k->rm) - k->kb + (v < k->rw ? k->n : 0);
-}
 /* the rotated order (1: on, stride AB_DQO_ROT tiles; `c` 0 turns it off): non-causal (causal key blocks need no rotation: see
  * the head); 2..8 key blocks of a kv group (the flags' order: a tile's rank below N <= 8), at most
  * one per CU of an XCD (`cus` / 8: the whole group resident at once, the head's argument); b * hkv
