@@ -168,8 +168,9 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
    * descriptors and the 16-byte-row test without the span tests (the launch
    * refused spans past the descriptors' range, gemm_8wave_unsupported_tile,
    * gemm_8wave_fp8_unsupported, gemm_8wave_mx_unsupported).  gfx942 and the
-   * 256x256 bf16 kernels keep the checks (in those, with their two stream-K
-   * copies of the body, clang spilled 11 SGPRs: gemm_isa_8wave_resources_gfx950). */
+   * 256x256 bf16 kernels with stream-K keep the checks (in those, with their
+   * two stream-K copies of the body, clang spilled 11 SGPRs:
+   * gemm_isa_8wave_resources_gfx950); gemm_8wave_dp, one copy, takes it. */
 #if TK_TARGET_GFX == 950 && !defined(W8_ROWSKIP)
 #define W8_GEO 1
   gemm_tile_at_l2(sk.l2, W8_ROWS(sk), W8_TN, sg0.lid, &m0, &n0);
@@ -238,8 +239,9 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   W8_PF_AT(pat_b, pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
   const int64_t klast = kb + (2 * (int64_t)ksteps - 1) * W8_KH;
 #if (!defined(W8_MX) || defined(W8_MX_FAST_PROLOGUE)) && !defined(GEMM_8WAVE_256_TU)
-  /* (not in the 256x256 bf16 kernels: with their two stream-K copies of the
-   * body this prologue made clang spill 624 VGPRs on gfx950)
+  /* (not in the 256x256 bf16 kernels with stream-K: with their two copies
+   * of the body this prologue made clang spill 624 VGPRs on gfx950;
+   * gemm_8wave_dp has one)
    * half-steps 0 and 1 issued into both staging sets before the first
    * commit, which waits for set 0 only: the two batches' latencies overlap
    * instead of following each other; the accumulators are zeroed while they
@@ -552,7 +554,11 @@ __global__ __launch_bounds__(512) void W8_KERNEL(const W8_EL *__restrict__ a, co
                                                  tk_gemm_problem p, float *ws, int64_t kc, gemm_sk sk)
 {
   (void)c, (void)ws;
+#if defined(W8_GFX950_ONLY) && TK_TARGET_GFX != 950
+  (void)a, (void)b, (void)p, (void)kc, (void)sk; /* launched on gfx950 only: no code elsewhere */
+#else
   W8_ID(w8_run)(a, b, p, kc, sk, false);
+#endif
 }
 #ifdef W8_KERNEL_NN
 /* B as K x N: B is transposed on its way into LDS */
