@@ -376,11 +376,11 @@ static const char *gemm_8wave_unsupported_tile(const tk_gemm_problem *p, int32_t
   if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, ks, 1))
     return "8wave with B as K x N (nn) needs a tile 256 wide in N (256x256 or 128x256)";
   const int64_t b_span = p->layout == TK_GEMM_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
-  /* (and, for gfx950's matrix-bounded loads, tk_gl_mat_ok: TK_MAT_ROWS_PAST rows beyond each) */
-  const int64_t b_rows = p->layout == TK_GEMM_NT ? p->n : p->k, mlim = 0xffffffffll;
+  /* (and gfx950's matrix-bounded loads' row limit, tk_mat_rows_ok) */
+  const int64_t b_rows = p->layout == TK_GEMM_NT ? p->n : p->k;
   if (((p->m - 1) * p->lda + p->k) * 2 > lim || b_span * 2 > lim ||
-      ((p->m - 1) * p->ldc + p->n) * esz > lim || (p->m + TK_MAT_ROWS_PAST) * p->lda * 2 > mlim ||
-      (b_rows + TK_MAT_ROWS_PAST) * p->ldb * 2 > mlim)
+      ((p->m - 1) * p->ldc + p->n) * esz > lim || !tk_mat_rows_ok(p->m, p->lda, 2) ||
+      !tk_mat_rows_ok(b_rows, p->ldb, 2))
     return "8wave needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;
 }
