@@ -63,6 +63,7 @@
 #define GEMM_8WAVE_H
 
 #include <hip/hip_runtime.h>
+#include <string.h>
 #include <tk/tk.h>
 
 #include "gemm_splitk.h"
@@ -227,7 +228,9 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
  * their own translation unit, gemm_8wave_256.hip (GEMM_8WAVE_256_TU), with
  * TK_OPAQUE_IDS (tk/target.h): their two stream-K copies of the body need it
  * to stay spill-free, and in the others it costs 10-15% at 1024^3-2048^3
- * (modeled: lane-derived addresses recomputed inside the main loop). */
+ * (modeled: lane-derived addresses recomputed inside the main loop).
+ * gfx950's launches without stream-K take gemm_8wave_dp instead, one copy of
+ * the body in a third unit, gemm_8wave_256dp.hip (GEMM_8WAVE_256DP_TU). */
 #define W8_CAT_(x, s) x##_##s
 #define W8_CAT(x, s) W8_CAT_(x, s)
 #define W8_EL uint16_t /* bf16 bits */
@@ -260,11 +263,29 @@ static __device__ inline __attribute__((always_inline)) gemm_seg gemm_8wave_seg(
 #undef W8_ID
 #undef W8_KERNEL
 #undef W8_KERNEL_NN
+#elif defined(GEMM_8WAVE_256DP_TU)
+/* gemm_8wave_256dp.hip: gemm_8wave_dp, the 256x256 nt tile without stream-K
+ * segments or 224-row tiles (gemm_8wave_launch takes it on gfx950 when the
+ * launch has no stream-K): one copy of the body, so the host-made tile map
+ * and the overlapped prologue (W8_GEO, gemm_8wave_body.h) fit in registers;
+ * in gemm_8wave, with two stream-K copies, they spilled 10-11 SGPRs and 624
+ * VGPRs.  Empty on gfx942 (W8_GFX950_ONLY: never launched there). */
+#ifndef TK_GEMM_DEMO_ONLY
+#define W8_TM 256
+#define W8_TN 256
+#define W8_ID(x) W8_CAT(x, 256x256dp)
+#define W8_KERNEL gemm_8wave_dp
+#define W8_NO_STREAM_K
+#define W8_GFX950_ONLY
+#include "gemm_8wave_body.h"
+#endif
 #else
 __global__ void gemm_8wave(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b, void *c, tk_gemm_problem p,
                            float *ws, int64_t kc, gemm_sk sk);
 #ifndef TK_GEMM_DEMO_ONLY /* the first run's build has the 256x256 nt kernel only (gemm_demo.h) */
 __global__ void gemm_8wave_nn(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b, void *c,
+                              tk_gemm_problem p, float *ws, int64_t kc, gemm_sk sk);
+__global__ void gemm_8wave_dp(const uint16_t *__restrict__ a, const uint16_t *__restrict__ b, void *c,
                               tk_gemm_problem p, float *ws, int64_t kc, gemm_sk sk);
 
 #define W8_TM 256
@@ -355,11 +376,11 @@ static const char *gemm_8wave_unsupported_tile(const tk_gemm_problem *p, int32_t
   if (p->layout == TK_GEMM_NN && !gemm_8wave_kernels(tm, tn, ks, 1))
     return "8wave with B as K x N (nn) needs a tile 256 wide in N (256x256 or 128x256)";
   const int64_t b_span = p->layout == TK_GEMM_NT ? (p->n - 1) * p->ldb + p->k : (p->k - 1) * p->ldb + p->n;
-  /* (and, for gfx950's matrix-bounded loads, tk_gl_mat_ok: TK_MAT_ROWS_PAST rows beyond each) */
-  const int64_t b_rows = p->layout == TK_GEMM_NT ? p->n : p->k, mlim = 0xffffffffll;
+  /* (and gfx950's matrix-bounded loads' row limit, tk_mat_rows_ok) */
+  const int64_t b_rows = p->layout == TK_GEMM_NT ? p->n : p->k;
   if (((p->m - 1) * p->lda + p->k) * 2 > lim || b_span * 2 > lim ||
-      ((p->m - 1) * p->ldc + p->n) * esz > lim || (p->m + TK_MAT_ROWS_PAST) * p->lda * 2 > mlim ||
-      (b_rows + TK_MAT_ROWS_PAST) * p->ldb * 2 > mlim)
+      ((p->m - 1) * p->ldc + p->n) * esz > lim || !tk_mat_rows_ok(p->m, p->lda, 2) ||
+      !tk_mat_rows_ok(b_rows, p->ldb, 2))
     return "8wave needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;
 }
@@ -455,7 +476,13 @@ static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_
   k.splits = (int32_t)splits;
   k.tm = tm;
   k.l2 = gemm_tile_l2(p, tm, tn);
-  hipLaunchKernelGGL(*fn, dim3(wgs, (unsigned)splits, (unsigned)p->batch), dim3(512), 0, stream, a, b, c, *p, ws,
+  gemm_8wave_fn f = *fn;
+#ifndef TK_GEMM_DEMO_ONLY
+  /* 256x256 nt without stream-K on gfx950: the one-copy kernel (gemm_8wave_256dp.hip) */
+  if (f == gemm_8wave && tm == 256 && !sk->groups && !strcmp(tk_gemm_heuristic_target(), "gfx950"))
+    f = gemm_8wave_dp;
+#endif
+  hipLaunchKernelGGL(f, dim3(wgs, (unsigned)splits, (unsigned)p->batch), dim3(512), 0, stream, a, b, c, *p, ws,
                      splits > 1 ? gemm_8wave_kc(p, splits, ks) : p->k, k);
   return hipGetLastError();
 }

@@ -139,7 +139,9 @@ TK_RT(W8_ID(w8_piece), TK_K_C_F32_32x32, 32, W8_WN);
  * past the last half-step the loop uses read that one again (the loads run
  * up to two half-steps ahead; what they fetch there is never used, and the
  * SGPR offset is not range checked, so they must stay inside the rows) */
-#define W8_KOFF(k) ((uint32_t)((k) < klast ? (k) : klast) * (uint32_t)sizeof(W8_EL))
+#define W8_KOFF(k) (((uint32_t)(k) < klast_u ? (uint32_t)(k) : klast_u) * (uint32_t)sizeof(W8_EL))
+/* (in 32 bits, klast_u: K < 2^32 (the launches' span limits), so one s_min_u32
+ * where the 64-bit test took a VALU compare and its mask back to SALU) */
 
 /* the kernel body for one segment: K range [kb, ke) of the tile with
  * logical id lid; nn (B as K x N) is a compile-time constant in each kernel.
@@ -168,8 +170,9 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
    * descriptors and the 16-byte-row test without the span tests (the launch
    * refused spans past the descriptors' range, gemm_8wave_unsupported_tile,
    * gemm_8wave_fp8_unsupported, gemm_8wave_mx_unsupported).  gfx942 and the
-   * 256x256 bf16 kernels keep the checks (in those, with their two stream-K
-   * copies of the body, clang spilled 11 SGPRs: gemm_isa_8wave_resources_gfx950). */
+   * 256x256 bf16 kernels with stream-K keep the checks (in those, with their
+   * two stream-K copies of the body, clang spilled 11 SGPRs:
+   * gemm_isa_8wave_resources_gfx950); gemm_8wave_dp, one copy, takes it. */
 #if TK_TARGET_GFX == 950 && !defined(W8_ROWSKIP)
 #define W8_GEO 1
   gemm_tile_at_l2(sk.l2, W8_ROWS(sk), W8_TN, sg0.lid, &m0, &n0);
@@ -194,7 +197,8 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   /* wave-uniform: 16-byte group loads need 16-byte rows (gemm_8wave_wide);
    * otherwise the whole range goes through the masked tail below */
   const bool wide = W8_GEO ? gemm_8wave_wide_rows(&p) : gemm_8wave_wide(&p);
-  const int32_t ksteps = wide ? (int32_t)((ke - kb) / (2 * W8_KH)) : 0; /* < 2^31: K < 2^31 (buffer limits) */
+  /* < 2^31: K < 2^31 (buffer limits); ke >= kb, so an unsigned shift (the signed division took 5 SALU) */
+  const int32_t ksteps = wide ? (int32_t)((uint64_t)(ke - kb) / (2 * W8_KH)) : 0;
   /* K left for the masked tail below: one bit held across the loop, so that
    * without a tail (the usual case) nothing of the segment is read again */
   const bool ktail = kb + (int64_t)ksteps * 2 * W8_KH < ke;
@@ -237,9 +241,11 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
   W8_PF_AT(pat_a, pa, sm.buf[0].a[grp], 0, 0);
   W8_PF_AT(pat_b, pb, sm.buf[0].b[gw / 2], (gw % 2) * wn, 0);
   const int64_t klast = kb + (2 * (int64_t)ksteps - 1) * W8_KH;
+  const uint32_t klast_u = (uint32_t)klast; /* W8_KOFF's (used only when ksteps > 0: then klast >= 0) */
 #if (!defined(W8_MX) || defined(W8_MX_FAST_PROLOGUE)) && !defined(GEMM_8WAVE_256_TU)
-  /* (not in the 256x256 bf16 kernels: with their two stream-K copies of the
-   * body this prologue made clang spill 624 VGPRs on gfx950)
+  /* (not in the 256x256 bf16 kernels with stream-K: with their two copies
+   * of the body this prologue made clang spill 624 VGPRs on gfx950;
+   * gemm_8wave_dp has one)
    * half-steps 0 and 1 issued into both staging sets before the first
    * commit, which waits for set 0 only: the two batches' latencies overlap
    * instead of following each other; the accumulators are zeroed while they
@@ -518,7 +524,15 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_run)(
     const bool nn)
 {
   TK_LDS_ALLOC(W8_ID(w8_smem), sm);
+#if defined(W8_NO_STREAM_K) && TK_TARGET_GFX == 950
+  /* every workgroup is a data-parallel tile (the launches make sk.dp the
+   * grid): no test, whose kernel-argument load and wait came before every
+   * other (one scalar-load round trip, ~0.05 us, modeled; gfx942 unchanged) */
+  (void)sk.dp;
+  {
+#else
   if (blockIdx.x < (uint32_t)sk.dp) {
+#endif
     /* a whole tile, or its split blockIdx.y of sk.splits: one segment */
     W8_ID(w8_body)(a, b, p, kc, sk, 0, false, nn, sm);
     if (((const gemm_8wave_kargs *)tk_kernarg_fresh())->sk.splits > 1) {
@@ -552,7 +566,11 @@ __global__ __launch_bounds__(512) void W8_KERNEL(const W8_EL *__restrict__ a, co
                                                  tk_gemm_problem p, float *ws, int64_t kc, gemm_sk sk)
 {
   (void)c, (void)ws;
+#if defined(W8_GFX950_ONLY) && TK_TARGET_GFX != 950
+  (void)a, (void)b, (void)p, (void)kc, (void)sk; /* launched on gfx950 only: no code elsewhere */
+#else
   W8_ID(w8_run)(a, b, p, kc, sk, false);
+#endif
 }
 #ifdef W8_KERNEL_NN
 /* B as K x N: B is transposed on its way into LDS */

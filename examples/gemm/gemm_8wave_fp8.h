@@ -80,7 +80,7 @@ static const char *gemm_8wave_fp8_unsupported(const tk_gemm_problem *p)
   if (p->k % 16 || p->lda % 16 || p->ldb % 16)
     return "8wave with fp8 inputs needs K, lda and ldb to be multiples of 16 (16-byte rows for the group loads)";
   if ((p->m - 1) * p->lda + p->k > lim || (p->n - 1) * p->ldb + p->k > lim || ((p->m - 1) * p->ldc + p->n) * esz > lim ||
-      (p->m + TK_MAT_ROWS_PAST) * p->lda > 0xffffffffll || (p->n + TK_MAT_ROWS_PAST) * p->ldb > 0xffffffffll)
+      !tk_mat_rows_ok(p->m, p->lda, 1) || !tk_mat_rows_ok(p->n, p->ldb, 1)) /* matrix-bounded loads' row limit */
     return "8wave needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;
 }

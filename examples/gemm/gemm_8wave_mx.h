@@ -68,8 +68,8 @@ static inline const char *gemm_8wave_mx_unsupported(const tk_gemm_problem *p)
   if (lda % 16 || ldb % 16) return "the 256x256 mx kernel needs lda and ldb of whole 16-byte rows";
   if ((p->m - 1) * lda + kb > lim || (p->n - 1) * ldb + kb > lim || ((p->m - 1) * p->ldc + p->n) * esz > lim ||
       (p->m > p->n ? p->m : p->n) * (p->k / 32) > lim ||
-      /* the matrix-bounded loads' offsets (tk_gl_mat_ok, read without its test on the device: W8_GEO) */
-      (p->m + TK_MAT_ROWS_PAST) * lda > 0xffffffffll || (p->n + TK_MAT_ROWS_PAST) * ldb > 0xffffffffll)
+      /* the matrix-bounded loads' row limit (tk_mat_rows_ok; not tested again on the device: W8_GEO) */
+      !tk_mat_rows_ok(p->m, lda, 1) || !tk_mat_rows_ok(p->n, ldb, 1))
     return "the 256x256 mx kernel needs each operand of a batch to span less than 4 GiB (buffer descriptors)";
   return NULL;
 }

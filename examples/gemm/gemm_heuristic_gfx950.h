@@ -5,8 +5,8 @@
  * (sum of |log2| ratios of M*batch, N, K) from the table of the device it
  * runs on.  Included by gemm_heuristic_table.h only. */
 static const gemm_heuristic_row gemm_heuristic_gfx950[] = {
-    {1024, 1024, 1024, TK_GEMM_8WAVE, 128, 128, 2, 64, TK_GEMM_GRID_ROW_MAJOR}, /* 8wave-128x128-s2-rm: 147.7 TFLOP/s, 4wave - */
-    {2048, 2048, 2048, TK_GEMM_8WAVE, 128, 128, 1, 128}, /* 8wave-128x128k128: 756.8 TFLOP/s, 4wave - */
+    {1024, 1024, 1024, TK_GEMM_8WAVE, 128, 128, 2, 128}, /* 8wave-128x128k128-s2: 153.5 TFLOP/s, 4wave - */
+    {2048, 2048, 2048, TK_GEMM_8WAVE, 128, 128, 1, 128}, /* 8wave-128x128k128: 769.8 TFLOP/s, 4wave - */
     {4096, 4096, 4096, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 1512.8 TFLOP/s, 4wave - */
     {8192, 8192, 8192, TK_GEMM_8WAVE, 256, 256, 1, 64}, /* 8wave-256x256: 1616.8 TFLOP/s, 4wave - */
     {1, 4096, 4096, TK_GEMM_8WAVE, 128, 128, 8, 64}, /* 8wave-128x128-s8: 1.5 TFLOP/s, 4wave - */

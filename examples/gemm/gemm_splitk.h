@@ -124,9 +124,9 @@ static __device__ inline __attribute__((always_inline)) void gemm_splitk_finish(
         if (g0 + i >= groups) continue;
         const int g = (int)threadIdx.x + (g0 + i) * 512;
         const int64_t ci = z * cs + (m0 + (g * 4) / tn) * p.ldc + n0 + (g * 4) % tn;
-        if (bf16)
+        if (bf16) /* (_rne: gfx950's v_cvt_pk_bf16_f32, the same bits as tk_pack_bf16x2's ~10 ops per pair) */
           *(tk_u32x2 *)((uint16_t *)c + ci) =
-              tk_u32x2{tk_pack_bf16x2(acc[i][0], acc[i][1]), tk_pack_bf16x2(acc[i][2], acc[i][3])};
+              tk_u32x2{tk_pack_bf16x2_rne(acc[i][0], acc[i][1]), tk_pack_bf16x2_rne(acc[i][2], acc[i][3])};
         else
           *(tk_f32x4 *)((float *)c + ci) = acc[i];
       }

@@ -50,7 +50,18 @@ static __device__ inline void gemm_tile_at_l2(const tk_grid_l2 &g, int64_t em, i
  * order; row-major order takes no remap either */
 static __device__ inline uint32_t gemm_tile_lid(const tk_gemm_problem &p, uint32_t wg, uint32_t n_wg)
 {
+  /* tk_grid_xcd_remap's map without its branches (the XCDs below r hold
+   * q + 1 tiles: start = xcd * q + min(xcd, r)) and the order a select, so
+   * the kernel's prologue up to its first loads is one basic block and its
+   * kernel-argument loads issue as one batch (with the branches clang waited
+   * for a second batch after them: ~0.05 us, modeled) */
+#if TK_TARGET_GFX == 950 /* (gfx942: unchanged) */
+  const uint32_t q = n_wg / TK_NUM_XCDS, r = n_wg % TK_NUM_XCDS, xcd = wg % TK_NUM_XCDS;
+  const uint32_t remap = xcd * q + (xcd < r ? xcd : r) + wg / TK_NUM_XCDS;
+  return p.grid_order == TK_GEMM_GRID_ROW_MAJOR ? wg : remap;
+#else
   return p.grid_order == TK_GEMM_GRID_ROW_MAJOR ? wg : tk_grid_xcd_remap(wg, n_wg, TK_NUM_XCDS);
+#endif
 }
 /* origin (m0, n0) of this workgroup's em x en tile of C */
 static __device__ inline void gemm_tile_origin2(const tk_gemm_problem &p, int64_t em, int64_t en, int64_t *m0,

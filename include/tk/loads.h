@@ -142,14 +142,21 @@ TK_HDI tk_mview tk_gl_mview(const tk_gl *g) {
 TK_HDI uint32_t tk_mat_row0(tk_mview mv, int64_t r0) {
   return ((uint64_t)r0 >> 32) != 0 || (uint32_t)r0 > mv.rows ? mv.rows : (uint32_t)r0;
 }
+/* Host check of the row limit alone, for a matrix given as rows and row
+ * stride ld (elements of elem_bytes) rather than a tk_gl (the GEMM launches'
+ * operands): nonzero when a matrix-bounded load's offsets, up to
+ * (rows + TK_MAT_ROWS_PAST) * ld * elem_bytes, stay below 4 GiB. */
+TK_HDI int tk_mat_rows_ok(int64_t rows, int64_t ld, int64_t elem_bytes) {
+  return (rows + TK_MAT_ROWS_PAST) * ld * elem_bytes <= 0xffffffffll;
+}
 /* Host check: matrix-bounded loads of g are exact (TK_OK), or its rows
  * overlap (TK_ERR_STRIDE: row pitch below the row length; tk_gl_make never
  * builds such a tensor, a tk_gl filled by hand might) or its matrices come
- * within TK_MAT_ROWS_PAST rows of 4 GiB (TK_ERR_TOO_LARGE). */
+ * within TK_MAT_ROWS_PAST rows of 4 GiB (TK_ERR_TOO_LARGE, tk_mat_rows_ok). */
 TK_HDI int tk_gl_mat_ok(const tk_gl *g) {
   if (!g) return TK_ERR_NULL_PTR;
   if (g->dims[2] > 1 && g->strides[2] < g->dims[3]) return TK_ERR_STRIDE;
-  return (g->dims[2] + TK_MAT_ROWS_PAST) * g->strides[2] * g->elem_bytes <= 0xffffffffll ? TK_OK : TK_ERR_TOO_LARGE;
+  return tk_mat_rows_ok(g->dims[2], g->strides[2], g->elem_bytes) ? TK_OK : TK_ERR_TOO_LARGE;
 }
 /* V# over matrix (b, h): from element (b, h, 0, 0) to the end of its last
  * row; 0 records (every access reads 0) when (b, h) is outside the tensor or

@@ -355,10 +355,38 @@
     }                                                                             \
   } while (0)
 
+/* gfx950's bf16 plain stores round two registers at once (TK__STORE_ACC_EPI) */
+#if TK_DEVICE_PASS && defined(TK_HAS_CVT_PK_BF16) && TK_HAS_CVT_PK_BF16
+#define TK__ACC_BF16_PAIRS 1
+#else
+#define TK__ACC_BF16_PAIRS 0
+#endif
 /* One output type (EB = 4: f32, 2: bf16) of tk_store_acc_epi: constant
  * there, so no per-element type test. */
 #define TK__STORE_ACC_EPI(A, _A, rsrc, EB)                                        \
   do {                                                                            \
+    if ((EB) == 2 && TK__ACC_BF16_PAIRS && _NI % 2 == 0 && _plain && _inside) {   \
+      /* gfx950, bf16 out = acc inside: registers i, i + 1 (two rows of one     \
+       * column) rounded by one v_cvt_pk_bf16_f32 (tk_pack_bf16x2_rne: the same \
+       * bits as tk__bf16_hi_rne), the halves stored by global_store_short and   \
+       * _d16_hi: half a VALU op per element instead of 5 and an s_nop (a       \
+       * 256x256 GEMM tile's epilogue issued ~1100 instructions per wave, 2.5 us \
+       * modeled at 4096^3) */                                                  \
+      _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)         \
+      _Pragma("unroll") for (int _i = 0; _i < _NI; _i += 2) {                     \
+        const int _j = _i + 1 < _NI ? _i + 1 : _i;                                \
+        uint32_t _v0 = _lo + (uint32_t)(_fr * _FR + tk_layout_c_row(_FR, 0, _i)) * _gv.pitch; \
+        uint32_t _v1 = _lo + (uint32_t)(_fr * _FR + tk_layout_c_row(_FR, 0, _j)) * _gv.pitch; \
+        asm volatile("" : "+v"(_v0));                                             \
+        asm volatile("" : "+v"(_v1));                                             \
+        _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++) {                   \
+          const uint32_t _pk = tk_pack_bf16x2_rne((A).f[_fr * _NF + _fc][_i], (A).f[_fr * _NF + _fc][_j]); \
+          tk__store_glb_b16(_gp, _v0, (uint32_t)(_fc * _FC * 2), (uint16_t)_pk);  \
+          tk__store_glb_b16(_gp, _v1, (uint32_t)(_fc * _FC * 2), (uint16_t)(_pk >> 16)); \
+        }                                                                         \
+      }                                                                           \
+      break;                                                                      \
+    }                                                                             \
     if (_plain && _inside) {                                                      \
       /* out = acc, wholly inside: the registers straight to the stores.  The    \
        * general path below costs this case a copy and a zeroed bias register    \

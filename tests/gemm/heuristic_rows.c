@@ -4,9 +4,10 @@
  *  1. every row of both tables has a valid grid order; a bad one is refused
  *     (tk_gemm__row_error) and a bad config order is refused with its reason;
  *  2. gfx942's table is gfx942's own: no row-major row in it (its CSV,
- *     docs/gemm-heuristic.csv, has no -rm config), while gfx950's 1024^3 row
- *     is row-major (docs/gemm-heuristic-gfx950.csv: 8wave-128x128-s2-rm
- *     fastest), and gfx942's row nearest that shape is L2 order;
+ *     docs/gemm-heuristic.csv, has no -rm config), while gfx950's
+ *     128x4096x4096 row is row-major (docs/gemm-heuristic-gfx950.csv:
+ *     8wave-128x128k128-s4-rm fastest, more than 1% over its L2 twin), and
+ *     gfx942's row nearest that shape is L2 order;
  *  3. on the running device, every row whose config auto takes as swept
  *     plans its own grid order, and that order is what tk_gemm_run hands the
  *     kernels (tk_gemm__launch_order); an explicit order in the config or a
@@ -42,12 +43,12 @@ static void tables(void)
     }
   EXPECT(rm[0] == 0, "gfx942's table has %d row-major rows; its CSV has none", rm[0]);
   tk_gemm_problem p;
-  tk_gemm_problem_init(&p, 1024, 1024, 1024);
+  tk_gemm_problem_init(&p, 128, 4096, 4096);
   const gemm_heuristic_row *r950 = tk_gemm__nearest_row_in(t[1], n[1], &p), *r942 = tk_gemm__nearest_row_in(t[0], n[0], &p);
-  EXPECT(r950 && r950->m == 1024 && r950->n == 1024 && r950->k == 1024 && r950->grid_order == TK_GEMM_GRID_ROW_MAJOR &&
-             r950->split_k == 2 && r950->tile_m == 128 && r950->tile_n == 128,
-         "gfx950's 1024^3 row is not 8wave-128x128[k128]-s2-rm");
-  EXPECT(r942 && r942->grid_order == TK_GEMM_GRID_L2, "gfx942's row nearest 1024^3 is not L2 order");
+  EXPECT(r950 && r950->m == 128 && r950->n == 4096 && r950->k == 4096 && r950->grid_order == TK_GEMM_GRID_ROW_MAJOR &&
+             r950->split_k == 4 && r950->tile_m == 128 && r950->tile_n == 128 && r950->k_step == 128,
+         "gfx950's 128x4096x4096 row is not 8wave-128x128k128-s4-rm");
+  EXPECT(r942 && r942->grid_order == TK_GEMM_GRID_L2, "gfx942's row nearest 128x4096x4096 is not L2 order");
   const gemm_heuristic_row bad = {1024, 1024, 1024, TK_GEMM_8WAVE, 128, 128, 1, 128, 2};
   EXPECT(tk_gemm__row_error(&bad) != NULL && strstr(tk_gemm__row_error(&bad), "grid_order"),
          "a row with grid order 2 is not refused by name");

@@ -347,6 +347,21 @@ int main(void)
   EXPECT(tk_gemm(&p, TK_GEMM_SIMPLE, NULL, NULL, NULL, 0) == TK_GEMM_ERR_PROBLEM, "tk_gemm took lda < K");
   tk_gemm_problem_init(&p, 64, 64, 129);
   EXPECT(tk_gemm_unsupported(TK_GEMM_8WAVE, &p) == NULL, "8wave refused K = 129 (it has a masked K tail)");
+  /* the matrix-bounded loads' row limit (include/tk/loads.h): (rows + 256) * ld * bytes <= 2^32 - 1, i.e. with
+   * ld = 4096 at most 2^32 / 8192 - 1 - 256 = 524031 bf16 rows and 1048319 fp8 rows of A (or of B, nt); the
+   * spans stay below TK_GL_MAX_BYTES on both sides of the edge, so only that limit refuses */
+  {
+    const struct { tk_gemm_in in; int64_t rows; } edge[] = {{TK_GEMM_IN_BF16, 524031}, {TK_GEMM_IN_FP8, 1048319}};
+    for (int i = 0; i < 2; ++i)
+      for (int onb = 0; onb < 2; ++onb)
+        for (int past = 0; past < 2; ++past) {
+          tk_gemm_problem_init(&p, onb ? 64 : edge[i].rows + past, onb ? edge[i].rows + past : 64, 64);
+          p.in = edge[i].in, p.lda = p.ldb = 4096;
+          const char *why = tk_gemm_unsupported(TK_GEMM_8WAVE, &p);
+          EXPECT(past ? why && strstr(why, "4 GiB") : why == NULL, "8wave %s %s rows %lld: %s", i ? "fp8" : "bf16",
+                 onb ? "B" : "A", (long long)(edge[i].rows + past), why ? why : "taken");
+        }
+  }
   EXPECT(tk_gemm_choose(&p, TK_GEMM_AUTO) == TK_GEMM_SIMPLE, "auto for 64x64x129 should be simple (M, N <= 64)");
   EXPECT(tk_gemm(&p, (tk_gemm_kernel)9, NULL, NULL, NULL, 0) == TK_GEMM_ERR_KERNEL, "kernel 9 accepted");
   tk_gemm_problem_init(&p, 64, 64, 64);
