@@ -476,6 +476,7 @@ static hipError_t gemm_8wave_launch(const tk_gemm_problem *p, int32_t tm, int32_
   k.splits = (int32_t)splits;
   k.tm = tm;
   k.l2 = gemm_tile_l2(p, tm, tn);
+  k.plain = gemm_sk_plain(p, tm, tn, splits, k.groups);
   gemm_8wave_fn f = *fn;
 #ifndef TK_GEMM_DEMO_ONLY
   /* 256x256 nt without stream-K on gfx950: the one-copy kernel (gemm_8wave_256dp.hip) */

@@ -390,6 +390,24 @@ static __device__ inline __attribute__((always_inline)) void W8_ID(w8_body)(
     }
   }
 #undef W8_TAIL_MMA
+  /* the one-copy 256-wide kernels on gfx950 (gemm_8wave_dp, fp8, MX): when
+   * the launch found C = acc in bf16 with every tile inside C and one split
+   * (gemm_sk.plain), the registers go straight to the stores.  The general
+   * path below reads the arguments in three dependent rounds and tests the
+   * segment, the epilogue and the block's extent first: 0.64 us from the
+   * last MFMA to the first store at 4096^3 (modeled), the tile's end. */
+#if W8_GEO && defined(W8_NO_STREAM_K) && W8_WN != 32
+#define W8_FAST_END 1
+#else
+#define W8_FAST_END 0
+#endif
+  if (W8_FAST_END && ka->sk.plain) {
+    const tk_gemm_problem &pf = ka->p;
+    tk_gl gf;
+    gemm_gl2(&gf, (void *)((uint16_t *)ka->c + z * tk_gemm_c_stride(&pf)), 2, pf.m, pf.n, pf.ldc);
+    tk_store_acc_epi(&gf, tk_gl_rsrc(&gf), 0, 0, m0 + gm * grp, n0 + wn * gw, acc, tk_epi_ab(1.0f, 0.0f));
+    return;
+  }
   const gemm_seg sg = gemm_8wave_seg_ka(ka, seg, 2 * W8_KH, skp); /* without stream-K only dest is used */
   const bool shorte = W8_SHORT_AFTER(ka->sk); /* rows 224.. of a 224-row tile are the next tile's: not stored */
   (void)shorte;
@@ -591,6 +609,7 @@ __global__ __launch_bounds__(512) void W8_KERNEL_NN(const W8_EL *__restrict__ a,
 #undef W8_KOFF
 #undef W8_LEAN
 #undef W8_PLAIN_DIRECT
+#undef W8_FAST_END
 #undef W8_GEO
 #undef W8_MEM
 #undef W8_ROWS

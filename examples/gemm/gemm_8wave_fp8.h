@@ -103,7 +103,8 @@ static hipError_t gemm_8wave_fp8_launch(const tk_gemm_problem *p, int32_t tile, 
     return hipErrorInvalidValue;
   /* one split: no workspace, the whole K range */
   /* every tile data-parallel, one split */
-  const gemm_sk no_sk = {(int32_t)(uint32_t)tiles, 0, 0, 1, tile, gemm_tile_l2(p, tile, tile)};
+  const gemm_sk no_sk = {(int32_t)(uint32_t)tiles, 0, 0, 1, tile, gemm_tile_l2(p, tile, tile),
+                          gemm_sk_plain(p, tile, tile, 1, 0)};
   hipLaunchKernelGGL(tile == W8F_TILE ? gemm_8wave_fp8 : gemm_8wave_128x128_fp8, dim3((unsigned)tiles, 1, (unsigned)p->batch),
                      dim3(512), 0, stream, a, b, c, *p, (float *)NULL, p->k, no_sk);
   return hipGetLastError();

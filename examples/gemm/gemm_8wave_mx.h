@@ -98,7 +98,8 @@ static inline hipError_t gemm_8wave_mx_launch(const tk_gemm_problem *p, const vo
   tk_gemm_problem q = *p;
   if (p->in == TK_GEMM_IN_MXFP4) q.k /= 2, q.lda /= 2, q.ldb /= 2; /* the body works in bytes */
   /* data-parallel tiles, one split; the tile map with host-made reciprocals (W8_GEO) */
-  const gemm_sk no_sk = {(int32_t)(uint32_t)tiles, 0, 0, 1, W8M_TM, gemm_tile_l2(p, W8M_TM, W8M_TN)};
+  const gemm_sk no_sk = {(int32_t)(uint32_t)tiles, 0, 0, 1, W8M_TM, gemm_tile_l2(p, W8M_TM, W8M_TN),
+                          gemm_sk_plain(p, W8M_TM, W8M_TN, 1, 0)};
   void (*kern)(const uint8_t *, const uint8_t *, void *, tk_gemm_problem, float *, int64_t, gemm_sk) =
       p->in == TK_GEMM_IN_MXFP4 ? gemm_8wave_mxfp4 : p->in == TK_GEMM_IN_MXFP8_E5M2 ? gemm_8wave_mxbf8 : gemm_8wave_mxfp8;
   hipLaunchKernelGGL(kern, dim3((unsigned)tiles, 1, (unsigned)p->batch), dim3(512), 0, stream, (const uint8_t *)a,

@@ -217,7 +217,21 @@ typedef struct {
   /* the tile map with host-made reciprocals (gemm_tile_l2), read by the
    * gfx950 8wave kernels (bf16, fp8, MX) */
   tk_grid_l2 l2;
+  /* host-made (gemm_sk_plain): C = acc in bf16, every tile wholly inside C,
+   * one split, no stream-K; the one-copy 256-wide gfx950 kernels then store
+   * without the epilogue's tests (gemm_8wave_body.h W8_FAST_END) */
+  int32_t plain;
 } gemm_sk;
+
+/* gemm_sk.plain for problem p on tm x tn tiles with `splits` K splits and
+ * `groups` stream-K groups: the device's alpha (gemm_epi: alpha * scale_a *
+ * scale_b, in float, the same order) is 1, beta 0, no bias or activation */
+static inline int32_t gemm_sk_plain(const tk_gemm_problem *p, int64_t tm, int64_t tn, int64_t splits, int64_t groups)
+{
+  const float al = p->alpha * p->scale_a * p->scale_b;
+  return p->out == TK_GEMM_OUT_BF16 && al == 1.0f && p->beta == 0.0f && p->bias == TK_GEMM_BIAS_NONE &&
+         p->act == TK_GEMM_ACT_NONE && splits == 1 && groups == 0 && p->m % tm == 0 && p->n % tn == 0;
+}
 
 /* bytes of stream-K workspace: 2 * groups tm x tn f32 slots, then one
  * uint32 counter per stream-K tile */

@@ -372,13 +372,20 @@
        * _d16_hi: half a VALU op per element instead of 5 and an s_nop (a       \
        * 256x256 GEMM tile's epilogue issued ~1100 instructions per wave, 2.5 us \
        * modeled at 4096^3) */                                                  \
+      /* row offsets from the previous pair's (pinned): a few distinct row    \
+       * steps times the pitch instead of one s_mul_i32 per row, all issued  \
+       * before the first store (32 in a 256x256 GEMM tile's wave) */         \
+      uint32_t _vp = _lo;                                                         \
+      int _rp = 0;                                                                \
       _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)         \
       _Pragma("unroll") for (int _i = 0; _i < _NI; _i += 2) {                     \
         const int _j = _i + 1 < _NI ? _i + 1 : _i;                                \
-        uint32_t _v0 = _lo + (uint32_t)(_fr * _FR + tk_layout_c_row(_FR, 0, _i)) * _gv.pitch; \
-        uint32_t _v1 = _lo + (uint32_t)(_fr * _FR + tk_layout_c_row(_FR, 0, _j)) * _gv.pitch; \
+        const int _r0 = _fr * _FR + tk_layout_c_row(_FR, 0, _i), _r1 = _fr * _FR + tk_layout_c_row(_FR, 0, _j); \
+        uint32_t _v0 = _vp + (uint32_t)(_r0 - _rp) * _gv.pitch;                   \
         asm volatile("" : "+v"(_v0));                                             \
+        uint32_t _v1 = _v0 + (uint32_t)(_r1 - _r0) * _gv.pitch;                   \
         asm volatile("" : "+v"(_v1));                                             \
+        _vp = _v0, _rp = _r0;                                                     \
         _Pragma("unroll") for (int _fc = 0; _fc < _NF; _fc++) {                   \
           const uint32_t _pk = tk_pack_bf16x2_rne((A).f[_fr * _NF + _fc][_i], (A).f[_fr * _NF + _fc][_j]); \
           tk__store_glb_b16(_gp, _v0, (uint32_t)(_fc * _FC * 2), (uint16_t)_pk);  \
