@@ -361,10 +361,50 @@
 #else
 #define TK__ACC_BF16_PAIRS 0
 #endif
+/* ... and with two 32-wide fragment columns, trade halves so that one store
+ * writes 128 B of one row (v_permlane32_swap_b32, gfx950) */
+#if TK__ACC_BF16_PAIRS && TK_HAS_PERMLANE_SWAP
+#define TK__ACC_BF16_ROWS 1
+#define TK__ACC_BF16_SWAP32(x, y) tk_permlane32_swap(x, y)
+#else
+#define TK__ACC_BF16_ROWS 0
+#define TK__ACC_BF16_SWAP32(x, y) do { } while (0)
+#endif
 /* One output type (EB = 4: f32, 2: bf16) of tk_store_acc_epi: constant
  * there, so no per-element type test. */
 #define TK__STORE_ACC_EPI(A, _A, rsrc, EB)                                        \
   do {                                                                            \
+    if ((EB) == 2 && TK__ACC_BF16_ROWS && _NI % 2 == 0 && _NF == 2 && _FR == 32 && _FC == 32 && \
+        _plain && _inside) {                                                      \
+      /* as below, and the two fragment columns' packed pairs trade lanes      \
+       * 32-63 / 0-31 (tk_permlane32_swap): afterwards every lane of x holds   \
+       * column l of rows r, r+1 and of y rows r+4, r+5 (32x32 C layout), so   \
+       * each store writes 128 B of one row: one 128 B line instead of half of \
+       * two (the stores of a 256x256 tile drain at the L2's line rate, model) */ \
+      uint32_t _vp = _gv.base + _l * 2u;                                          \
+      int _rp = 0;                                                                \
+      _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)         \
+      _Pragma("unroll") for (int _i = 0; _i < _NI; _i += 2) {                     \
+        const int _ra = _fr * _FR + tk_layout_c_row(_FR, 0, _i), _rb = _fr * _FR + tk_layout_c_row(_FR, 32, _i); \
+        const int _d1 = tk_layout_c_row(_FR, 0, _i + 1) - tk_layout_c_row(_FR, 0, _i); \
+        uint32_t _x = tk_pack_bf16x2_rne((A).f[_fr * _NF][_i], (A).f[_fr * _NF][_i + 1]); \
+        uint32_t _y = tk_pack_bf16x2_rne((A).f[_fr * _NF + _NF - 1][_i], (A).f[_fr * _NF + _NF - 1][_i + 1]); \
+        TK__ACC_BF16_SWAP32(_x, _y);                                              \
+        uint32_t _v0 = _vp + (uint32_t)(_ra - _rp) * _gv.pitch;                   \
+        asm volatile("" : "+v"(_v0));                                             \
+        uint32_t _v1 = _v0 + (uint32_t)_d1 * _gv.pitch, _v4 = _v0 + (uint32_t)(_rb - _ra) * _gv.pitch; \
+        asm volatile("" : "+v"(_v1));                                             \
+        asm volatile("" : "+v"(_v4));                                             \
+        uint32_t _v5 = _v4 + (uint32_t)_d1 * _gv.pitch;                           \
+        asm volatile("" : "+v"(_v5));                                             \
+        tk__store_glb_b16(_gp, _v0, 0u, (uint16_t)_x);                            \
+        tk__store_glb_b16(_gp, _v1, 0u, (uint16_t)(_x >> 16));                    \
+        tk__store_glb_b16(_gp, _v4, 0u, (uint16_t)_y);                            \
+        tk__store_glb_b16(_gp, _v5, 0u, (uint16_t)(_y >> 16));                    \
+        _vp = _v0, _rp = _ra;                                                     \
+      }                                                                           \
+      break;                                                                      \
+    }                                                                             \
     if ((EB) == 2 && TK__ACC_BF16_PAIRS && _NI % 2 == 0 && _plain && _inside) {   \
       /* gfx950, bf16 out = acc inside: registers i, i + 1 (two rows of one     \
        * column) rounded by one v_cvt_pk_bf16_f32 (tk_pack_bf16x2_rne: the same \
