@@ -11,7 +11,8 @@
  *    partial count; no atomics: attn_bwd_dqp.h); with neither set (partials past 3.75 GiB): attn_bwd_pre,
  *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (attn_bwd_dq.h: recomputes S, P, dP, dS).
  * dkdvq: dS (bf16, the B operand's values) goes to an LDS tile of the 4
- * waves' keys before dV/dK's MFMAs (AB_DS_PUT: gfx950 transposed, keys x
+ * waves' keys before dV/dK's MFMAs (gfx950 d = 128: during them, AB_DS_IN_DV)
+ * (AB_DS_PUT: gfx950 transposed, keys x
  * queries, one 8-byte store per B fragment; gfx942 queries x keys, 2-byte
  * stores); after the end-of-tile barrier wave w reads its 32 query rows x 128
  * keys of it (AB_DS_GET: gfx950 by transposing reads) and runs dQ's MFMAs
