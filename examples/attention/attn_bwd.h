@@ -804,7 +804,11 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
             if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY); \
           }                                                                                       \
-          if (c + 1 < 2 * NC) AB_RD_WAIT(xc[c], xp[c], RK_);                                      \
+          /* (AB_DQ_IN_S, dkdvq) dsp[c+1]'s 4 reads, issued just before xp[c+1], stay in flight: RK_ \
+           * alone waited for them (MI355X proxy 94.72 -> 94.68 us, modeled v10; session 44) */      \
+          enum { DQW_ = DQS_ ? 8 : 0 };                                                           \
+          if (FQ == 1 && DQS_ && t > 0 && c + 1 < NC) AB_RD_WAIT(xc[c], xp[c], RK_ + DQW_);       \
+          else if (c + 1 < 2 * NC) AB_RD_WAIT(xc[c], xp[c], RK_);                                 \
           else AB_RD_WAIT(xc[c], xp[c], 0);                                                       \
           if (DSV_ && c == 2 * NC - 1) { /* dO^T's first two chunks under the last dP slots (after \
                                           * the wait above, which would otherwise include them) */ \
