@@ -11,7 +11,8 @@
  *    partial count; no atomics: attn_bwd_dqp.h); with neither set (partials past 3.75 GiB): attn_bwd_pre,
  *    attn_bwd_d*_dkdv, attn_bwd_d*_dq (attn_bwd_dq.h: recomputes S, P, dP, dS).
  * dkdvq: dS (bf16, the B operand's values) goes to an LDS tile of the 4
- * waves' keys before dV/dK's MFMAs (AB_DS_PUT: gfx950 transposed, keys x
+ * waves' keys before dV/dK's MFMAs (gfx950 d = 128: during them, AB_DS_IN_DV)
+ * (AB_DS_PUT: gfx950 transposed, keys x
  * queries, one 8-byte store per B fragment; gfx942 queries x keys, 2-byte
  * stores); after the end-of-tile barrier wave w reads its 32 query rows x 128
  * keys of it (AB_DS_GET: gfx950 by transposing reads) and runs dQ's MFMAs
@@ -112,6 +113,17 @@
 #endif
 #define AB_ATOM_C (TK_HAS_DS_READ_TR && !AB_DQ_IN_S ? 0 : 1) /* (d = 64 on gfx950: 1 with AB_DQ_IN_S too) */
 #define AB_DP_FG (TK_HAS_MFMA_F16_X2 ? 2 : 1) /* K fragments per dP MFMA slot */
+/* dkdv kernels, gfx950, d = 128 (AB_BQ 32): dS = P (dP - delta) in four shares, one under each dV
+ * chunk's two MFMAs (pinned there by scheduling groups), as unpacked v_add_f32 / v_mul_f32: the
+ * packed forms LLVM makes of the pairs (v_pk_add_f32, v_pk_mul_f32) wait for an MFMA's end
+ * (docs/tksim-model.md, the MFMA's hold on VALU), so each product goes through tk_opaque, which
+ * leaves LLVM's vectorizer no pair to pack.  dO^T's first two chunks are read under the last dP
+ * slots (the dS block no longer covers their latency) and dS goes to LDS for dQ under dK's last
+ * MFMAs (there, not under dV, its stores do not delay the other waves' transposing reads).
+ * MI355X dkdvq proxy 97.2 -> 94.7 us (modeled v10; session 44) */
+#ifndef AB_DS_IN_DV
+#define AB_DS_IN_DV (TK_HAS_CVT_PK_BF16 && TK_HAS_DS_READ_TR)
+#endif
 /* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
  * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
  * pressure: at 64 the d = 128 dkdv kernel needs more than 512 registers) */
@@ -684,6 +696,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     NAME##_oc_t dqc;                                                                              \
     int pq0 = 0, ph0 = 0;                                                                         \
     enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 && FQ != 3 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
+    enum { DSV_ = AB_DS_IN_DV && AB_BQ == 32 }; /* dS under dV's MFMAs (AB_DS_IN_DV) */          \
     if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
                                       * together (committed after the K/V start-up tiles are read) */ \
     /* K_w and V_w in registers as 32-column chunks */                                            \
@@ -748,6 +761,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
       if (AB_KV_INTERLEAVE) AB_LSE_READ(lr, 0);                                                   \
       NAME##_s_t s, dp;                                                                           \
+      NAME##_tc_t tc[2 * NC]; /* dV^T's, dK^T's A operands (dO^T, Q^T chunks) */                  \
       NAME##_p_t pb, sb; /* P, dS as bf16 B operands */                                           \
       tk_rt_zero(s);                                                                              \
       tk_rt_zero(dp);                                                                             \
@@ -790,8 +804,17 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             if (kw + 32 > a.skv) tk_rt_mask_cols(s, s, a.skv - kw, -INFINITY);                    \
             if (a.causal && q0 + off - kw < 31) tk_rt_mask_upper(s, s, q0 + off - kw, -INFINITY); \
           }                                                                                       \
-          if (c + 1 < 2 * NC) AB_RD_WAIT(xc[c], xp[c], RK_);                                      \
+          /* (AB_DQ_IN_S, dkdvq) dsp[c+1]'s 4 reads, issued just before xp[c+1], stay in flight: RK_ \
+           * alone waited for them (MI355X proxy 94.72 -> 94.68 us, modeled v10; session 44) */      \
+          enum { DQW_ = DQS_ ? 8 : 0 };                                                           \
+          if (FQ == 1 && DQS_ && t > 0 && c + 1 < NC) AB_RD_WAIT(xc[c], xp[c], RK_ + DQW_);       \
+          else if (c + 1 < 2 * NC) AB_RD_WAIT(xc[c], xp[c], RK_);                                 \
           else AB_RD_WAIT(xc[c], xp[c], 0);                                                       \
+          if (DSV_ && c == 2 * NC - 1) { /* dO^T's first two chunks under the last dP slots (after \
+                                          * the wait above, which would otherwise include them) */ \
+            AB_TR_READ(tc[0], sm.it.g, 0);                                                        \
+            AB_TR_READ(tc[1], sm.it.g, 32);                                                       \
+          }                                                                                       \
           if (c < NC) {                                                                           \
             tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
             if (FQ && DQS_ && t > 0) { /* the previous tile's dQ block, keys 32 c..+31 */   \
@@ -814,9 +837,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         AB_P_CVT_PREV(NC * (AB_BQ / 32) * (4 / AB_DP_FG));                                        \
       }                                                                                           \
       NAME##_tcpend tp[2 * NC];                                                                   \
-      NAME##_tc_t tc[2 * NC];                                                                     \
       if (!AB_QT_TR) tk_prefetch_issue(tp[0], sm.it.gt, z_, 0); /* dO^T's first chunk under the conversions */ \
-      else { /* gfx950: dO^T's first two chunks (the loop below reads two chunks ahead) */         \
+      else if (!DSV_) { /* gfx950: dO^T's first two chunks (the loop below reads two chunks ahead) */ \
         AB_TR_READ(tc[0], sm.it.g, 0);                                                            \
         AB_TR_READ(tc[1], sm.it.g, 32);                                                           \
       }                                                                                           \
@@ -828,10 +850,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         tk_rt_exp2_row(s, s, a.scale_log2, lr); /* P */                                           \
       }                                                                                           \
       if (!AB_KV_INTERLEAVE) AB_CVT_B(pb, s);                                                     \
-      tk_rt_row_bcast(dp, dp, dr, +); /* dr: -delta (AB_KV_COMMIT), an add pairs into v_pk_add_f32 */ \
-      tk_rt_mul(dp, s, dp); /* dS */                                                              \
-      AB_CVT_B(sb, dp);                                                                           \
-      if (FQ) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); /* dS for dQ (published by the end-of-tile barrier) */ \
+      if (!DSV_) {                                                                                \
+        tk_rt_row_bcast(dp, dp, dr, +); /* dr: -delta (AB_KV_COMMIT), an add pairs into v_pk_add_f32 */ \
+        tk_rt_mul(dp, s, dp); /* dS */                                                            \
+        AB_CVT_B(sb, dp);                                                                         \
+        if (FQ) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); /* dS for dQ (published by the end-of-tile barrier) */ \
+      }                                                                                           \
       /* dV^T += dO^T P, then dK^T += Q^T dS, by 32 d-rows, reads one chunk ahead */              \
       _Pragma("unroll") for (int c = 0; c < 2 * NC; ++c) {                                        \
         /* (not AB_READ_ROWS here: fewer instructions, slower: dkdv proxy 191.9 -> 197.9 us,       \
@@ -849,6 +873,24 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         }                                                                                         \
         if (c < NC) tk_mma_AB(dv[c], tc[c], pb, dv[c]);            /* dV^T += dO^T P */           \
         else tk_mma_AB(dk[c - NC], tc[c], sb, dk[c - NC]);         /* dK^T += Q^T dS */           \
+        if (DSV_ && c < NC) { /* dS's share c (AB_DS_IN_DV): elements 4c..4c+3, unpacked, as B pairs */ \
+          enum { EPC_ = TK_RT_ROWV(NAME##_s_t) / NC };                                            \
+          _Pragma("unroll") for (int e = c * EPC_; e < (c + 1) * EPC_; ++e)                        \
+            dp.f[e / 16][e % 16] = tk_bits_f32(tk_opaque(tk_f32_bits((dp.f[e / 16][e % 16] + dr[e]) * s.f[e / 16][e % 16]))); \
+          _Pragma("unroll") for (int e = c * EPC_; e < (c + 1) * EPC_; e += 2) {                   \
+            const uint32_t u_ = tk_pack_bf16x2_rn(dp.f[e / 16][e % 16], dp.f[e / 16][e % 16 + 1]);   \
+            sb.f[(e / 16) * 4 + (e % 16) / 4][e % 4] = (int16_t)(u_ & 0xffffu);                    \
+            sb.f[(e / 16) * 4 + (e % 16) / 4][e % 4 + 1] = (int16_t)(u_ >> 16);                    \
+          }                                                                                       \
+          TK_SCHED_GROUP(TK_SCHED_MFMA, 1, 0); /* each of the chunk's MFMAs, then half the share */ \
+          TK_SCHED_GROUP(TK_SCHED_VALU, 5, 0);                                                    \
+          TK_SCHED_GROUP(TK_SCHED_MFMA, 1, 0);                                                    \
+          TK_SCHED_GROUP(TK_SCHED_VALU, 5, 0);                                                    \
+        }                                                                                         \
+        /* dS for dQ: AB_DQ_IN_S, under dK's last MFMAs (the last reads issued; read after the       \
+         * second barrier, tk_lds_barrier's wait covers the stores); else (read after the first      \
+         * barrier) under dV's last, so the waits of dK's reads cover the stores */                   \
+        if (DSV_ && FQ && c == (DQS_ ? 2 * NC - 2 : NC - 1)) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); \
       }                                                                                           \
       /* one LDS buffer: free it, put tile t+1 in, start tile t+2's loads; unconditional (past    \
        * the last tile the last one again, never read): under a branch the stage registers become \
