@@ -250,11 +250,16 @@ static const char *plan(const tk_gemm_problem *p, tk_gemm_kernel kernel, const o
 
 /* "8wave" (256x256, K step 64, no split, L2 order), "8wave-128x128",
  * "8wave-128x128k128" (K step 128), "8wave-128x128-s4" (split-K 4),
- * "8wave-128x128k128-s2-rm" (row-major grid order), "4wave", ...: the
+ * "8wave-128x128k128-s2-rm" (row-major grid order), "4wave", "4wave-64x64k128"
+ * (fp8's 4wave), ...: the
  * config names of bench/gemm-heuristic */
 static const char *config_name(const tk_gemm_config *c, char *buf, size_t n)
 {
   const int sk = c->stream_k > TK_GEMM_SK_ON, rm = c->grid_order == TK_GEMM_ORDER_ROW_MAJOR;
+  if (c->kernel == TK_GEMM_4WAVE && c->k_step != 32) { /* fp8's 4wave (gemm_4wave_fp8.h) */
+    snprintf(buf, n, "4wave-%dx%dk%d%s", c->tile_m, c->tile_n, c->k_step, rm ? "-rm" : "");
+    return buf;
+  }
   if (c->kernel != TK_GEMM_8WAVE ||
       (c->tile_m == 256 && c->tile_n == 256 && c->split_k == 1 && c->k_step == 64 && !sk && !rm))
     return tk_gemm_kernel_name((tk_gemm_kernel)c->kernel);
