@@ -9,25 +9,25 @@
 
 #define W4F_T W4F_SMALL
 #define W4F_NS 8
-#define W4F_KP 2
+#define W4F_KA 2
 #define W4F_ID(x) W4F_CAT(x, 64)
 #define W4F_KERNEL gemm_4wave_fp8_64
 #include "gemm_4wave_fp8_body.h"
 #undef W4F_T
 #undef W4F_NS
-#undef W4F_KP
+#undef W4F_KA
 #undef W4F_ID
 #undef W4F_KERNEL
 
 #define W4F_T W4F_BIG
 #define W4F_NS 4
-#define W4F_KP 1
+#define W4F_KA 1
 #define W4F_ID(x) W4F_CAT(x, 128)
 #define W4F_KERNEL gemm_4wave_fp8_128
 #include "gemm_4wave_fp8_body.h"
 #undef W4F_T
 #undef W4F_NS
-#undef W4F_KP
+#undef W4F_KA
 #undef W4F_ID
 #undef W4F_KERNEL
 #endif

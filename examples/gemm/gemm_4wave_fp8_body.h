@@ -2,7 +2,8 @@
  * gemm_4wave_fp8.hip once per tile (no include guard on purpose) with
  *   W4F_T        the workgroup's square C tile edge (64 or 128)
  *   W4F_NS       LDS stages of one K step each (A and Bt, T x 128 fp8)
- *   W4F_KP       accumulators per wave block, one per part of a step's K
+ *   W4F_KA       accumulator sets (1 or 2): part h of a step's K goes into
+ *                set h % W4F_KA
  *   W4F_ID(x)    x with the tile's suffix (type names)
  *   W4F_KERNEL   the kernel's name
  * gemm_4wave_fp8.h's header comment describes the schedule. */
@@ -16,10 +17,13 @@ typedef struct {
 } W4F_ID(w4f_smem);
 TK_LDS_CHECK(W4F_ID(w4f_smem));
 TK_RT(W4F_ID(w4f_acc), TK_K_C_F32_32x32, W4F_T / 2, W4F_T / 2);
-/* A and Bt fragments of one K part: the step's 128 K split into W4F_KP parts,
- * each into its own accumulator (T=64: a wave's one 32x32 fragment would
- * otherwise take the step's two MFMAs one after the other, each waiting for
- * the other's result) */
+/* A and Bt fragments of one K part: the step's 128 K in two parts of 64
+ * (one 32x32x64 MFMA per fragment pair), issued part by part, so that
+ * consecutive MFMAs write different accumulators: T=128's four fragments
+ * per part; T=64 has one, so its two parts go into two accumulator sets
+ * (W4F_KA), added at the end (else each MFMA waits for the previous one's
+ * result) */
+#define W4F_KP 2
 TK_RT(W4F_ID(w4f_op), TK_K_A_FP8_32x32x16, W4F_T / 2, W4F_KS / W4F_KP);
 TK_PENDING_B128(W4F_ID(w4f_pend), W4F_ID(w4f_op));
 
@@ -28,10 +32,9 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
 {
 #if TK_TARGET_GFX == 950
   enum {
-    T = W4F_T, NS = W4F_NS, KS = W4F_KS, KP = W4F_KP,
+    T = W4F_T, NS = W4F_NS, KS = W4F_KS, KP = W4F_KP, KA = W4F_KA,
     PER = 2 * (T * KS / (256 * 16)), /* direct loads per thread and stage (A and Bt) */
     STAGE = sizeof(W4F_ID(w4f_stage)),
-    RD = sizeof(((W4F_ID(w4f_pend) *)0)->tk_pending4_) / 16, /* ds_read_b128 per operand and part */
   };
   TK_LDS_ALLOC(W4F_ID(w4f_smem), sm);
   const uint32_t tid = threadIdx.x, wave = tk_wave_id();
@@ -53,12 +56,17 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
    * range-checked loads */
   const bool ktail = p.k % KS != 0;
 
-  /* K step s into stage j: each lane's 16-byte chunk straight into LDS */
+  /* this lane's offsets of its chunks of the tile's A and Bt rows (rows past
+   * M or N read 0 in hardware); a step's column is the loads' scalar offset */
+  tk_lds_direct_rows la, lb;
+  tk_lds_direct_rows_x4_mat(la, sm.st[0].a, 256, mva, m0, tid);
+  tk_lds_direct_rows_x4_mat(lb, sm.st[0].b, 256, mvb, n0, tid);
+  /* K step s into stage j: each lane's 16-byte chunks straight into LDS */
 #define W4F_LOAD(s, j)                                                                  \
   do {                                                                                  \
     if (!ktail || (s) + 1 < nsteps) {                                                   \
-      tk_load_lds_direct_x4_mat(sm.st[j].a, 256, mva, rma, m0, (uint32_t)(s) * KS, tid); \
-      tk_load_lds_direct_x4_mat(sm.st[j].b, 256, mvb, rmb, n0, (uint32_t)(s) * KS, tid); \
+      tk_load_lds_direct_x4_rows(sm.st[j].a, 256, rma, la, (uint32_t)(s) * KS, tid);    \
+      tk_load_lds_direct_x4_rows(sm.st[j].b, 256, rmb, lb, (uint32_t)(s) * KS, tid);    \
     } else {                                                                            \
       tk_gl ga, gb;                                                                     \
       gemm_gl2(&ga, (void *)az, 1, p.m, p.k, p.lda);                                    \
@@ -68,11 +76,13 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
     }                                                                                   \
   } while (0)
 
-  W4F_ID(w4f_acc) acc[KP];
+  W4F_ID(w4f_acc) acc[KA];
 #pragma unroll
-  for (int h = 0; h < KP; ++h) tk_rt_zero(acc[h]);
+  for (int h = 0; h < KA; ++h) tk_rt_zero(acc[h]);
   W4F_ID(w4f_pend) pa[KP], pb[KP];
-  W4F_ID(w4f_op) fa[KP], fb[KP];
+  /* two fragment sets: step s's (set s % 2, read by its MFMAs) and step
+   * s+1's (being read from LDS meanwhile): no copies between them */
+  W4F_ID(w4f_op) fa[2][KP], fb[2][KP];
   /* this lane's fragment addresses in stage 0, per K part; stage j is
    * j * STAGE bytes further (the reads' offset field) */
   tk_prefetch_at pat_a[KP], pat_b[KP];
@@ -82,71 +92,80 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
     tk_prefetch_at_b128(pat_b[h], pb[h], sm.st[0].b, wn, h * (KS / KP));
   }
 
-  /* prologue: steps 0 .. NS-2 in flight */
-#pragma unroll
-  for (int j = 0; j < NS - 1; ++j)
-    if (j < nsteps) W4F_LOAD(j, j);
-
-  /* step s: wait for its loads (NS-2 younger steps may stay in flight, none
-   * in the last NS-1 steps), barrier (every lane's chunks are in LDS, and
-   * every wave has read step s-1's stage), refill that stage with step
-   * s+NS-1, read this step's fragments, its MFMAs.  W4F_STEP(J) is the
-   * step in stage J: a constant, so the reads' stage offsets are
-   * immediates. */
-#define W4F_STEP(J)                                                                     \
-  if ((J) < NS && s0 + (J) < nsteps) {                                                  \
-    const int32_t s = s0 + (J);                                                         \
-    const bool refill = s + NS - 1 < nsteps;                                            \
-    if (refill) TK_WAIT_VMCNT((NS - 2) * PER);                                          \
-    else W4F_WAIT_YOUNGER(nsteps - 1 - s);                                              \
-    tk_barrier();                                                                       \
-    if (refill) W4F_LOAD(s + NS - 1, ((J) + NS - 1) % NS);                              \
+  /* step S's fragment reads from stage J (a constant: the stage offset is
+   * the reads' offset field), and their wait (lgkmcnt(0)) into fa, fb */
+#define W4F_READ(J)                                                                     \
+  do {                                                                                  \
     _Pragma("unroll") for (int h = 0; h < KP; ++h) {                                    \
       tk_prefetch_issue_b128_at(pa[h], sm.st[0].a, pat_a[h], ((J) % NS) * STAGE);       \
       tk_prefetch_issue_b128_at(pb[h], sm.st[0].b, pat_b[h], ((J) % NS) * STAGE);       \
     }                                                                                   \
-    W4F_MMA_PART(0);                                                                    \
-    W4F_MMA_PART1();                                                                    \
-  }
-  /* part H's fragments (the reads complete in order: only those issued
-   * after its own may stay pending) and MFMAs */
-#define W4F_MMA_PART(H)                                                                 \
-  do {                                                                                  \
-    tk_prefetch_wait_b128(fa[H], pa[H], (2 * KP - 2 * (H) - 1) * RD);                   \
-    tk_prefetch_wait_b128(fb[H], pb[H], (2 * KP - 2 * (H) - 2) * RD);                   \
-    tk_mma_ABt(acc[H], fa[H], fb[H], acc[H]);                                           \
   } while (0)
-  /* in the last NS-1 steps: wait for step s with the n < NS-1 younger
-   * steps still in flight (a constant per case) */
+#define W4F_FRAGS(SET)                                                                  \
+  do {                                                                                  \
+    _Pragma("unroll") for (int h = 0; h < KP; ++h) {                                    \
+      tk_prefetch_wait_b128(fa[SET][h], pa[h], 0);                                      \
+      tk_prefetch_wait_b128(fb[SET][h], pb[h], 0);                                      \
+    }                                                                                   \
+  } while (0)
+  /* wait for a step with n (0 .. NS-1, a runtime value) younger steps still
+   * in flight: one constant wait per case */
 #define W4F_WAIT_CASE(n)                                                                \
   case n: TK_WAIT_VMCNT((n) * PER); break;
 #define W4F_WAIT_YOUNGER(n)                                                             \
   do {                                                                                  \
-    static_assert(NS <= 8, "gemm_4wave_fp8: W4F_WAIT_YOUNGER is written out for up to 8 stages"); \
-    switch ((n) < NS - 2 ? (n) : NS - 2) {                                              \
+    switch (n) {                                                                        \
       W4F_WAIT_CASE(1) W4F_WAIT_CASE(2) W4F_WAIT_CASE(3)                                \
-      W4F_WAIT_CASE(4) W4F_WAIT_CASE(5) W4F_WAIT_CASE(6)                                \
+      W4F_WAIT_CASE(4) W4F_WAIT_CASE(5) W4F_WAIT_CASE(6) W4F_WAIT_CASE(7)               \
       default: TK_WAIT_VMCNT(0); break;                                                 \
     }                                                                                   \
   } while (0)
-#if W4F_KP == 2
-#define W4F_MMA_PART1() W4F_MMA_PART(1)
-#else
-#define W4F_MMA_PART1() do { } while (0)
-#endif
-  static_assert(KP == 1 || KP == 2, "gemm_4wave_fp8: W4F_MMA_PART is written out for 1 or 2 K parts");
-  static_assert(NS <= 8, "gemm_4wave_fp8: W4F_STEP is written out for up to 8 stages");
+  static_assert(NS <= 8 && NS % 2 == 0, "gemm_4wave_fp8: W4F_WAIT_YOUNGER and W4F_STEP are written out for up to 8 "
+                "stages, an even number (the fragment sets alternate)");
+
+  /* prologue: steps 0 .. NS-1 in flight (every stage), then step 0's fragments */
+#pragma unroll
+  for (int j = 0; j < NS; ++j)
+    if (j < nsteps) W4F_LOAD(j, j);
+  if (nsteps > 0) {
+    W4F_WAIT_YOUNGER(nsteps - 1 < NS - 1 ? nsteps - 1 : NS - 1);
+    tk_barrier();
+    W4F_READ(0);
+    W4F_FRAGS(0);
+  }
+
+  /* step s (stage J = s % NS), its fragments in set J % 2: its MFMAs, then
+   * wait for step s+1's loads (the younger ones stay in flight), barrier
+   * (every lane's chunks of step s+1 are in LDS, and every wave has its
+   * step-s fragments in registers, so stage J is free), refill stage J with
+   * step s+NS, read step s+1's fragments into the other set while the MFMAs
+   * run.  (MFMAs after the next step's barrier instead made them wait for
+   * its loads: 0.4 us more before the first MFMA at 1024^3, modeled.) */
+#define W4F_STEP(J)                                                                     \
+  if ((J) < NS && s0 + (J) < nsteps) {                                                  \
+    const int32_t s = s0 + (J);                                                         \
+    _Pragma("unroll") for (int h = 0; h < KP; ++h)                                      \
+      tk_mma_ABt(acc[h % KA], fa[(J) % 2][h], fb[(J) % 2][h], acc[h % KA]);             \
+    TK_SCHED_BARRIER(0);                                                                \
+    if (s + 1 < nsteps) {                                                               \
+      W4F_WAIT_YOUNGER(nsteps - 2 - s < NS - 2 ? nsteps - 2 - s : NS - 2);              \
+      tk_barrier();                                                                     \
+      if (s + NS < nsteps) W4F_LOAD(s + NS, J);                                         \
+      W4F_READ((J) + 1);                                                                \
+      W4F_FRAGS(((J) + 1) % 2);                                                         \
+    }                                                                                   \
+  }
   for (int32_t s0 = 0; s0 < nsteps; s0 += NS) {
     W4F_STEP(0) W4F_STEP(1) W4F_STEP(2) W4F_STEP(3) W4F_STEP(4) W4F_STEP(5) W4F_STEP(6) W4F_STEP(7)
   }
 #undef W4F_STEP
-#undef W4F_MMA_PART
-#undef W4F_MMA_PART1
+#undef W4F_READ
+#undef W4F_FRAGS
 #undef W4F_WAIT_YOUNGER
 #undef W4F_WAIT_CASE
 #undef W4F_LOAD
 #pragma unroll
-  for (int h = 1; h < KP; ++h)
+  for (int h = 1; h < KA; ++h)
 #pragma unroll
     for (int f = 0; f < (int)(sizeof acc[0].f / sizeof acc[0].f[0]); ++f)
 #pragma unroll
@@ -162,3 +181,4 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
   (void)a, (void)b, (void)c, (void)p, (void)l2; /* gfx942: never launched (gemm_4wave_fp8_unsupported) */
 #endif
 }
+#undef W4F_KP
