@@ -578,8 +578,9 @@ static int parse_args(int argc, char **argv, options *o)
         return tk_cli_fail(c, "unknown kernel (8wave|4wave|simple|mx|auto)", v);
     } else if (!strcmp(a, "--tile")) {
       int64_t t[2];
-      const int w8 = (t[0] == 128 || t[0] == 256 || (t[0] == 224 && t[1] == 256)) && (t[1] == 128 || t[1] == 256);
-      if (tk_cli_shapes(v, 2, t, 1) != 1 || !(w8 || (t[0] == 64 && t[1] == 64)))
+      if (tk_cli_shapes(v, 2, t, 1) != 1 ||
+          !(((t[0] == 128 || t[0] == 256 || (t[0] == 224 && t[1] == 256)) && (t[1] == 128 || t[1] == 256)) ||
+            (t[0] == 64 && t[1] == 64)))
         return tk_cli_fail(c, "unknown --tile (8wave: 256x256, 224x256, 256x128, 128x256, 128x128; "
                               "4wave --in fp8: 64x64, 128x128)", v);
       o->tile_m = (int32_t)t[0], o->tile_n = (int32_t)t[1];

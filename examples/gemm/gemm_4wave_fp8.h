@@ -70,12 +70,14 @@ static inline const char *gemm_4wave_fp8_unsupported(const tk_gemm_problem *p, i
 }
 
 /* the 4wave fp8 tile for p on a device with `cus` CUs: 128x128 while those
- * tiles fill every CU, else 64x64 (modeled MI355X: 2048^3 -> 128, 1024^3 ->
- * 64, 256 tiles each) */
+ * tiles fill at least half the CUs, else 64x64.  Modeled MI355X (v10,
+ * tiles of 64 vs 128, TFLOP/s; docs/gemm-tuning.md): 1536^3 (144 tiles of
+ * 128) 370.5 vs 528.8, 1024x4096x1024 (256) 504.0 vs 769.6, 1024^3 (64)
+ * 294.5 vs -, 128x4096x4096 (32) 331.7 vs 166.4, 512^3 (16) 39.8 vs 32.5. */
 static inline int32_t gemm_4wave_fp8_tile(const tk_gemm_problem *p, int64_t cus)
 {
   const int64_t tiles = ((p->n + W4F_BIG - 1) / W4F_BIG) * ((p->m + W4F_BIG - 1) / W4F_BIG) * p->batch;
-  return tiles >= cus ? W4F_BIG : W4F_SMALL;
+  return 2 * tiles >= cus ? W4F_BIG : W4F_SMALL;
 }
 
 static inline hipError_t gemm_4wave_fp8_launch(const tk_gemm_problem *p, int32_t tile, const uint8_t *a, const uint8_t *b,
