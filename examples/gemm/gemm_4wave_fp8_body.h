@@ -15,7 +15,9 @@ typedef struct {
 typedef struct {
   W4F_ID(w4f_stage) st[W4F_NS];
 } W4F_ID(w4f_smem);
+#if TK_TARGET_GFX == 950 /* 128 KiB: gfx950 only (the kernels are empty elsewhere) */
 TK_LDS_CHECK(W4F_ID(w4f_smem));
+#endif
 TK_RT(W4F_ID(w4f_acc), TK_K_C_F32_32x32, W4F_T / 2, W4F_T / 2);
 /* A and Bt fragments of one K part: the step's 128 K in two parts of 64
  * (one 32x32x64 MFMA per fragment pair), issued part by part, so that
