@@ -58,7 +58,8 @@ static void usage(FILE *f)
           "  --iters N --warmup N   timed iterations / untimed warm-up launches\n"
           "                         (default 10/2 on a GPU, 1/0 under tksim)\n"
           "  --kernel 8wave|4wave|simple|mx|auto  kernel (auto: see docs/gemm.md)\n"
-          "  --tile MxN             8wave tile: 256x256 (default), 224x256, 256x128, 128x256, 128x128\n"
+          "  --tile MxN             8wave tile: 256x256 (default), 224x256, 256x128, 128x256, 128x128;\n"
+          "                         4wave --in fp8 (gfx950): 64x64, 128x128\n"
           "  --split-k S            8wave: cut K into S ranges, f32 partials reduced in a fixed order\n"
           "  --k-step 64|128        8wave K per loop iteration (128: the 128x128 tile only)\n"
           "  --stream-k on|off|G    8wave: spread the last round's tiles over all CUs (default: on where it\n"
@@ -250,11 +251,16 @@ static const char *plan(const tk_gemm_problem *p, tk_gemm_kernel kernel, const o
 
 /* "8wave" (256x256, K step 64, no split, L2 order), "8wave-128x128",
  * "8wave-128x128k128" (K step 128), "8wave-128x128-s4" (split-K 4),
- * "8wave-128x128k128-s2-rm" (row-major grid order), "4wave", ...: the
+ * "8wave-128x128k128-s2-rm" (row-major grid order), "4wave", "4wave-64x64k128"
+ * (fp8's 4wave), ...: the
  * config names of bench/gemm-heuristic */
 static const char *config_name(const tk_gemm_config *c, char *buf, size_t n)
 {
   const int sk = c->stream_k > TK_GEMM_SK_ON, rm = c->grid_order == TK_GEMM_ORDER_ROW_MAJOR;
+  if (c->kernel == TK_GEMM_4WAVE && c->k_step != 32) { /* fp8's 4wave (gemm_4wave_fp8.h) */
+    snprintf(buf, n, "4wave-%dx%dk%d%s", c->tile_m, c->tile_n, c->k_step, rm ? "-rm" : "");
+    return buf;
+  }
   if (c->kernel != TK_GEMM_8WAVE ||
       (c->tile_m == 256 && c->tile_n == 256 && c->split_k == 1 && c->k_step == 64 && !sk && !rm))
     return tk_gemm_kernel_name((tk_gemm_kernel)c->kernel);
@@ -363,11 +369,12 @@ static int run_one(const options *o)
          tk_gemm_act_name((tk_gemm_act)p->act));
   if (cfg.kernel == TK_GEMM_AUTO) cfg.kernel = tk_gemm_choose(p, TK_GEMM_AUTO); /* not planned: name only */
   char cname[64];
+  const int named = cfg.kernel == TK_GEMM_8WAVE || (cfg.kernel == TK_GEMM_4WAVE && p->in == TK_GEMM_IN_FP8);
   printf("kernel: %s%s%s%s%s\n", tk_gemm_kernel_name((tk_gemm_kernel)cfg.kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "",
-         cfg.kernel != TK_GEMM_8WAVE && cfg.grid_order == TK_GEMM_ORDER_ROW_MAJOR ? ", grid order row-major" : "",
-         cfg.kernel == TK_GEMM_8WAVE ? ", config " : "", cfg.kernel == TK_GEMM_8WAVE ? config_name(&cfg, cname, sizeof cname) : "");
+         !named && cfg.grid_order == TK_GEMM_ORDER_ROW_MAJOR ? ", grid order row-major" : "",
+         named ? ", config " : "", named ? config_name(&cfg, cname, sizeof cname) : "");
   if (o->kernel == TK_GEMM_AUTO) printf("heuristic: %s table\n", tk_gemm_heuristic_target());
-  if (cfg.kernel == TK_GEMM_8WAVE || cfg.kernel == TK_GEMM_MX) { /* mx: 256x256 (8wave body) or 128x128 */
+  if (named || cfg.kernel == TK_GEMM_MX) { /* mx: 256x256 (8wave body) or 128x128 */
     char skn[32] = "off";
     if (cfg.stream_k > TK_GEMM_SK_ON) snprintf(skn, sizeof skn, "%d workgroups", cfg.stream_k);
     printf("config: tile %dx%d, K step %d, split-k %d, stream-k %s, grid order %s\n", cfg.tile_m, cfg.tile_n,
@@ -571,9 +578,11 @@ static int parse_args(int argc, char **argv, options *o)
         return tk_cli_fail(c, "unknown kernel (8wave|4wave|simple|mx|auto)", v);
     } else if (!strcmp(a, "--tile")) {
       int64_t t[2];
-      if (tk_cli_shapes(v, 2, t, 1) != 1 || (t[0] != 128 && t[0] != 256 && !(t[0] == 224 && t[1] == 256)) ||
-          (t[1] != 128 && t[1] != 256))
-        return tk_cli_fail(c, "unknown --tile (8wave: 256x256, 224x256, 256x128, 128x256, 128x128)", v);
+      if (tk_cli_shapes(v, 2, t, 1) != 1 ||
+          !(((t[0] == 128 || t[0] == 256 || (t[0] == 224 && t[1] == 256)) && (t[1] == 128 || t[1] == 256)) ||
+            (t[0] == 64 && t[1] == 64)))
+        return tk_cli_fail(c, "unknown --tile (8wave: 256x256, 224x256, 256x128, 128x256, 128x128; "
+                              "4wave --in fp8: 64x64, 128x128)", v);
       o->tile_m = (int32_t)t[0], o->tile_n = (int32_t)t[1];
     } else if (!strcmp(a, "--split-k")) {
       if (!tk_cli_i64(v, &x) || x < 1 || x > 65535) return tk_cli_fail(c, "--split-k must be 1..65535", v);

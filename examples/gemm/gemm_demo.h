@@ -7,7 +7,7 @@
  * stand-ins below keep tk_gemm.hip's host code as it is; none is reached,
  * because tk_gemm_config_not_built refuses every other configuration first
  * with GEMM_DEMO_WHY, which names the option (the gemm CLI exits 2).
- * The same names and signatures as gemm_4wave.h, gemm_8wave_fp8.h,
+ * The same names and signatures as gemm_4wave.h, gemm_4wave_fp8.h, gemm_8wave_fp8.h,
  * gemm_mx.h, gemm_8wave_mx.h and gemm_simple.h: tests/gemm's demo-build test compiles this. */
 #ifndef GEMM_DEMO_H
 #define GEMM_DEMO_H
@@ -31,11 +31,19 @@
 #define W8M_TM 256
 #define W8M_TN 256
 #define W8M_KH 64
+#define W4F_KS 128
+#define W4F_SMALL 64
+#define W4F_BIG 128
 
 static inline const char *gemm_4wave_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }
 static inline const char *gemm_8wave_fp8_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }
 static inline const char *gemm_mx_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }
 static inline const char *gemm_8wave_mx_unsupported(const tk_gemm_problem *p) { return (void)p, GEMM_DEMO_WHY; }
+static inline const char *gemm_4wave_fp8_unsupported(const tk_gemm_problem *p, int gfx950)
+{
+  return (void)p, (void)gfx950, GEMM_DEMO_WHY;
+}
+static inline int32_t gemm_4wave_fp8_tile(const tk_gemm_problem *p, int64_t cus) { return (void)p, (void)cus, W4F_SMALL; }
 static inline int gemm_mx_fmt(const tk_gemm_problem *p) { return (void)p, 0; }
 static inline int32_t gemm_8wave_fp8_tile(const tk_gemm_problem *p, int gfx950, int64_t cus)
 {
@@ -49,6 +57,12 @@ static inline hipError_t gemm_4wave_launch(const tk_gemm_problem *p, const uint1
   return hipErrorInvalidDeviceFunction;
 }
 static inline hipError_t gemm_8wave_fp8_launch(const tk_gemm_problem *p, int32_t tile, const uint8_t *a,
+                                               const uint8_t *b, void *c, hipStream_t stream)
+{
+  (void)p, (void)tile, (void)a, (void)b, (void)c, (void)stream;
+  return hipErrorInvalidDeviceFunction;
+}
+static inline hipError_t gemm_4wave_fp8_launch(const tk_gemm_problem *p, int32_t tile, const uint8_t *a,
                                                const uint8_t *b, void *c, hipStream_t stream)
 {
   (void)p, (void)tile, (void)a, (void)b, (void)c, (void)stream;

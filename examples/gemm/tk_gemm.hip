@@ -19,6 +19,7 @@
 #include "gemm_demo.h"
 #else
 #include "gemm_4wave.h"
+#include "gemm_4wave_fp8.h"
 #include "gemm_8wave.h"
 #include "gemm_8wave_fp8.h"
 #include "gemm_8wave_mx.h"
@@ -138,6 +139,17 @@ static const char *mx_device_unsupported(void)
   return NULL;
 }
 
+/* the fp8 4wave kernels run on gfx950 devices only (gemm_4wave_fp8.h) */
+static int gemm_on_gfx950(void) { return !strcmp(tk_gemm_heuristic_target(), "gfx950"); }
+/* the current device's CU count (0: unknown) */
+static int64_t gemm_device_cus(void)
+{
+  int dev = 0, cus = 0;
+  if (hipGetDevice(&dev) != hipSuccess || hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
+    cus = 0;
+  return cus;
+}
+
 const char *tk_gemm_act_name(tk_gemm_act a)
 {
   switch (a) {
@@ -204,7 +216,8 @@ const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p)
     return "MX inputs run on the mx kernel only (--kernel mx or auto)";
   switch (kernel) {
   case TK_GEMM_8WAVE: return p->in == TK_GEMM_IN_FP8 ? gemm_8wave_fp8_unsupported(p) : gemm_8wave_unsupported(p);
-  case TK_GEMM_4WAVE: return gemm_4wave_unsupported(p);
+  case TK_GEMM_4WAVE:
+    return p->in == TK_GEMM_IN_FP8 ? gemm_4wave_fp8_unsupported(p, gemm_on_gfx950()) : gemm_4wave_unsupported(p);
   case TK_GEMM_SIMPLE: return NULL;
   case TK_GEMM_MX: return gemm_mx_unsupported(p);
   case TK_GEMM_AUTO: return NULL; /* simple takes anything */
@@ -244,12 +257,15 @@ static void choose_auto(const tk_gemm_problem *p, tk_gemm_config *cfg)
   if (p->in != TK_GEMM_IN_BF16) { /* the table is from bf16 sweeps */
     cfg->kernel = choose_by_rule(p);
     if (cfg->kernel == TK_GEMM_8WAVE && p->in == TK_GEMM_IN_FP8) { /* fp8: the tile by the grid (gemm_8wave_fp8_tile) */
-      int dev = 0, cus = 0;
-      if (hipGetDevice(&dev) != hipSuccess ||
-          hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
-        cus = 0; /* unknown: 256x256 */
-      cfg->tile_m = cfg->tile_n =
-          gemm_8wave_fp8_tile(p, !strcmp(tk_gemm_heuristic_target(), "gfx950"), (int64_t)cus);
+      const int64_t cus = gemm_device_cus(); /* unknown (0): 256x256 */
+      const int gfx950 = gemm_on_gfx950();
+      cfg->tile_m = cfg->tile_n = gemm_8wave_fp8_tile(p, gfx950, cus);
+      /* gfx950, fewer 256x256 tiles than CUs: the 4wave fp8 kernel's 64x64 or
+       * 128x128 tiles with their deep pipeline (gemm_4wave_fp8.h) */
+      if (cfg->tile_m == W8F_SMALL && gemm_4wave_fp8_unsupported(p, gfx950) == NULL) {
+        cfg->kernel = TK_GEMM_4WAVE;
+        cfg->tile_m = cfg->tile_n = gemm_4wave_fp8_tile(p, cus);
+      }
     }
     return;
   }
@@ -320,6 +336,14 @@ int tk_gemm_plan(const tk_gemm_problem *p, tk_gemm_config *cfg)
     if (!cfg->k_step) cfg->k_step = cfg->tile_m == W8M_TM && cfg->tile_n == W8M_TN ? gemm_mx_big_kstep(p) : MX_KS;
     break;
   case TK_GEMM_4WAVE:
+    if (p->in == TK_GEMM_IN_FP8) { /* gemm_4wave_fp8.h: 64x64 or 128x128 by the grid, K step 128, no split */
+      if (!cfg->tile_m && !cfg->tile_n) cfg->tile_m = cfg->tile_n = gemm_4wave_fp8_tile(p, gemm_device_cus());
+      if (!cfg->tile_m) cfg->tile_m = cfg->tile_n;
+      if (!cfg->tile_n) cfg->tile_n = cfg->tile_m;
+      if (!cfg->split_k) cfg->split_k = 1;
+      if (!cfg->k_step) cfg->k_step = W4F_KS;
+      break;
+    }
     if (!cfg->tile_m) cfg->tile_m = W4_TILE;
     if (!cfg->tile_n) cfg->tile_n = W4_TILE;
     if (!cfg->split_k) cfg->split_k = 1;
@@ -409,6 +433,11 @@ const char *tk_gemm_config_unsupported(const tk_gemm_problem *p, const tk_gemm_c
     return gemm_8wave_unsupported_tile(p, cfg->tile_m, cfg->tile_n, cfg->k_step);
   }
   if (cfg->split_k != 1) return "split-K is an 8wave feature (--split-k needs --kernel 8wave or auto)";
+  if (cfg->kernel == TK_GEMM_4WAVE && p->in == TK_GEMM_IN_FP8) {
+    if ((cfg->tile_m != W4F_SMALL && cfg->tile_m != W4F_BIG) || cfg->tile_n != cfg->tile_m || cfg->k_step != W4F_KS)
+      return "the fp8 4wave kernel has two tiles, 64x64 and 128x128, K step 128 and no split-K";
+    return gemm_4wave_fp8_unsupported(p, gemm_on_gfx950());
+  }
   if (cfg->kernel == TK_GEMM_4WAVE) {
     if (cfg->tile_m != W4_TILE || cfg->tile_n != W4_TILE || cfg->k_step != W4_KS) return "4wave's tile is 128x128, its K step 32";
     return gemm_4wave_unsupported(p);
@@ -471,7 +500,10 @@ int tk_gemm_run(const tk_gemm_problem *p, const tk_gemm_config *cfg, const void 
     }
     break;
   }
-  case TK_GEMM_4WAVE: e = gemm_4wave_launch(p, a16, b16, c, stream); break;
+  case TK_GEMM_4WAVE:
+    e = p->in == TK_GEMM_IN_FP8 ? gemm_4wave_fp8_launch(p, cfg->tile_m, (const uint8_t *)a, (const uint8_t *)b, c, stream)
+                                : gemm_4wave_launch(p, a16, b16, c, stream);
+    break;
   case TK_GEMM_MX:
     e = cfg->tile_n == W8M_TN && cfg->tile_m == W8M_TM ? gemm_8wave_mx_launch(p, a, b, c, stream) : gemm_mx_launch(p, a, b, c, stream);
     break;

@@ -621,6 +621,53 @@ TK_DEV void tk_llvm_raw_buffer_load_lds(tk_rsrc rsrc, __attribute__((address_spa
     }                                                                              \
   } while (0)
 
+/* tk_load_lds_direct_x4_mat with the lane offsets held, for a loop that
+ * loads the same rows of a matrix at many columns (a GEMM's K loop):
+ *   tk_lds_direct_rows L;
+ *   tk_lds_direct_rows_x4_mat(L, sm, NT, mv, r0, tid);       (once)
+ *   tk_load_lds_direct_x4_rows(sm2, NT, rsrc, L, cbytes, tid); (per load)
+ * The first makes each instruction's lane offset (rows r0.. of the matrix,
+ * the layout's chunk); the second issues the loads into sm2 (a tile of sm's
+ * type) with the column's byte offset cbytes (wave-uniform) as the scalar
+ * offset: no VALU per load.  Rows past the matrix read 0 (their lane
+ * offsets are past its descriptor's range); the scalar offset is not range
+ * checked (CDNA4 ISA guide, buffer addressing: the check takes the VGPR
+ * offset), so the window's columns must lie inside the matrix. */
+#define TK_LDS_DIRECT_ROWS_MAX 8 /* instructions per thread */
+typedef struct {
+  uint32_t tk_off_[TK_LDS_DIRECT_ROWS_MAX];
+} tk_lds_direct_rows;
+#define tk_lds_direct_rows_x4_mat(L, sm, NT, mv, r0, tid)                          \
+  do {                                                                             \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    enum { _bytes = ((int)_T::tk_rows) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes), \
+           _rb = ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) };                  \
+    static_assert(_bytes / ((NT) * 16) <= TK_LDS_DIRECT_ROWS_MAX,                  \
+                  "tk: tk_lds_direct_rows holds up to 8 loads per thread");        \
+    const uint32_t _roff = tk_mat_row0(mv, r0) * (mv).pitch;                       \
+    const uint32_t _wave0 = (uint32_t)((uint32_t)(tid) / 64u) * 1024u;             \
+    _Pragma("unroll") for (int _i = 0; _i < _bytes / ((NT) * 16); _i++) {          \
+      const uint32_t _p = _wave0 + (uint32_t)_i * (NT) * 16u + ((uint32_t)(tid) % 64u) * 16u; \
+      const uint32_t _r = _p / _rb, _u = (_p % _rb) / 8u;                          \
+      (L).tk_off_[_i] = _roff + _r * (mv).pitch + (_u ^ tk_lds_swz_units(((int)_T::tk_layout), _rb, _r)) * 8u; \
+    }                                                                              \
+  } while (0)
+#define tk_load_lds_direct_x4_rows(sm, NT, rsrc, L, cbytes, tid)                   \
+  do {                                                                             \
+    typedef TK_TYPEOF(sm) _T;                                                      \
+    enum { _bytes = ((int)_T::tk_rows) * ((int)_T::tk_cols) * ((int)_T::tk_elem_bytes) }; \
+    static_assert(TK_HAS_GLOBAL_LOAD_LDS_X4, "tk: tk_load_lds_direct_x4_rows needs 16-byte direct LDS loads (gfx950)"); \
+    static_assert(!TK_LDS_HALVES((int)_T::tk_layout),                               \
+                  "tk: 16-byte direct loads need a layout that keeps 16-byte chunks whole"); \
+    static_assert(_bytes % ((NT) * 16) == 0 && (NT) % 64 == 0,                     \
+                  "tk: 16-byte direct loads need whole waves and a tile of a multiple of NT*16 bytes"); \
+    const uint32_t _wave0 = (uint32_t)__builtin_amdgcn_readfirstlane((int)((uint32_t)(tid) / 64u)) * 1024u; \
+    _Pragma("unroll") for (int _i = 0; _i < _bytes / ((NT) * 16); _i++)           \
+      tk_llvm_raw_buffer_load_lds((rsrc),                                          \
+          (__attribute__((address_space(3))) void *)((char *)(sm).data + _wave0 + (uint32_t)_i * (NT) * 16u), \
+          16, (int32_t)(L).tk_off_[_i], (int32_t)(cbytes), 0, 0);                  \
+  } while (0)
+
 /* ---- 3. ds_read_b64 prefetch ----------------------------------------------------- */
 
 /* LDS byte address of a generic pointer into __shared__ memory: the low 32
