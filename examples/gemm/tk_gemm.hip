@@ -230,7 +230,7 @@ const char *tk_gemm_unsupported(tk_gemm_kernel kernel, const tk_gemm_problem *p)
  * 128x128-tile 4wave unless M or N is at most 64, where its tiles would be
  * mostly padding and the 64x64 "simple" kernel wastes less (also the
  * fallback for C beyond a buffer descriptor).  fp8: the fp8 8wave kernel by
- * the same grid rule, else simple (4wave takes bf16 only); on a gfx950
+ * the same grid rule, else simple (gfx942's 4wave takes bf16 only); on a gfx950
  * device the fp8 8wave kernel whenever it can run the problem, whatever the
  * grid: its MFMAs at twice gfx942's fp8 rate beat simple's f32 FMAs 4-16x
  * even at one tile or 16 rows (modeled MI355X: 1024^3 86.2 vs 8.2, 256^3
