@@ -158,8 +158,9 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
     switch (C) {                                                                                  \
       case 0: ISSUE(0); break;                                                                    \
       case 1: ISSUE(1); break;                                                                    \
-      case 2: ISSUE(2); break;                                                                    \
-      case 3: ISSUE(3); break;                                                                    \
+      case 2: ISSUE(2 % NC); break; /* % NC: d64 (NC 2) never takes cases 2-3; keeps the */      \
+      case 3: ISSUE(3 % NC); break; /* unreached index inside the [NC] arrays */                  \
+      default: break; /* chunk NC (a constant C + 1 past the last): nothing to read */           \
     }                                                                                             \
   } while (0)
 #define AF_KREAD_(C)                                                                              \
@@ -368,8 +369,8 @@ __device__ static inline tk_rsrc af_rsrc_mat(const tk_gl *g, int b, int h)
             switch (c_) {                                                                         \
               case 0: AF_CHUNK(AF_VREAD_, AF_VWAIT_, 0, AF_VN(0)); break;                         \
               case 1: AF_CHUNK(AF_VREAD_, AF_VWAIT_, 1, AF_VN(1)); break;                         \
-              case 2: AF_CHUNK(AF_VREAD_, AF_VWAIT_, 2, AF_VN(2)); break;                         \
-              case 3: AF_CHUNK(AF_VREAD_, AF_VWAIT_, 3, AF_VN(3)); break;                         \
+              case 2: AF_CHUNK(AF_VREAD_, AF_VWAIT_, 2 % NC, AF_VN(2 % NC)); break; /* % NC: */   \
+              case 3: AF_CHUNK(AF_VREAD_, AF_VWAIT_, 3 % NC, AF_VN(3 % NC)); break; /* as AF_SHIFTED */ \
             }                                                                                     \
           }                                                                                       \
           NAME##_f1_t a1;                                                                         \

@@ -105,8 +105,9 @@
     switch (C) {                                                                                  \
       case 0: ISSUE(0); break;                                                                    \
       case 1: ISSUE(1); break;                                                                    \
-      case 2: ISSUE(2); break;                                                                    \
-      case 3: ISSUE(3); break;                                                                    \
+      case 2: ISSUE(2 % NC); break; /* % NC: d64 (NC 2) never takes cases 2-3; keeps the */      \
+      case 3: ISSUE(3 % NC); break; /* unreached index inside kp_[NC] (-Warray-bounds) */         \
+      default: break; /* chunk NC (a constant C + 1 past the last): nothing to read */           \
     }                                                                                             \
   } while (0)
 /* chunk C's reads for chunk C's MFMAs, chunk 0 issued earlier: AF_KLA 2 issues chunk C+1

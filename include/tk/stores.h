@@ -50,46 +50,39 @@
   static_assert(((int)T::tk_op) == TK_OP_C && ((int)T::tk_dt) == TK_DT_F32, \
                 "tk: this store takes an f32 accumulator tile (TK_K_C_F32_*)")
 
+/* the element walk of tk_store_acc_f32 / _bf16: out = alpha * acc + beta * RD(rsrc, offset),
+ * written by WR(rsrc, offset, value); RD and WR name the element format's buffer access */
+#define TK__STORE_ACC_WALK(gl, rsrc, b, h, r0, c0, A, alpha, beta, RD, WR)      \
+  do {                                                                            \
+    typedef TK_TYPEOF(A) _A;                                                      \
+    TK__ACC_CHECK(_A);                                                            \
+    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
+    const uint32_t _l = tk_lane_id();                                             \
+    const float _al = (alpha), _be = (beta);                                      \
+    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)                   \
+    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_frag_count_c); _fc++)                   \
+    _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
+      const uint32_t _o = tk_gview_off(&_gv,                                      \
+          _fr * ((int)_A::tk_frag_rows) + tk_layout_c_row(((int)_A::tk_frag_rows), (int)_l, _i),        \
+          _fc * ((int)_A::tk_frag_cols) + _l % ((int)_A::tk_frag_cols));                                \
+      float _v = _al * (A).f[_fr * ((int)_A::tk_frag_count_c) + _fc][_i];                          \
+      if (_be != 0.0f) _v += _be * RD((rsrc), _o);                                \
+      WR((rsrc), _o, _v);                                                         \
+    }                                                                             \
+  } while (0)
+#define TK__ACC_RD_F32(rs, o) tk_bits_f32(tk_buffer_load_b32((rs), (o)))
+#define TK__ACC_WR_F32(rs, o, v) tk_buffer_store_b32((rs), (o), tk_f32_bits(v))
+#define TK__ACC_RD_BF16(rs, o) tk_bf16_to_f32(tk_buffer_load_b16((rs), (o)))
+#define TK__ACC_WR_BF16(rs, o, v) tk_buffer_store_b16((rs), (o), tk_f32_to_bf16(v))
+
 /* acc (f32 accumulator tile) -> f32 tensor window at (b, h, r0, c0):
  * out = alpha * acc + beta * out. */
 #define tk_store_acc_f32(gl, rsrc, b, h, r0, c0, A, alpha, beta)                  \
-  do {                                                                            \
-    typedef TK_TYPEOF(A) _A;                                                      \
-    TK__ACC_CHECK(_A);                                                            \
-    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
-    const uint32_t _l = tk_lane_id();                                             \
-    const float _al = (alpha), _be = (beta);                                      \
-    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)                   \
-    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_frag_count_c); _fc++)                   \
-    _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
-      const uint32_t _o = tk_gview_off(&_gv,                                      \
-          _fr * ((int)_A::tk_frag_rows) + tk_layout_c_row(((int)_A::tk_frag_rows), (int)_l, _i),        \
-          _fc * ((int)_A::tk_frag_cols) + _l % ((int)_A::tk_frag_cols));                                \
-      float _v = _al * (A).f[_fr * ((int)_A::tk_frag_count_c) + _fc][_i];                          \
-      if (_be != 0.0f) _v += _be * tk_bits_f32(tk_buffer_load_b32((rsrc), _o));   \
-      tk_buffer_store_b32((rsrc), _o, tk_f32_bits(_v));                           \
-    }                                                                             \
-  } while (0)
+  TK__STORE_ACC_WALK(gl, rsrc, b, h, r0, c0, A, alpha, beta, TK__ACC_RD_F32, TK__ACC_WR_F32)
 
 /* acc -> bf16 tensor (round to nearest even); beta reads the bf16 C. */
 #define tk_store_acc_bf16(gl, rsrc, b, h, r0, c0, A, alpha, beta)                 \
-  do {                                                                            \
-    typedef TK_TYPEOF(A) _A;                                                      \
-    TK__ACC_CHECK(_A);                                                            \
-    const tk_gview _gv = tk_gview_make((gl), (b), (h), (r0), (c0));               \
-    const uint32_t _l = tk_lane_id();                                             \
-    const float _al = (alpha), _be = (beta);                                      \
-    _Pragma("unroll") for (int _fr = 0; _fr < ((int)_A::tk_frag_count_r); _fr++)                   \
-    _Pragma("unroll") for (int _fc = 0; _fc < ((int)_A::tk_frag_count_c); _fc++)                   \
-    _Pragma("unroll") for (int _i = 0; _i < ((int)_A::tk_n); _i++) {                     \
-      const uint32_t _o = tk_gview_off(&_gv,                                      \
-          _fr * ((int)_A::tk_frag_rows) + tk_layout_c_row(((int)_A::tk_frag_rows), (int)_l, _i),        \
-          _fc * ((int)_A::tk_frag_cols) + _l % ((int)_A::tk_frag_cols));                                \
-      float _v = _al * (A).f[_fr * ((int)_A::tk_frag_count_c) + _fc][_i];                          \
-      if (_be != 0.0f) _v += _be * tk_bf16_to_f32(tk_buffer_load_b16((rsrc), _o)); \
-      tk_buffer_store_b16((rsrc), _o, tk_f32_to_bf16(_v));                        \
-    }                                                                             \
-  } while (0)
+  TK__STORE_ACC_WALK(gl, rsrc, b, h, r0, c0, A, alpha, beta, TK__ACC_RD_BF16, TK__ACC_WR_BF16)
 
 /* acc -> LDS tile sm (f32 or bf16 elements, any layout), at tile element
  * (r0, c0).  The caller barriers (tk_lds_barrier) before others read sm.
