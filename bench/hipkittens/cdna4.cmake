@@ -93,7 +93,7 @@ if(TK_HIPKITTENS_CDNA4_PATH AND "gfx950" IN_LIST TK_OFFLOAD_ARCH)
   endif()
   # HipKittens' 4-wave FP8 file (upstream kernels/gemm/fp8fp32/FP8_4wave,
   # commit f09e968; not in the fixture), whose per-size kernels produced the
-  # published FP8 figures (docs/tksim-model.md "Session 43").
+  # published FP8 figures (docs/tksim-model-history.md "Session 43").
   # TK_HIPKITTENS_FP8_4WAVE_PATH: that folder of a checkout (4_wave.cu,
   # utils.cpp); it is compiled against the fixture's include/ (identical at
   # f09e968). Targets hk4_fp8_4wave_gemm_<S> (bench/validate-model --kernel

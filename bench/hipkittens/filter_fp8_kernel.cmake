@@ -5,7 +5,7 @@
 # included from the checkout by absolute path. KIND 8wave (default): the
 # fixture's kernels/fp8_8wave/8_wave.cu; 4wave: upstream's
 # kernels/gemm/fp8fp32/FP8_4wave/4_wave.cu (f09e968), whose matmul_device_1024
-# and _2048 produced the published small-size figures (docs/tksim-model.md
+# and _2048 produced the published small-size figures (docs/tksim-model-history.md
 # "Session 43"). Nothing of HipKittens is kept in tk's repository. Refuses a
 # file that does not look as expected.
 if(NOT EXISTS "${IN}")

@@ -20,7 +20,7 @@
  * Why (HipKittens' FP8_4wave/4_wave.cu, f09e968, read for its tiles and grid:
  * matmul_device_1024 / _2048, 64x64 / 128x128 tiles of 4 waves, 256
  * workgroups, two LDS buffers): its published 1024^3 figure came from those
- * kernels (docs/tksim-model.md, "Session 43").  This one is tk's own: tk
+ * kernels (docs/tksim-model-history.md, "Session 43").  This one is tk's own: tk
  * primitives, a deeper pipeline, 32x32 fragments.
  *
  * Hardware facts: 160 KiB of LDS per workgroup and the 16-byte LDS form of
