@@ -60,6 +60,10 @@ const tks_alloc *tks_mem_find(uint64_t addr, uint64_t size);
 int tks_arch_id(const char *name);
 /* "gfx942" / "gfx950" ("?" for anything else). */
 const char *tks_arch_name(int arch);
+/* The executable NAME as a path in out: NAME itself if it has a '/', else the first
+ * PATH entry holding an executable regular file of that name. 0, or -1 with
+ * errno ENOENT (sim/common/path.c). */
+int tks_find_executable(const char *name, char *out, size_t outlen);
 /* ELF EF_AMDGPU_MACH of the target (AMDGPUUsage "AMDGPU EF_AMDGPU_MACH Values"). */
 uint32_t tks_arch_mach(int arch);
 /* LDS bytes one workgroup may allocate: 64 KiB on gfx942 (CDNA3 ISA guide,

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "tksim.h"
 
@@ -60,28 +59,6 @@ static int parse_count(const char *s, unsigned long long *v)
   *v = strtoull(s, &end, 10);
   if (errno || *end || *v == 0) return -1;
   return 0;
-}
-
-/* Whether PROGRAM names an executable regular file (directly or on PATH). */
-static int find_program(const char *prog, char *out, size_t outlen)
-{
-  struct stat st;
-  if (strchr(prog, '/')) {
-    if (stat(prog, &st) || !S_ISREG(st.st_mode) || access(prog, X_OK)) return -1;
-    snprintf(out, outlen, "%s", prog);
-    return 0;
-  }
-  const char *path = getenv("PATH");
-  if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
-  while (*path) {
-    const char *c = strchr(path, ':');
-    size_t n = c ? (size_t)(c - path) : strlen(path);
-    if (n == 0) snprintf(out, outlen, "./%s", prog);
-    else snprintf(out, outlen, "%.*s/%s", (int)n, path, prog);
-    if (!stat(out, &st) && S_ISREG(st.st_mode) && !access(out, X_OK)) return 0;
-    path += n + (c ? 1 : 0);
-  }
-  return -1;
 }
 
 int main(int argc, char **argv)
@@ -143,7 +120,7 @@ int main(int argc, char **argv)
   }
 
   char prog[PATH_MAX];
-  if (find_program(argv[i], prog, sizeof prog)) return usage("'%s' is not an executable program", argv[i]);
+  if (tks_find_executable(argv[i], prog, sizeof prog)) return usage("'%s' is not an executable program", argv[i]);
 
   /* <prefix>/bin/tksim -> <prefix>/lib/tksim */
   char self[PATH_MAX];

@@ -294,19 +294,10 @@ static int icmp(int c, int64_t a, int64_t b)
   }
 }
 
+/* unsigned order is signed order with the sign bits flipped */
 static int icmpu(int c, uint64_t a, uint64_t b)
 {
-  switch (c) {
-  case TKS_CMP_F: return 0;
-  case TKS_CMP_LT: return a < b;
-  case TKS_CMP_EQ: return a == b;
-  case TKS_CMP_LE: return a <= b;
-  case TKS_CMP_GT: return a > b;
-  case TKS_CMP_LG: return a != b;
-  case TKS_CMP_GE: return a >= b;
-  case TKS_CMP_TRU: return 1;
-  default: return -1;
-  }
+  return icmp(c, (int64_t)(a ^ (UINT64_C(1) << 63)), (int64_t)(b ^ (UINT64_C(1) << 63)));
 }
 
 static int exec_cmp(tks_wave *w, const tks_inst *in, uint64_t m)

@@ -446,30 +446,6 @@ static void find_lowered_names(hiprtcProgram p)
   elf_end(e);
 }
 
-/* The compiler's path: as given if it has a '/', else the first executable
- * PATH entry. Checked before spawning because where posix_spawn is a
- * fork+exec (older C libraries, valgrind) a failed exec is only exit 127. */
-static int resolve_compiler(const char *name, char *out, size_t outlen)
-{
-  if (strchr(name, '/')) {
-    if (access(name, X_OK)) return -1;
-    snprintf(out, outlen, "%s", name);
-    return 0;
-  }
-  const char *path = getenv("PATH");
-  if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
-  while (*path) {
-    const char *c = strchr(path, ':');
-    size_t n = c ? (size_t)(c - path) : strlen(path);
-    snprintf(out, outlen, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", name);
-    struct stat st;
-    if (!stat(out, &st) && S_ISREG(st.st_mode) && !access(out, X_OK)) return 0;
-    path += n + (c ? 1 : 0);
-  }
-  errno = ENOENT;
-  return -1;
-}
-
 #define RUN_NOT_STARTED (-1) /* errno says why */
 #define RUN_TIMED_OUT (-2)
 #define RUN_NO_STATUS (-3)   /* waitpid failed, e.g. the program ignores SIGCHLD */
@@ -498,7 +474,7 @@ static int run_compiler(char *const argv[], const char *log_path, double timeout
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid;
   char exe[4096];
-  int r = resolve_compiler(argv[0], exe, sizeof exe) ? errno : posix_spawn(&pid, exe, &fa, &at, argv, environ);
+  int r = tks_find_executable(argv[0], exe, sizeof exe) ? errno : posix_spawn(&pid, exe, &fa, &at, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
   if (r) { errno = r; return RUN_NOT_STARTED; }

@@ -264,7 +264,7 @@ static void run1(inst *in, int vi, int arch)
     d.k = &k; d.grid[0] = d.grid[1] = d.grid[2] = 1; d.grid[0] = 64;
     d.block[0] = 64; d.block[1] = d.block[2] = 1;
     d.kernarg = kernarg; d.dispatch_packet = packet; d.queue = queue;
-    tks_options opt = { 1, 0, 0, 20000, 1, 0, 0, 0, NULL, 1, arch };
+    tks_options opt = {.check_memory = 1, .inst_budget = 20000, .threads = 1, .quiet = 1, .arch = arch};
     tks_launch_stats st;
     memset(g_buf, 0, BUF_BYTES);
     err[0] = 0;

@@ -33,20 +33,6 @@ void __hipRegisterFunction(void **modules, const void *hostFunction, char *devic
                            const char *deviceName, unsigned int threadLimit, void *tid,
                            void *bid, dim3 *blockDim, dim3 *gridDim, int *wSize);
 
-static uint8_t *slurp(const char *path, size_t *n)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long sz = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc(sz > 0 ? (size_t)sz : 1);
-  if (sz > 0 && fread(b, 1, (size_t)sz, f) != (size_t)sz) { fclose(f); free(b); return NULL; }
-  fclose(f);
-  *n = (size_t)sz;
-  return b;
-}
-
 /* n bytes ending at a PROT_NONE page; free with unguard */
 static uint8_t *guarded(const uint8_t *d, size_t n, size_t *maplen)
 {
@@ -106,11 +92,11 @@ int main(int argc, char **argv)
   char path[1024];
   size_t bn, en, cn;
   snprintf(path, sizeof path, "%s/kernels-gfx942.bundle", argv[1]);
-  uint8_t *bundle = slurp(path, &bn);
+  uint8_t *bundle = tks_test_read_file(path, &bn);
   snprintf(path, sizeof path, "%s/kernels-gfx942.elf", argv[1]);
-  uint8_t *elf = slurp(path, &en);
+  uint8_t *elf = tks_test_read_file(path, &en);
   snprintf(path, sizeof path, "%s/kernels-gfx942.ccob", argv[1]);
-  uint8_t *ccob = slurp(path, &cn);
+  uint8_t *ccob = tks_test_read_file(path, &cn);
   if (!bundle || !elf || !ccob) { fprintf(stderr, "test_image_bounds: cannot read the data files\n"); return 2; }
 
   CHECK(try_image(bundle, bn, "intact bundle", 0) == 1, "the intact bundle loads");

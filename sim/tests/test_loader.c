@@ -8,22 +8,6 @@
 #include "check.h"
 #include "loader/loader.h"
 
-static uint8_t *slurp(const char *dir, const char *name, size_t *n)
-{
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "rb");
-  if (!f) { fprintf(stderr, "cannot open %s\n", path); exit(2); }
-  fseek(f, 0, SEEK_END);
-  long sz = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc((size_t)sz);
-  if (fread(b, 1, (size_t)sz, f) != (size_t)sz) exit(2);
-  fclose(f);
-  *n = (size_t)sz;
-  return b;
-}
-
 static const tks_arg *arg(const tks_kernel *k, const char *kind, int nth)
 {
   for (int i = 0; i < k->nargs; i++)
@@ -47,7 +31,7 @@ int main(int argc, char **argv)
   const char *dir = argv[1];
   char err[512];
   size_t n;
-  uint8_t *elf = slurp(dir, "kernels-gfx942.elf", &n);
+  uint8_t *elf = tks_test_read_data(dir, "kernels-gfx942.elf", &n);
   tks_code_object co;
   int r = tks_load_code_object(elf, n, &co, err, sizeof err);
   CHECK(r == 0, "load gfx942 code object: %s", err);
@@ -114,7 +98,7 @@ int main(int argc, char **argv)
   const char *bundles[] = { "kernels-gfx942.bundle", "kernels-gfx942.ccob" };
   for (int i = 0; i < 2; i++) {
     size_t bn;
-    uint8_t *b = slurp(dir, bundles[i], &bn);
+    uint8_t *b = tks_test_read_data(dir, bundles[i], &bn);
     const uint8_t *e; size_t en; uint8_t *owned;
     r = tks_bundle_find_gfx942(b, bn, &e, &en, &owned, err, sizeof err);
     CHECK(r == 0, "%s: %s", bundles[i], err);
@@ -139,13 +123,13 @@ int main(int argc, char **argv)
   const char *others[] = { "kernels-gfx90a.elf", "kernels-gfx1100.elf" };
   for (int i = 0; i < 2; i++) {
     size_t on;
-    uint8_t *o = slurp(dir, others[i], &on);
+    uint8_t *o = tks_test_read_data(dir, others[i], &on);
     r = tks_load_code_object(o, on, &co, err, sizeof err);
     CHECK(r != 0 && strstr(err, "gfx942"), "%s refused: %s", others[i], err);
     free(o);
   }
   size_t gn;
-  uint8_t *g = slurp(dir, "kernels-gfx90a.bundle", &gn);
+  uint8_t *g = tks_test_read_data(dir, "kernels-gfx90a.bundle", &gn);
   const uint8_t *e; size_t en; uint8_t *owned;
   r = tks_bundle_find_gfx942(g, gn, &e, &en, &owned, err, sizeof err);
   CHECK(r != 0 && strstr(err, "gfx90a") && strstr(err, "gfx942"), "gfx90a-only bundle refused: %s", err);

@@ -8,22 +8,6 @@
 #include "check.h"
 #include "loader/loader.h"
 
-static uint8_t *slurp(const char *dir, const char *name, size_t *n)
-{
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "rb");
-  if (!f) { fprintf(stderr, "cannot open %s\n", path); exit(2); }
-  fseek(f, 0, SEEK_END);
-  long sz = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc((size_t)sz);
-  if (fread(b, 1, (size_t)sz, f) != (size_t)sz) exit(2);
-  fclose(f);
-  *n = (size_t)sz;
-  return b;
-}
-
 int main(int argc, char **argv)
 {
   if (argc < 3) { fprintf(stderr, "usage: test_loader_gfx950 DATA_DIR gfx942|gfx950\n"); return 2; }
@@ -34,7 +18,7 @@ int main(int argc, char **argv)
   size_t n;
   /* the raw ELF of the run's target loads, with the right machine */
   snprintf(name, sizeof name, "kernels-%s.elf", want);
-  uint8_t *elf = slurp(dir, name, &n);
+  uint8_t *elf = tks_test_read_data(dir, name, &n);
   CHECK((elf[0x30] & 0xff) == (!strcmp(want, "gfx942") ? 0x4c : 0x4f), "%s: EF_AMDGPU_MACH 0x%02x", name, elf[0x30]);
   tks_code_object co;
   int r = tks_load_code_object(elf, n, &co, err, sizeof err);
@@ -49,14 +33,14 @@ int main(int argc, char **argv)
   free(elf);
   /* the other target's ELF is refused, naming both and the --arch to use */
   snprintf(name, sizeof name, "kernels-%s.elf", other);
-  elf = slurp(dir, name, &n);
+  elf = tks_test_read_data(dir, name, &n);
   r = tks_load_code_object(elf, n, &co, err, sizeof err);
   char hint[32];
   snprintf(hint, sizeof hint, "--arch=%s", other);
   CHECK(r != 0 && strstr(err, other) && strstr(err, want) && strstr(err, hint), "%s refused: %s", name, err);
   free(elf);
   /* a fat bundle (gfx942 + gfx950): the run's target's entry is picked */
-  uint8_t *b = slurp(dir, "kernels-fat.bundle", &n);
+  uint8_t *b = tks_test_read_data(dir, "kernels-fat.bundle", &n);
   const uint8_t *e; size_t en; uint8_t *owned = NULL;
   r = tks_bundle_find(b, n, tks_get_options()->arch, &e, &en, &owned, err, sizeof err);
   CHECK(r == 0 && en > 0x34 && (e[0x30] & 0xff) == (!strcmp(want, "gfx942") ? 0x4c : 0x4f),

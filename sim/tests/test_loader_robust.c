@@ -12,20 +12,6 @@
 
 static long g_loaded, g_refused;
 
-static uint8_t *slurp(const char *path, size_t *n)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long sz = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc(sz > 0 ? (size_t)sz : 1);
-  if (sz > 0 && fread(b, 1, (size_t)sz, f) != (size_t)sz) { fclose(f); free(b); return NULL; }
-  fclose(f);
-  *n = (size_t)sz;
-  return b;
-}
-
 /* Loads from an exactly-sized heap copy so that AddressSanitizer or valgrind
  * would catch any read past the end. */
 static void try_load(const uint8_t *d, size_t n, const char *what, size_t arg)
@@ -55,7 +41,7 @@ int main(int argc, char **argv)
       if (e->d_name[0] == '.') continue;
       snprintf(path, sizeof path, "%s/%s", argv[2], e->d_name);
       size_t n;
-      uint8_t *b = slurp(path, &n);
+      uint8_t *b = tks_test_read_file(path, &n);
       if (!b) continue;
       try_load(b, n, e->d_name, 0);
       free(b);
@@ -69,7 +55,7 @@ int main(int argc, char **argv)
   for (int i = 0; i < 3; i++) {
     snprintf(path, sizeof path, "%s/%s", argv[1], inputs[i]);
     size_t n;
-    uint8_t *b = slurp(path, &n);
+    uint8_t *b = tks_test_read_file(path, &n);
     CHECK(b != NULL, "read %s", path);
     if (!b) continue;
     long before = g_loaded;
