@@ -880,7 +880,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
                          * chunks ahead of their MFMAs (held there by the scheduling barrier) */ \
           if (c + 2 < NC) AB_TR_READ(tc[c + 2], sm.it.g, 32 * (c + 2));                           \
           else if (c + 2 < 2 * NC - DKL_) AB_TR_READ(tc[c + 2], sm.it.q, 32 * (c + 2 - NC));      \
-          if (DKL_ && c + 3 >= 2 * NC - DKL_ && c + 3 < 2 * NC) /* (AB_DK_LATE) three ahead */   \
+          if (DKL_ > 0 && c + 3 >= 2 * NC - DKL_ && c + 3 < 2 * NC) /* (AB_DK_LATE) three ahead */ \
             AB_TR_READ(tc[c + 3], sm.it.q, 32 * (c + 3 - NC));                                    \
           TK_SCHED_BARRIER(0);                                                                    \
         } else {                                                                                  \
@@ -907,20 +907,20 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         }                                                                                         \
         /* dS for dQ: AB_DQ_IN_S, under dK's last MFMAs (the last reads issued; read after the       \
          * second barrier, tk_lds_barrier's wait covers the stores); else (read after the first      \
-         * barrier) under dV's last, so the waits of dK's reads cover the stores; AB_DK_LATE with     \
+         * barrier) under dV's last, so the waits of dK's reads cover the stores; AB_DK_LATE with \
          * AB_DQ_IN_S: after the loop, the last LDS ops before the end-of-tile barrier */            \
-        if (DSV_ && FQ && c == (DQS_ ? (DKL_ ? -1 : 2 * NC - 2) : NC - 1)) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); \
+        if (DSV_ && FQ && c == (DQS_ ? (DKL_ > 0 ? -1 : 2 * NC - 2) : NC - 1)) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); \
       }                                                                                           \
       /* one LDS buffer: free it, put tile t+1 in, start tile t+2's loads; unconditional (past    \
        * the last tile the last one again, never read): under a branch the stage registers become \
        * a phi, and the compiler's copies wait for the loads right after they are issued */      \
-      if (DKL_ && DQS_ && FQ) { /* (AB_DK_LATE) dS's stores last; the late chunks' Q^T reads done before \
+      if (DKL_ > 0 && DQS_ && FQ) { /* (AB_DK_LATE) dS's stores last; the late chunks' Q^T reads done before \
                            * other waves write the tiles (their MFMAs no longer wait for them) */    \
         TK_SCHED_BARRIER(0);                                                                      \
         AB_DS_PUT(sm.it.ds[t & 1], sb);                                                           \
         TK_SCHED_BARRIER(0);                                                                      \
         TK_WAIT_LGKMCNT(AB_DSP_N);                                                                \
-      } else if (DKL_) TK_WAIT_LGKMCNT(0);                                                        \
+      } else if (DKL_ > 0) TK_WAIT_LGKMCNT(0);                                                    \
       tk_barrier();                                                                               \
       if (FQ && !DQS_) { /* this wave's dQ block of tile t, its MFMAs under the commit */   \
         NAME##_da_t dsa;                                                                          \
@@ -932,9 +932,9 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       cq = iq; /* tile t+1 (the last one again past the end) */                                   \
       ch = ih;                                                                                    \
       AB_KV_COMMIT(cq);                                                                           \
-      if (DKL_) { /* (AB_DK_LATE) under the commit's write latency, issued after its writes */    \
+      if (DKL_ > 0) { /* (AB_DK_LATE) under the commit's write latency, issued after its writes */ \
         TK_SCHED_BARRIER(0);                                                                      \
-        _Pragma("unroll") for (int c = 2 * NC - DKL_; c < 2 * NC; ++c)                             \
+        _Pragma("unroll") for (int c = 2 * NC - DKL_; c < 2 * NC; ++c)                            \
           tk_mma_AB(dk[c - NC], tc[c], sb, dk[c - NC]);                                           \
         TK_SCHED_BARRIER(0);                                                                      \
       }                                                                                           \
