@@ -124,6 +124,21 @@
 #ifndef AB_DS_IN_DV
 #define AB_DS_IN_DV (TK_HAS_CVT_PK_BF16 && TK_HAS_DS_READ_TR)
 #endif
+/* dkdv kernels, gfx950, d = 128 (with AB_DS_IN_DV): dK^T's last AB_DK_LATE chunks (2 MFMAs each)
+ * run after the end-of-tile barrier, issued after the next tile's commit writes: that window is
+ * bound by the four waves' LDS writes and their latency and held one MFMA (LLVM's).  Their Q^T
+ * reads go three chunks ahead (not two) and are waited for before the barrier (the commit
+ * overwrites the Q tile); with dQ in S (AB_DQ_IN_S) dS's stores are the last LDS ops before it and
+ * the wait leaves them (AB_DSP_N, its instructions) in flight: they are read after the second
+ * barrier.  MI355X proxy dkdvq 94.68 -> 92.24 us, kvdqp 104.14 -> 104.07 (modeled v10, session 45;
+ * 1: unchanged; without the wait, a race: 92.20 / 104.03) */
+#ifndef AB_DK_LATE
+#define AB_DK_LATE 2
+#endif
+/* dS's store instructions (AB_DS_PUT at AB_BQ 32: LLVM pairs the four 8-byte stores into two
+ * ds_write2_b64); a smaller count only waits longer, a larger one would leave Q^T reads unwaited
+ * (tksim's race check in the tests catches that) */
+#define AB_DSP_N 2
 /* AB_BQ: queries per LDS tile of the dkdv kernel and keys per tile of the dq
  * kernel, a macro argument: 64 for d = 64, 32 for d = 128 (register
  * pressure: at 64 the d = 128 dkdv kernel needs more than 512 registers) */
@@ -697,6 +712,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     int pq0 = 0, ph0 = 0;                                                                         \
     enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 && FQ != 3 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
     enum { DSV_ = AB_DS_IN_DV && AB_BQ == 32 }; /* dS under dV's MFMAs (AB_DS_IN_DV) */          \
+    enum { DKL_ = DSV_ && FQ != 3 ? AB_DK_LATE : 0 }; /* dK^T's last chunks after the end-of-tile barrier */ \
     if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
                                       * together (committed after the K/V start-up tiles are read) */ \
     /* K_w and V_w in registers as 32-column chunks */                                            \
@@ -863,7 +879,9 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         if (AB_QT_TR) { /* gfx950: from the dO and Q tiles (queries x d) by transposing reads, two \
                          * chunks ahead of their MFMAs (held there by the scheduling barrier) */ \
           if (c + 2 < NC) AB_TR_READ(tc[c + 2], sm.it.g, 32 * (c + 2));                           \
-          else if (c + 2 < 2 * NC) AB_TR_READ(tc[c + 2], sm.it.q, 32 * (c + 2 - NC));             \
+          else if (c + 2 < 2 * NC - DKL_) AB_TR_READ(tc[c + 2], sm.it.q, 32 * (c + 2 - NC));      \
+          if (DKL_ > 0 && c + 3 >= 2 * NC - DKL_ && c + 3 < 2 * NC) /* (AB_DK_LATE) three ahead */ \
+            AB_TR_READ(tc[c + 3], sm.it.q, 32 * (c + 3 - NC));                                    \
           TK_SCHED_BARRIER(0);                                                                    \
         } else {                                                                                  \
           if (c + 1 < NC) tk_prefetch_issue(tp[c + 1], sm.it.gt, z_ + 32 * (c + 1), 0);           \
@@ -872,7 +890,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           else tk_prefetch_wait(tc[c], tp[c], 0);                                                 \
         }                                                                                         \
         if (c < NC) tk_mma_AB(dv[c], tc[c], pb, dv[c]);            /* dV^T += dO^T P */           \
-        else tk_mma_AB(dk[c - NC], tc[c], sb, dk[c - NC]);         /* dK^T += Q^T dS */           \
+        else if (c < 2 * NC - DKL_) tk_mma_AB(dk[c - NC], tc[c], sb, dk[c - NC]); /* dK^T += Q^T dS */ \
         if (DSV_ && c < NC) { /* dS's share c (AB_DS_IN_DV): elements 4c..4c+3, unpacked, as B pairs */ \
           enum { EPC_ = TK_RT_ROWV(NAME##_s_t) / NC };                                            \
           _Pragma("unroll") for (int e = c * EPC_; e < (c + 1) * EPC_; ++e)                        \
@@ -889,12 +907,20 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
         }                                                                                         \
         /* dS for dQ: AB_DQ_IN_S, under dK's last MFMAs (the last reads issued; read after the       \
          * second barrier, tk_lds_barrier's wait covers the stores); else (read after the first      \
-         * barrier) under dV's last, so the waits of dK's reads cover the stores */                   \
-        if (DSV_ && FQ && c == (DQS_ ? 2 * NC - 2 : NC - 1)) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); \
+         * barrier) under dV's last, so the waits of dK's reads cover the stores; AB_DK_LATE with \
+         * AB_DQ_IN_S: after the loop, the last LDS ops before the end-of-tile barrier */            \
+        if (DSV_ && FQ && c == (DQS_ ? (DKL_ > 0 ? -1 : 2 * NC - 2) : NC - 1)) AB_DS_PUT(sm.it.ds[DQS_ ? t & 1 : 0], sb); \
       }                                                                                           \
       /* one LDS buffer: free it, put tile t+1 in, start tile t+2's loads; unconditional (past    \
        * the last tile the last one again, never read): under a branch the stage registers become \
        * a phi, and the compiler's copies wait for the loads right after they are issued */      \
+      if (DKL_ > 0 && DQS_ && FQ) { /* (AB_DK_LATE) dS's stores last; the late chunks' Q^T reads done before \
+                           * other waves write the tiles (their MFMAs no longer wait for them) */    \
+        TK_SCHED_BARRIER(0);                                                                      \
+        AB_DS_PUT(sm.it.ds[t & 1], sb);                                                           \
+        TK_SCHED_BARRIER(0);                                                                      \
+        TK_WAIT_LGKMCNT(AB_DSP_N);                                                                \
+      } else if (DKL_ > 0) TK_WAIT_LGKMCNT(0);                                                    \
       tk_barrier();                                                                               \
       if (FQ && !DQS_) { /* this wave's dQ block of tile t, its MFMAs under the commit */   \
         NAME##_da_t dsa;                                                                          \
@@ -906,6 +932,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       cq = iq; /* tile t+1 (the last one again past the end) */                                   \
       ch = ih;                                                                                    \
       AB_KV_COMMIT(cq);                                                                           \
+      if (DKL_ > 0) { /* (AB_DK_LATE) under the commit's write latency, issued after its writes */ \
+        TK_SCHED_BARRIER(0);                                                                      \
+        _Pragma("unroll") for (int c = 2 * NC - DKL_; c < 2 * NC; ++c)                            \
+          tk_mma_AB(dk[c - NC], tc[c], sb, dk[c - NC]);                                           \
+        TK_SCHED_BARRIER(0);                                                                      \
+      }                                                                                           \
       tk_lds_barrier();                                                                           \
     }                                                                                             \
     if (FQ && DQS_ && nt > 0) { /* the last tile's dQ block (its dS published by the barrier) */ \

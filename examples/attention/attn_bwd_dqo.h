@@ -33,7 +33,7 @@
  *    and earlier, so it is simulated (with b * hkv a multiple of 8).
  *  - Rotated order (a.dqo_rot; non-causal, gfx950's choice, TK_ATTN_BWD_DQ_ROT
  *    0 / 1 forces it off / on): see attn_bwd_dqo_rotate; its waits also go to
- *    later-dispatched key blocks of the same kv group (N <= 8 workgroups,
+ *    later-dispatched key blocks of the same kv group (N <= 32 workgroups,
  *    contiguous in one XCD's order, N <= CUs / 8), so the group must be
  *    resident at once.  It is: the dispatcher starts groups in order, round
  *    robin over the XCDs, stalling while the next one does not fit; if it
@@ -79,15 +79,16 @@ static inline int64_t attn_bwd_dqo_flags(int64_t b, int64_t hq, int64_t sq, int6
 /* FQ 3: the XCD grouping keeps a wave's predecessor earlier on its XCD (b * hkv a multiple of 8) */
 #define AB_DQO_XCD_OK() (((uint32_t)gridDim.y * (uint32_t)gridDim.z) % (uint32_t)TK_NUM_XCDS == 0u)
 /* the rotated order (1: on, stride AB_DQO_ROT tiles; `c` 0 turns it off): non-causal (causal key blocks need no rotation: see
- * the head); 2..8 key blocks of a kv group (the flags' order: a tile's rank below N <= 8), at most
- * one per CU of an XCD (`cus` / 8: the whole group resident at once, the head's argument); b * hkv
+ * the head); 2..32 key blocks of a kv group (8 until session 45, then the partials: MI355X b16 h16
+ * d128 deterministic s2048 2.4894 -> 1.8468 ms, s4096 9.4122 -> 6.9524, the plain order 2.3125 /
+ * 8.7323; modeled v10), at most one per CU of an XCD (`cus` / 8: the whole group resident at once, the head's argument); b * hkv
  * a multiple of 8 (the group on one XCD, contiguous: AB_DQO_XCD_OK); at least AB_DQO_ROT tiles per
  * key block and kv group (c >= 1) */
 static inline int attn_bwd_dqo_rotate(int64_t b, int64_t hq, int64_t hkv, int64_t sq, int64_t skv, int64_t d,
                                       int causal, int cus, int c)
 {
   const int64_t n = (skv + AB_BK - 1) / AB_BK, t = (sq + AB_DQO_BQ(d) - 1) / AB_DQO_BQ(d) * (hq / hkv);
-  return !(causal || n < 2 || n > 8 || n > cus / 8 || (b * hkv) % 8 != 0 || t < AB_DQO_ROT * n || c < 1);
+  return !(causal || n < 2 || n > 32 || n > cus / 8 || (b * hkv) % 8 != 0 || t < AB_DQO_ROT * n || c < 1);
 }
 /* inside AB_DKDV_KERNEL (FQ 3): the first tile (query head IH, rows IQ; the committed CQ, CH) of
  * key block kb_ in the rotated order: tile c kb_ of its nt */

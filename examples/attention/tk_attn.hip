@@ -239,7 +239,8 @@ static int bwd_dqo_rot(const tk_attn_problem *p)
 }
 /* deterministic: dQ by ordered accumulation (attn_bwd_dqo.h) instead of partials where it
  * models faster: on a gfx950 where its rotated order applies (MI355X b16 h16 s1024 d128, model
- * v9: 1.25x the default, the partials 1.37x, the plain order 1.43x; docs/attention.md
+ * v9: 1.25x the default, the partials 1.37x, the plain order 1.43x; up to 32 key blocks since
+ * session 45: s2048 1.17x, s4096 1.20x where the partials took 1.58x, 1.62x, v10; docs/attention.md
  * "Deterministic backward"), not on a gfx942 (MI325X s2048, v8: partials 1.138x, ordered
  * 1.28x); or as TK_ATTN_BWD_DQ_ORDERED says (1: on, 0: off), off when TK_ATTN_BWD_DQ_PARTS
  * forces partials (measurement hooks); never past one buffer's 4 GiB of sums or with

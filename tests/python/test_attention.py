@@ -186,7 +186,7 @@ class DqPartials(unittest.TestCase):
 
     def test_default_path_by_device(self):
         # docs/attention.md "Deterministic backward": gfx950's deterministic dQ goes by ordered
-        # accumulation where its rotated order applies (non-causal, 2..8 key blocks of 128, at most
+        # accumulation where its rotated order applies (non-causal, 2..32 key blocks of 128, at most
         # CUs/8, b*hkv a multiple of 8, at least 2 query tiles (32 rows, 64 at d 64) per key block
         # and kv group), through the partials of the rule elsewhere and on gfx942
         cus, cdna4 = device_info()
@@ -194,7 +194,7 @@ class DqPartials(unittest.TestCase):
                                                 (8, 2, 1, 300, 700, 128, False), (8, 2, 1, 300, 1100, 128, False),
                                                 (8, 1, 1, 64, 640, 64, False), (1, 2, 1, 64, 640, 64, False)):
             nkb, tiles = -(-skv // 128), -(-sq // (64 if d == 64 else 32)) * (hq // hkv)
-            rot = not causal and 2 <= nkb <= min(8, cus // 8) and b * hkv % 8 == 0 and tiles >= 2 * nkb
+            rot = not causal and 2 <= nkb <= min(32, cus // 8) and b * hkv % 8 == 0 and tiles >= 2 * nkb
             shp = ((b, sq, hq, d), (b, skv, hkv, d))
             what = "b%d hq%d hkv%d sq%d skv%d d%d causal %s" % (b, hq, hkv, sq, skv, d, causal)
             self.assertEqual(tk.attention_backward_dq_ordered(*shp, causal=causal), cdna4 and rot, what)
