@@ -253,11 +253,12 @@ static const char *plan(const tk_gemm_problem *p, tk_gemm_kernel kernel, const o
  * "8wave-128x128k128" (K step 128), "8wave-128x128-s4" (split-K 4),
  * "8wave-128x128k128-s2-rm" (row-major grid order), "4wave", "4wave-64x64k128"
  * (fp8's 4wave), ...: the
- * config names of bench/gemm-heuristic */
-static const char *config_name(const tk_gemm_config *c, char *buf, size_t n)
+ * config names of bench/gemm-heuristic; `in`: the problem's input format
+ * (a tk_gemm_in: 4wave with fp8 inputs is another kernel, gemm_4wave_fp8.h) */
+static const char *config_name(const tk_gemm_config *c, int32_t in, char *buf, size_t n)
 {
   const int sk = c->stream_k > TK_GEMM_SK_ON, rm = c->grid_order == TK_GEMM_ORDER_ROW_MAJOR;
-  if (c->kernel == TK_GEMM_4WAVE && c->k_step != 32) { /* fp8's 4wave (gemm_4wave_fp8.h) */
+  if (c->kernel == TK_GEMM_4WAVE && in == TK_GEMM_IN_FP8) {
     snprintf(buf, n, "4wave-%dx%dk%d%s", c->tile_m, c->tile_n, c->k_step, rm ? "-rm" : "");
     return buf;
   }
@@ -372,7 +373,7 @@ static int run_one(const options *o)
   const int named = cfg.kernel == TK_GEMM_8WAVE || (cfg.kernel == TK_GEMM_4WAVE && p->in == TK_GEMM_IN_FP8);
   printf("kernel: %s%s%s%s%s\n", tk_gemm_kernel_name((tk_gemm_kernel)cfg.kernel), o->kernel == TK_GEMM_AUTO ? " (auto)" : "",
          !named && cfg.grid_order == TK_GEMM_ORDER_ROW_MAJOR ? ", grid order row-major" : "",
-         named ? ", config " : "", named ? config_name(&cfg, cname, sizeof cname) : "");
+         named ? ", config " : "", named ? config_name(&cfg, p->in, cname, sizeof cname) : "");
   if (o->kernel == TK_GEMM_AUTO) printf("heuristic: %s table\n", tk_gemm_heuristic_target());
   if (named || cfg.kernel == TK_GEMM_MX) { /* mx: 256x256 (8wave body) or 128x128 */
     char skn[32] = "off";
@@ -492,7 +493,7 @@ static int run_sweep(const options *o)
       snprintf(key, sizeof key, "%lld,%lld,%lld,%lld,%s,%s", (long long)p->m, (long long)p->n, (long long)p->k,
                (long long)p->batch, p->layout == TK_GEMM_NT ? "nt" : "nn", p->out == TK_GEMM_OUT_BF16 ? "bf16" : "f32");
       snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)p->m, (long long)p->n, (long long)p->k);
-      if (tk_sweep_add(&sw, key, shape, config_name(&cfg, cname, sizeof cname), ms, 2.0 * p->m * p->n * p->k * p->batch, kind)) {
+      if (tk_sweep_add(&sw, key, shape, config_name(&cfg, p->in, cname, sizeof cname), ms, 2.0 * p->m * p->n * p->k * p->batch, kind)) {
         fprintf(stderr, "gemm: out of host memory\n");
         rc = 4;
       }

@@ -11,7 +11,9 @@
  * 16-byte direct-to-LDS loads (tk_load_lds_direct_x4: buffer_load_dwordx4 ...
  * lds, no staging registers, so the depth costs no VGPRs).  Per step: one
  * vmcnt wait, one barrier, the refill of the stage read one step earlier,
- * ds_read_b128 fragments, then MFMAs (tk_mma: v_mfma_f32_32x32x64_f8f6f4).
+ * ds_read_b128 fragments, MFMAs (tk_mma: v_mfma_f32_32x32x64_f8f6f4); where
+ * K is whole groups of NS steps, each K part's MFMAs are followed by that
+ * part's reads of the next step, so the reads go under the MFMAs.
  * Wave w owns the (T/2)x(T/2) quarter (w/2, w%2): T=64 one 32x32 fragment,
  * T=128 2x2.  Epilogue straight from the registers (tk_store_acc_epi, the
  * problem's fused epilogue).  Tile walk: gemm_tile_origin (XCD remap + L2
@@ -73,7 +75,8 @@ static inline const char *gemm_4wave_fp8_unsupported(const tk_gemm_problem *p, i
  * tiles fill at least half the CUs, else 64x64.  Modeled MI355X (v10,
  * tiles of 64 vs 128, TFLOP/s; docs/gemm-tuning.md): 1536^3 (144 tiles of
  * 128) 370.5 vs 528.8, 1024x4096x1024 (256) 504.0 vs 769.6, 1024^3 (64)
- * 294.5 vs -, 128x4096x4096 (32) 331.7 vs 166.4, 512^3 (16) 39.8 vs 32.5. */
+ * 294.5 vs -, 128x4096x4096 (32) 331.7 vs 166.4, 512^3 (16) 39.8 vs 32.5
+ * (s44; s45's interleaved reads: 128 at 1536^3 605.9, 1024x4096x1024 863.2). */
 static inline int32_t gemm_4wave_fp8_tile(const tk_gemm_problem *p, int64_t cus)
 {
   const int64_t tiles = ((p->n + W4F_BIG - 1) / W4F_BIG) * ((p->m + W4F_BIG - 1) / W4F_BIG) * p->batch;

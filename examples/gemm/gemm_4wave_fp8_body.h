@@ -168,24 +168,38 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
       tk_mma_ABt(acc[h % KA], fa[(J) % 2][h], fb[(J) % 2][h], acc[h % KA]);             \
     TK_SCHED_BARRIER(0);                                                                \
   } while (0)
+/* step s0+J's MFMAs part by part, each followed by the reads of the same
+ * part of step s0+J+1's fragments (the other set): those reads go while the
+ * matrix unit works (issued after the barrier that makes step s0+J+1
+ * visible, so step J's MFMAs wait for step J+1's loads too) */
+#define W4F_MMA_READ(J)                                                                 \
+  do {                                                                                  \
+    _Pragma("unroll") for (int h = 0; h < KP; ++h) {                                    \
+      tk_mma_ABt(acc[h % KA], fa[(J) % 2][h], fb[(J) % 2][h], acc[h % KA]);             \
+      TK_SCHED_BARRIER(0);                                                              \
+      tk_prefetch_issue_b128_at(pa[h], sm.st[0].a, pat_a[h], (((J) + 1) % NS) * STAGE); \
+      tk_prefetch_issue_b128_at(pb[h], sm.st[0].b, pat_b[h], (((J) + 1) % NS) * STAGE); \
+      TK_SCHED_BARRIER(0);                                                              \
+    }                                                                                   \
+  } while (0)
 #define W4F_STEADY(J)                                                                   \
   if ((J) < NS) {                                                                       \
-    W4F_MMA(J);                                                                         \
     TK_WAIT_VMCNT((NS - 2) * PER);                                                      \
     tk_barrier();                                                                       \
     tk_load_lds_direct_x4_rows(sm.st[J].a, 256, rma, la, (uint32_t)(s0 + (J) + NS) * KS, tid); \
     tk_load_lds_direct_x4_rows(sm.st[J].b, 256, rmb, lb, (uint32_t)(s0 + (J) + NS) * KS, tid); \
-    W4F_READ((J) + 1);                                                                  \
+    W4F_MMA_READ(J);                                                                    \
     W4F_FRAGS(((J) + 1) % 2);                                                           \
   }
 #define W4F_LAST(J)                                                                     \
   if ((J) < NS) {                                                                       \
-    W4F_MMA(J);                                                                         \
     if ((J) + 1 < NS) {                                                                 \
       TK_WAIT_VMCNT((NS - 2 - (J) > 0 ? NS - 2 - (J) : 0) * PER);                       \
       tk_barrier();                                                                     \
-      W4F_READ((J) + 1);                                                                \
+      W4F_MMA_READ(J);                                                                  \
       W4F_FRAGS(((J) + 1) % 2);                                                         \
+    } else {                                                                            \
+      W4F_MMA(J);                                                                       \
     }                                                                                   \
   }
   if (nsteps % NS == 0 && !ktail) {
@@ -203,6 +217,7 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
 #undef W4F_STEADY
 #undef W4F_LAST
 #undef W4F_MMA
+#undef W4F_MMA_READ
 #undef W4F_READ
 #undef W4F_FRAGS
 #undef W4F_WAIT_YOUNGER
