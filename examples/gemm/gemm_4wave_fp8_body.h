@@ -96,12 +96,15 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
 
   /* step S's fragment reads from stage J (a constant: the stage offset is
    * the reads' offset field), and their wait (lgkmcnt(0)) into fa, fb */
+/* K part h of step s0+J's fragment reads (A and B) */
+#define W4F_READ_PART(J, h)                                                             \
+  do {                                                                                  \
+    tk_prefetch_issue_b128_at(pa[h], sm.st[0].a, pat_a[h], ((J) % NS) * STAGE);         \
+    tk_prefetch_issue_b128_at(pb[h], sm.st[0].b, pat_b[h], ((J) % NS) * STAGE);         \
+  } while (0)
 #define W4F_READ(J)                                                                     \
   do {                                                                                  \
-    _Pragma("unroll") for (int h = 0; h < KP; ++h) {                                    \
-      tk_prefetch_issue_b128_at(pa[h], sm.st[0].a, pat_a[h], ((J) % NS) * STAGE);       \
-      tk_prefetch_issue_b128_at(pb[h], sm.st[0].b, pat_b[h], ((J) % NS) * STAGE);       \
-    }                                                                                   \
+    _Pragma("unroll") for (int h = 0; h < KP; ++h) W4F_READ_PART(J, h);                 \
   } while (0)
 #define W4F_FRAGS(SET)                                                                  \
   do {                                                                                  \
@@ -177,8 +180,7 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
     _Pragma("unroll") for (int h = 0; h < KP; ++h) {                                    \
       tk_mma_ABt(acc[h % KA], fa[(J) % 2][h], fb[(J) % 2][h], acc[h % KA]);             \
       TK_SCHED_BARRIER(0);                                                              \
-      tk_prefetch_issue_b128_at(pa[h], sm.st[0].a, pat_a[h], (((J) + 1) % NS) * STAGE); \
-      tk_prefetch_issue_b128_at(pb[h], sm.st[0].b, pat_b[h], (((J) + 1) % NS) * STAGE); \
+      W4F_READ_PART((J) + 1, h);                                                        \
       TK_SCHED_BARRIER(0);                                                              \
     }                                                                                   \
   } while (0)
@@ -219,6 +221,7 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
 #undef W4F_MMA
 #undef W4F_MMA_READ
 #undef W4F_READ
+#undef W4F_READ_PART
 #undef W4F_FRAGS
 #undef W4F_WAIT_YOUNGER
 #undef W4F_WAIT_CASE
