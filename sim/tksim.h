@@ -167,6 +167,9 @@ typedef struct tks_options {
    * the grid (dispatch order) after which the groups' work repeats;
    * UINT64_MAX: the whole grid (sim/model/sample.c) */
   uint64_t model_spread;
+  /* a dispatch whose workgroups all only poll (s_sleep spin-waits, barriers) for this many
+   * wall-clock seconds fails, naming the waiting groups (hang guard); 0 = default (30) */
+  uint32_t stall_seconds;
 } tks_options;
 
 /* Timing-model SKU ids for tks_options.model (tksim --model=NAME). */

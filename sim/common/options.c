@@ -49,6 +49,7 @@ static void load(void)
   g_opt.check_waits = env_int("TKSIM_CHECK_WAITS", 1);
   g_opt.check_races = env_int("TKSIM_CHECK_RACES", 1);
   g_opt.inst_budget = env_u64("TKSIM_BUDGET", 0);
+  g_opt.stall_seconds = (uint32_t)env_u64("TKSIM_STALL", 0);
   g_opt.threads = env_int("TKSIM_THREADS", 0);
   g_opt.report = env_int("TKSIM_REPORT", 0);
   int m = tks_model_id(getenv("TKSIM_MODEL"));

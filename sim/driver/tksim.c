@@ -29,6 +29,8 @@ static const char usage_text[] =
   "  --no-check-races    do not check LDS races between waves\n"
   "  --threads=N         worker threads for workgroups (default: all cores)\n"
   "  --budget=N          instruction budget per dispatch (hang guard)\n"
+  "  --stall=SECONDS     fail a dispatch whose workgroups all only poll (s_sleep\n"
+  "                      spin-waits) or wait at barriers this long (default 30)\n"
   "  --model=mi300x|mi325x|mi350x|mi355x  estimate kernel time with the timing\n"
   "                      model (mi300x/mi325x: --arch=gfx942; mi350x/mi355x:\n"
   "                      --arch=gfx950)\n"
@@ -64,7 +66,7 @@ static int parse_count(const char *s, unsigned long long *v)
 int main(int argc, char **argv)
 {
   int report = 0, quiet = 0, chk_mem = 1, chk_waits = 1, chk_races = 1;
-  unsigned long long threads = 0, budget = 0, sample = 0, spread = 0;
+  unsigned long long threads = 0, budget = 0, sample = 0, spread = 0, stall = 0;
   int spread_grid = 0;
   const char *model = NULL, *timeline = NULL, *arch = "gfx942";
   int i = 1;
@@ -87,6 +89,8 @@ int main(int argc, char **argv)
       if (parse_count(a + 10, &threads) || threads > 4096) return usage("bad thread count in '%s'", a);
     } else if (!strncmp(a, "--budget=", 9)) {
       if (parse_count(a + 9, &budget)) return usage("bad instruction budget in '%s'", a);
+    } else if (!strncmp(a, "--stall=", 8)) {
+      if (parse_count(a + 8, &stall) || stall > 86400) return usage("bad stall time in '%s' (1..86400 seconds)", a);
     } else if (!strncmp(a, "--model=", 8)) {
       model = a + 8;
       if (tks_model_id(model) <= 0) return usage("unknown model in '%s' (use mi300x, mi325x, mi350x or mi355x)", a);
@@ -156,6 +160,8 @@ int main(int argc, char **argv)
   ok &= setenv("TKSIM_THREADS", num, 1) == 0;
   snprintf(num, sizeof num, "%llu", budget);
   ok &= setenv("TKSIM_BUDGET", num, 1) == 0;
+  snprintf(num, sizeof num, "%llu", stall);
+  ok &= setenv("TKSIM_STALL", num, 1) == 0;
   snprintf(num, sizeof num, "%llu", sample);
   ok &= setenv("TKSIM_MODEL_SAMPLE", num, 1) == 0;
   snprintf(num, sizeof num, "%llu", spread);

@@ -25,6 +25,7 @@
 
 #define TKS_QUANTUM 64
 #define TKS_SLICE (1u << 20)  /* instructions before a worker admits another group */
+#define TKS_STALL_SECONDS 30u /* the stall guard's default (tks_options.stall_seconds) */
 
 /* ------------------------------------------------------------------ errors */
 void tks_fail(tks_ctx *c, const char *fmt, ...)
@@ -374,6 +375,7 @@ static void init_wave(tks_ctx *c, tks_group *g, tks_wave *w, uint32_t id)
   memset(w->s, 0, sizeof w->s);
   w->scc = 0; w->pc = 0; w->state = TKS_WS_RUN; w->id = id; w->g = g; w->c = c;
   w->icount = 0; w->cache_lo = w->cache_hi = 0; w->gpr_idx_en = 0;
+  w->sleep_pc = UINT32_MAX;
   w->vm_seq = w->vm_done = w->lds_seq = w->lds_done = w->sm_seq = w->sm_done = 0;
   memset(w->vtag_dom, 0, sizeof w->vtag_dom);
   memset(w->stag_dom, 0, sizeof w->stag_dom);
@@ -571,6 +573,7 @@ static uint64_t run_wave(tks_wave *w, uint64_t n, tks_launch_stats *st)
         break;
       case TKS_OP_S_SLEEP:
         /* a spin-wait: let the other waves and resident groups run */
+        if (w->sleep_pc != w->pc) w->g->busy = 1, w->sleep_pc = w->pc;
         w->pc = next;
         w->g->slept = 1;
         return done;
@@ -644,6 +647,7 @@ static void group_setup(tks_ctx *c, tks_group *g, uint64_t gl, uint32_t slot)
 static int group_slice(tks_ctx *c, tks_group *g, uint64_t slice, tks_launch_stats *st)
 {
   uint64_t ran = 0;
+  g->busy = 0;
   while (ran < slice) {
     if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) return 1;
     uint64_t pass = 0;
@@ -652,7 +656,11 @@ static int group_slice(tks_ctx *c, tks_group *g, uint64_t slice, tks_launch_stat
       tks_wave *w = &g->waves[i];
       if (w->state == TKS_WS_GWS && __atomic_load_n(&c->gws_gen, __ATOMIC_ACQUIRE) != w->gws_wait_gen)
         w->state = TKS_WS_RUN;
-      if (w->state == TKS_WS_RUN) pass += run_wave(w, TKS_QUANTUM, st);
+      if (w->state == TKS_WS_RUN) {
+        uint64_t r = run_wave(w, TKS_QUANTUM, st);
+        pass += r;
+        g->busy |= r >= TKS_QUANTUM / 2; /* more than a poll loop's few instructions before s_sleep */
+      }
       if (w->state != TKS_WS_DONE) alive++;
       if (w->state == TKS_WS_BARRIER) at_barrier++;
     }
@@ -665,6 +673,7 @@ static int group_slice(tks_ctx *c, tks_group *g, uint64_t slice, tks_launch_stat
       return 1;
     }
     if (at_barrier == alive) {
+      g->busy = 1;
       for (uint32_t i = 0; i < g->nwaves; i++)
         if (g->waves[i].state == TKS_WS_BARRIER) g->waves[i].state = TKS_WS_RUN;
       if (c->hooks)
@@ -944,6 +953,34 @@ static int sched_merged(const tks_program *p)
   return 0;
 }
 
+/* The stall guard's failure: the dispatch, how far it got, and the first resident groups' waves
+ * (where each polls or waits) */
+static void stall_fail(tks_ctx *c, tks_group **res, uint32_t nres)
+{
+  char groups[640] = "";
+  size_t n = 0;
+  for (uint32_t i = 0; i < nres && i < 3 && n < sizeof groups - 96; i++) {
+    const tks_group *g = res[i];
+    n += (size_t)snprintf(groups + n, sizeof groups - n, "%s group (%u,%u,%u):", i ? ";" : "", g->id[0], g->id[1], g->id[2]);
+    for (uint32_t j = 0; j < g->nwaves && n < sizeof groups - 48; j++) {
+      const tks_wave *w = &g->waves[j];
+      const char *what = w->state == TKS_WS_RUN ? "polls near" : w->state == TKS_WS_BARRIER ? "at s_barrier" : NULL;
+      if (!what) continue;
+      const uint32_t at = w->state == TKS_WS_BARRIER && w->pc ? w->pc - 1 : w->pc;
+      n += (size_t)snprintf(groups + n, sizeof groups - n, " wave %u %s PC 0x%x", j, what,
+                            at < c->p->n ? c->p->inst[at].pc : 0u);
+    }
+  }
+  const uint64_t next = __atomic_load_n(&c->next_group, __ATOMIC_RELAXED);
+  tks_fail(c, "kernel %s: no workgroup progressed for %u s: each resident one only polls (s_sleep spin-wait) "
+           "or waits at s_barrier, for a flag no running workgroup will set (its producer never dispatched, "
+           "or waits in a cycle; a kernel that waits for the host: tksim --stall=SECONDS); %llu of %llu "
+           "workgroups dispatched, %llu ended;%s",
+           c->k->name, c->stall_seconds, (unsigned long long)(next < c->total_groups ? next : c->total_groups),
+           (unsigned long long)c->total_groups,
+           (unsigned long long)__atomic_load_n(&c->groups_ended, __ATOMIC_RELAXED), groups);
+}
+
 static void *worker_main(void *arg)
 {
   worker_ctx *wc = arg;
@@ -964,10 +1001,13 @@ static void *worker_main(void *arg)
     const uint32_t hard = c->slot_stride;
     tks_group **res = calloc(hard, sizeof *res), **pool = calloc(hard, sizeof *pool);
     uint32_t nres = 0, npool = 0, cap = c->max_resident, nalloc = 0;
-    int exhausted = 0, want_more = 1, stuck = 0;
+    int exhausted = 0, want_more = 1, stuck = 0, admitted = 0;
+    uint64_t seen_progress = UINT64_MAX, idle_rounds = 0;
+    struct timespec idle_since = {0, 0};
     if (!res || !pool) { tks_fail(c, "tksim: out of memory for the resident workgroups"); free(res); free(pool); return NULL; }
     for (;;) {
       if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) break;
+      admitted = 0;
       if (!exhausted && (nres == 0 || (want_more && nres < cap) || (stuck && nres < hard))) {
         uint64_t gl = take_group(c);
         if (gl == UINT64_MAX) { /* its XCD is full: the others' groups end first */
@@ -987,24 +1027,46 @@ static void *worker_main(void *arg)
           group_setup(c, g, gl, slot);
           wc->st->waves += g->nwaves;
           res[nres++] = g;
+          admitted = 1;
         }
       }
       if (nres == 0) break;
       want_more = 0;
-      uint32_t slept = 0, ended = 0, ran = nres;
+      uint32_t slept = 0, ended = 0, ran = nres, busy = 0;
       for (uint32_t i = 0; i < nres;) {
         int r = group_slice(c, res[i], TKS_SLICE, wc->st);
         if (r == 1) {
           drop_group(c, res[i]->linear);
           ended++;
+          __atomic_add_fetch(&c->groups_ended, 1, __ATOMIC_RELAXED);
           pool[npool++] = res[i]; res[i] = res[--nres];
           continue;
         }
         slept += r == 2;
+        busy |= res[i]->busy;
         want_more = 1;
         i++;
       }
       stuck = !ended && slept == ran;
+      /* the stall guard: no group of any worker admitted, ended or more than polling for
+       * stall_seconds of wall time (checked every 256 idle rounds: a descheduled worker's busy
+       * group counts when it runs), so a spin-wait no running group will satisfy fails, named,
+       * instead of polling through the instruction budget */
+      if (ended || admitted || busy) __atomic_add_fetch(&c->progress, 1, __ATOMIC_RELAXED);
+      else sched_yield(); /* only polls here: a worker with a busy group (or another process) goes first */
+      const uint64_t pr = __atomic_load_n(&c->progress, __ATOMIC_RELAXED);
+      if (pr != seen_progress) {
+        seen_progress = pr;
+        idle_rounds = 0;
+        clock_gettime(CLOCK_MONOTONIC, &idle_since);
+      } else if (nres && ++idle_rounds % 256 == 0) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - idle_since.tv_sec > (time_t)c->stall_seconds) {
+          stall_fail(c, res, nres);
+          break;
+        }
+      }
     }
     for (uint32_t i = 0; i < nres; i++) free_group(c, res[i]);
     for (uint32_t i = 0; i < npool; i++) free_group(c, pool[i]);
@@ -1066,7 +1128,7 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
                       tks_launch_stats *stats, char *err, size_t errlen)
 {
   tks_kernel *k = d->k;
-  static const tks_options default_opt = {1, 1, 0, 0, 0, 0, 0, 0, NULL, 0, TKS_ARCH_GFX942, 0};
+  static const tks_options default_opt = {.check_memory = 1, .check_waits = 1, .arch = TKS_ARCH_GFX942};
   if (!opt) opt = &default_opt;
   if (stats) memset(stats, 0, sizeof *stats);
   pthread_mutex_lock(&decode_lock);
@@ -1109,6 +1171,7 @@ int tks_exec_dispatch(const tks_dispatch *d, const tks_options *opt,
   if (k->uses_dynamic_stack || (k->kd.kernel_code_properties & (1u << 11))) priv += 16384;
   c->priv_size = (priv + 15) & ~15u;
   c->budget = opt && opt->inst_budget ? opt->inst_budget : (1ull << 34);
+  c->stall_seconds = opt && opt->stall_seconds ? opt->stall_seconds : TKS_STALL_SECONDS;
   c->wait_reported = calloc(c->p->n + 1, 1);
   c->hooks = tks_hook_n > 0;
   uint32_t nw = opt && opt->threads > 0 ? (uint32_t)opt->threads : (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);

@@ -54,6 +54,8 @@ typedef struct tks_wave {
   uint32_t priv_size;
   uint64_t icount;              /* instructions executed */
   uint64_t gws_wait_gen;        /* ds_gws_barrier: generation waited for */
+  uint32_t sleep_pc;            /* instruction index of its last s_sleep (the stall guard: a poll
+                                 * sleeps at one PC, work that sleeps moves on) */
   uint32_t sema_gen;            /* ds_gws_sema_p: release generation when it began to wait */
   uint8_t sema_waiting;         /* ds_gws_sema_p is waiting (retried) */
   uint8_t retry;                /* the instruction runs again later (a blocked ds_gws_sema_p) */
@@ -83,6 +85,8 @@ typedef struct tks_group {
   tks_wave *waves;              /* [TKS_MAX_WAVES] */
   int done;
   int slept;                    /* a wave executed s_sleep in this slice */
+  int busy;                     /* this slice did more than poll: a wave ran half a quantum or a
+                                 * barrier opened (the stall guard's progress, exec.c) */
   uint32_t worker;
 } tks_group;
 
@@ -120,6 +124,9 @@ typedef struct tks_ctx {
   tks_launch_stats *wstats;     /* per worker */
   tks_sched sched;              /* ordered execution (sched.slots > 0), hooks.h */
   int sched_merged;             /* its domains in one order on one worker (exec.c sched_merged) */
+  uint64_t progress;            /* atomic: groups admitted, ended or busy (the stall guard, exec.c) */
+  uint64_t groups_ended;        /* atomic (non-cooperative, unordered) */
+  uint32_t stall_seconds;       /* tks_options.stall_seconds or its default */
 } tks_ctx;
 
 /* ---- errors */

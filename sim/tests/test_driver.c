@@ -109,6 +109,12 @@ int main(int argc, char **argv)
   CHECK(run(out, sizeof out, b9) == 2, "--model=mi250");
   const char *b10[] = { "--timeline=", "/usr/bin/env", NULL };
   CHECK(run(out, sizeof out, b10) == 2, "--timeline= without a file");
+  const char *b11[] = { "--stall=0", "/usr/bin/env", NULL };
+  CHECK(run(out, sizeof out, b11) == 2, "--stall=0");
+  const char *b12[] = { "--stall=86401", "/usr/bin/env", NULL };
+  CHECK(run(out, sizeof out, b12) == 2, "--stall=86401");
+  const char *a6[] = { "--stall=7", "/usr/bin/env", NULL };
+  CHECK(run(out, sizeof out, a6) == 0 && has_line(out, "TKSIM_STALL=7"), "--stall=7");
   const char *h[] = { "--help", NULL };
   CHECK(run(out, sizeof out, h) == 0 && strstr(out, "usage: tksim"), "--help prints usage on stdout, exit 0");
 
@@ -116,10 +122,11 @@ int main(int argc, char **argv)
   setenv("TKSIM_CHECK_MEMORY", "0", 1); setenv("TKSIM_CHECK_WAITS", "1", 1); setenv("TKSIM_CHECK_RACES", "0", 1);
   setenv("TKSIM_THREADS", "5", 1); setenv("TKSIM_BUDGET", "99999999999", 1); setenv("TKSIM_REPORT", "2", 1);
   setenv("TKSIM_MODEL", "mi325x", 1); setenv("TKSIM_MODEL_SAMPLE", "4", 1); setenv("TKSIM_TIMELINE", "x.json", 1);
-  setenv("TKSIM_QUIET", "1", 1);
+  setenv("TKSIM_QUIET", "1", 1); setenv("TKSIM_STALL", "12", 1);
   const tks_options *o = tks_get_options();
   CHECK(o->check_memory == 0 && o->check_waits == 1 && o->check_races == 0, "checks");
   CHECK(o->threads == 5 && o->inst_budget == 99999999999ull && o->report == 2, "threads/budget/report");
+  CHECK(o->stall_seconds == 12, "stall");
   CHECK(o->model == TKS_MODEL_MI325X && o->model_sample == 4 && o->timeline && !strcmp(o->timeline, "x.json") && o->quiet == 1, "model/timeline/quiet");
   CHECK(tks_model_id("mi300x") == TKS_MODEL_MI300X && tks_model_id("off") == 0 && tks_model_id("h100") == -1, "model ids");
   CHECK(tks_model_id("mi350x") == TKS_MODEL_MI350X && tks_model_id("mi355x") == TKS_MODEL_MI355X, "CDNA4 model ids");

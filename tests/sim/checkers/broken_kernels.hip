@@ -16,6 +16,9 @@
 //   inflight wave 0's ds_write_b32 still in flight at s_barrier (no s_waitcnt
 //            lgkmcnt), read by wave 1 after the barrier (race checker)
 //   loop     a loop whose exit condition never becomes true (budget)
+//   stall    workgroup 0 polls a flag (tk_flag_wait_geq: s_sleep between
+//            loads) that workgroup 1 releases (good) or never sets (bad):
+//            tksim's stall guard, not the budget, must name it
 //   trwait   gfx950 (run with --arch=gfx950): inline-asm ds_read_b64_tr_b16
 //            used before s_waitcnt lgkmcnt (wait checker)
 //   trrace   gfx950: LDS written by wave 0, read by wave 1 with
@@ -27,6 +30,7 @@
 // The bad variants are meaningful only under tksim (on a GPU they corrupt
 // memory or hang), so ctest registers them only with tksim.
 #include "../isa/vtest.h"
+#include <tk/flag.h>
 
 __global__ void k_oob(int *out, int n, int extra)
 {
@@ -115,6 +119,16 @@ __global__ void k_loop(const volatile int *stop, int *out)
   out[threadIdx.x] = n + 1;
 }
 
+__global__ void k_stall(uint32_t *flag, int *out, int bad)
+{
+  if (blockIdx.x == 0) {
+    tk_flag_wait_geq(flag, 1u);
+    out[threadIdx.x] = (int)*flag;
+  } else if (!bad) {
+    tk_flag_release(flag, 1u);
+  }
+}
+
 typedef short s4v_ __attribute__((ext_vector_type(4)));
 __global__ void k_trwait(unsigned short *out, int bad)
 {
@@ -170,7 +184,7 @@ static void check_tr(const unsigned short *h)
 int main(int argc, char **argv)
 {
   if (argc < 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-    fprintf(stderr, "usage: %s oob|edge|wait|race|bytes|inflight|deadlock|loop|trwait|trrace good|bad\n", argv[0]);
+    fprintf(stderr, "usage: %s oob|edge|wait|race|bytes|inflight|deadlock|loop|stall|trwait|trrace good|bad\n", argv[0]);
     return 2;
   }
   const char *c = argv[1];
@@ -243,6 +257,15 @@ int main(int argc, char **argv)
     if (e == hipSuccess) {
       auto h = out.get();
       for (int t = 0; t < 64; t++) vt_check_u32("loop exits at once", t, (uint32_t)h[t], 1);
+    }
+  } else if (!strcmp(c, "stall")) {
+    vt_buf<uint32_t> flag(std::vector<uint32_t>(1, 0u));
+    vt_buf<int> out(64);
+    k_stall<<<2, 64>>>(flag.d, out.d, bad);
+    e = hipDeviceSynchronize();
+    if (e == hipSuccess) {
+      auto h = out.get();
+      for (int t = 0; t < 64; t++) vt_check_u32("flag released by workgroup 1", t, (uint32_t)h[t], 1);
     }
   } else {
     fprintf(stderr, "unknown case %s\n", c);

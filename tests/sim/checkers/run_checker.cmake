@@ -19,7 +19,7 @@ endif()
 execute_process(COMMAND ${TKSIM} ${_opts} ${PROG} ${CASE} ${_run_mode}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 600)
 message("exit status: ${rc}\n--- stdout\n${out}--- stderr\n${err}---")
-set(_checker_msg "tksim: (memory error|missing s_waitcnt|LDS race)|budget|deadlock")
+set(_checker_msg "tksim: (memory error|missing s_waitcnt|LDS race)|budget|deadlock|no workgroup progressed")
 if(MODE STREQUAL "bad")
   if(rc EQUAL 0)
     message(FATAL_ERROR "the broken '${CASE}' kernel ran without error: the checker did not fire")
