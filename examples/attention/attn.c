@@ -351,10 +351,11 @@ static int run_one(const options *o)
     const int np = o->det ? tk_attn_bwd_dq_partials(p) : tk_attn_bwd_workspace_bytes_flags(p, 0) ? -1 : -2;
     if (np == -2) { /* a measurement hook set to a bad value: say which, do not run */
       printf("\n");
-      fprintf(stderr, "attn: %s (TK_ATTN_BWD_DQ_PARTS=%s, TK_ATTN_BWD_DQ_ORDERED=%s, TK_ATTN_BWD_DQ_BATCHES=%s)\n",
-              tk_attn_strerror(TK_ATTN_ERR_ENV),
+      fprintf(stderr, "attn: %s (TK_ATTN_BWD_DQ_PARTS=%s, TK_ATTN_BWD_DQ_ORDERED=%s, TK_ATTN_BWD_DQ_ROT=%s, "
+              "TK_ATTN_BWD_DQ_BATCHES=%s)\n", tk_attn_strerror(TK_ATTN_ERR_ENV),
               getenv("TK_ATTN_BWD_DQ_PARTS") ? getenv("TK_ATTN_BWD_DQ_PARTS") : "(unset)",
               getenv("TK_ATTN_BWD_DQ_ORDERED") ? getenv("TK_ATTN_BWD_DQ_ORDERED") : "(unset)",
+              getenv("TK_ATTN_BWD_DQ_ROT") ? getenv("TK_ATTN_BWD_DQ_ROT") : "(unset)",
               getenv("TK_ATTN_BWD_DQ_BATCHES") ? getenv("TK_ATTN_BWD_DQ_BATCHES") : "(unset)");
       return 2;
     }
