@@ -109,14 +109,18 @@ int tk_attn_bwd_dq_partials(const tk_attn_problem *p);
 /* 1 when TK_ATTN_BWD_DETERMINISTIC's dQ on the current device goes by ordered
  * accumulation instead (one f32 sum, each element's contributions added in a
  * fixed order of key blocks, waits on per-tile flags: the default's memory
- * traffic; tk_attn_bwd_dq_partials then says 0): on a gfx950 (where it
- * models faster than the partials), not on a gfx942 (where the partials
- * do); 0 when not, -1 for an invalid problem.  TK_ATTN_BWD_DQ_ORDERED=1 / 0
- * in the environment forces it on / off, TK_ATTN_BWD_DQ_PARTS=k off
- * (measurement hooks; off past 4 GiB of sums or with
- * TK_ATTN_BWD_DQ_RECOMPUTE=1; another value: -2 and TK_ATTN_ERR_ENV as
- * TK_ATTN_BWD_DQ_PARTS's); TK_ATTN_BWD_DQ_ROT=1 turns its rotated order on
- * where it applies (0, the default: off; docs/attention.md). */
+ * traffic; tk_attn_bwd_dq_partials then says 0): on a gfx950 where its
+ * rotated order applies (attn_bwd_dqo_rotate: non-causal, 2..32 key blocks,
+ * b*hkv a multiple of 8, ...; there it models faster than the partials), not
+ * on a gfx942 (where the partials do); 0 when not, -1 for an invalid problem.
+ * TK_ATTN_BWD_DQ_ORDERED=1 / 0 in the environment forces it on / off,
+ * TK_ATTN_BWD_DQ_PARTS=k off (measurement hooks; off past 4 GiB of sums or
+ * with TK_ATTN_BWD_DQ_RECOMPUTE=1; another value: -2 and TK_ATTN_ERR_ENV as
+ * TK_ATTN_BWD_DQ_PARTS's).  TK_ATTN_BWD_DQ_ROT=1 / 0 forces the rotated order
+ * on / off where it applies (default: on on a gfx950, off on a gfx942); with
+ * 0 a gfx950 takes the partials unless TK_ATTN_BWD_DQ_ORDERED=1 (then the
+ * unrotated order), and on a gfx942 it acts only with TK_ATTN_BWD_DQ_ORDERED=1
+ * (docs/attention.md "Measurement hooks"). */
 int tk_attn_bwd_dq_ordered(const tk_attn_problem *p);
 /* Backward: dq, dk, dv from q, k, v, o, lse (the forward's) and dout;
  * workspace: device memory, 16-byte aligned, of
