@@ -112,6 +112,15 @@
 #define AB_DQ_IN_S TK_HAS_DS_READ_TR
 #endif
 #define AB_ATOM_C (TK_HAS_DS_READ_TR && !AB_DQ_IN_S ? 0 : 1) /* (d = 64 on gfx950: 1 with AB_DQ_IN_S too) */
+#ifndef AB_LSE_LATE
+#define AB_LSE_LATE 1
+#endif
+#ifndef AB_KV_AT
+#define AB_KV_AT 3
+#endif
+#ifndef AB_DQ_FIRST
+#define AB_DQ_FIRST 1
+#endif
 #define AB_DP_FG (TK_HAS_MFMA_F16_X2 ? 2 : 1) /* K fragments per dP MFMA slot */
 /* dkdv kernels, gfx950, d = 128 (AB_BQ 32): dS = P (dP - delta) in four shares, one under each dV
  * chunk's two MFMAs (pinned there by scheduling groups), as unpacked v_add_f32 / v_mul_f32: the
@@ -775,7 +784,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
        * waits then cover these too); delta after them (not needed before dS: fewer reads before  \
        * the first MFMA) */                                                                       \
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
-      if (AB_KV_INTERLEAVE) AB_LSE_READ(lr, 0);                                                   \
+      if (AB_KV_INTERLEAVE && !(DQS_ && AB_LSE_LATE)) AB_LSE_READ(lr, 0);                         \
       NAME##_s_t s, dp;                                                                           \
       NAME##_tc_t tc[2 * NC]; /* dV^T's, dK^T's A operands (dO^T, Q^T chunks) */                  \
       NAME##_p_t pb, sb; /* P, dS as bf16 B operands */                                           \
@@ -800,11 +809,12 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           }                                                                                       \
           if (c + 1 < NC) AB_RD_ISSUE(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                      \
           else if (c + 1 < 2 * NC) AB_RD_ISSUE(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));        \
+          if (AB_KV_INTERLEAVE && DQS_ && AB_LSE_LATE && c == 0) AB_LSE_READ(lr, 0); /* (AB_LSE_LATE) */ \
           if (FQ == 3 && c == 0 && t > 0) { /* in order, before the loads (attn_bwd_dqo.h) */    \
             AB_DQO_ACQUIRE(); /* (ph0, pq0) */                                                             \
             AB_DQ_PUT(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D, dqo_rank_ == 0u);                    \
           }                                                                                       \
-          if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
+          if (c == (DQS_ && FQ == 1 ? AB_KV_AT : 0)) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
                          * first chunk reads' latency; unconditional, see the loop's end */      \
             AB_KV_NEXT();                                                                         \
             AB_KV_ISSUE(ih, iq);                                                                  \
@@ -823,7 +833,10 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           /* (AB_DQ_IN_S, dkdvq) dsp[c+1]'s 4 reads, issued just before xp[c+1], stay in flight: RK_ \
            * alone waited for them (MI355X proxy 94.72 -> 94.68 us, modeled v10; session 44) */      \
           enum { DQW_ = DQS_ ? 8 : 0 };                                                           \
-          if (FQ == 1 && DQS_ && t > 0 && c + 1 < NC) AB_RD_WAIT(xc[c], xp[c], RK_ + DQW_);       \
+          enum { LLW_ = DQS_ && AB_LSE_LATE ? 8 : 0 }; /* (AB_LSE_LATE: chunk 0's wait leaves them in flight) */ \
+          if (LLW_ > 0 && c == 0 && FQ == 1 && t > 0) AB_RD_WAIT(xc[c], xp[c], RK_ + DQW_ + LLW_); \
+          else if (LLW_ > 0 && c == 0) AB_RD_WAIT(xc[c], xp[c], RK_ + LLW_);                      \
+          else if (FQ == 1 && DQS_ && t > 0 && c + 1 < NC) AB_RD_WAIT(xc[c], xp[c], RK_ + DQW_);  \
           else if (c + 1 < 2 * NC) AB_RD_WAIT(xc[c], xp[c], RK_);                                 \
           else AB_RD_WAIT(xc[c], xp[c], 0);                                                       \
           if (DSV_ && c == 2 * NC - 1) { /* dO^T's first two chunks under the last dP slots (after \
@@ -832,12 +845,16 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             AB_TR_READ(tc[1], sm.it.g, 32);                                                       \
           }                                                                                       \
           if (c < NC) {                                                                           \
-            tk_mma_ABt(s, xc[c], kf[c], s);                  /* S = Q K_w^T */                    \
+            if (!(AB_DQ_FIRST && c == NC - 1)) tk_mma_ABt(s, xc[c], kf[c], s); /* S = Q K_w^T */  \
             if (FQ && DQS_ && t > 0) { /* the previous tile's dQ block, keys 32 c..+31 */   \
               NAME##_qc_t kb_;                                                                    \
               if (c == 0) tk_rt_zero(dqc);                                                        \
               _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) kb_.f[j_] = ktf.f[4 * c + j_];      \
               tk_mma_ABt(dqc, dsp[c % 2], kb_, dqc);                                              \
+            }                                                                                     \
+            if (AB_DQ_FIRST && c == NC - 1) { /* (held there: LLVM put dQ's last MFMA last) */   \
+              TK_SCHED_BARRIER(0);                                                                \
+              tk_mma_ABt(s, xc[c], kf[c], s);                                                     \
             }                                                                                     \
           } else if (!AB_KV_INTERLEAVE) {                                                         \
             tk_mma_ABt(dp, xc[c], vf[c - NC], dp);           /* dP = dO V_w^T */                  \
