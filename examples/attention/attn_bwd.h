@@ -115,11 +115,14 @@
 #ifndef AB_LSE_LATE
 #define AB_LSE_LATE 1
 #endif
+#ifndef AB_KV_NEXT_AT
+#define AB_KV_NEXT_AT 1
+#endif
 #ifndef AB_KV_AT
 #define AB_KV_AT 3
 #endif
 #ifndef AB_DQ_FIRST
-#define AB_DQ_FIRST 1
+#define AB_DQ_FIRST 0
 #endif
 #define AB_DP_FG (TK_HAS_MFMA_F16_X2 ? 2 : 1) /* K fragments per dP MFMA slot */
 /* dkdv kernels, gfx950, d = 128 (AB_BQ 32): dS = P (dP - delta) in four shares, one under each dV
@@ -814,9 +817,9 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             AB_DQO_ACQUIRE(); /* (ph0, pq0) */                                                             \
             AB_DQ_PUT(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D, dqo_rank_ == 0u);                    \
           }                                                                                       \
+          if (c == (DQS_ && FQ == 1 ? AB_KV_NEXT_AT : 0)) AB_KV_NEXT();                           \
           if (c == (DQS_ && FQ == 1 ? AB_KV_AT : 0)) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
                          * first chunk reads' latency; unconditional, see the loop's end */      \
-            AB_KV_NEXT();                                                                         \
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
           if (FQ == 1 && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
