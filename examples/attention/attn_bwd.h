@@ -817,8 +817,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
             AB_DQO_ACQUIRE(); /* (ph0, pq0) */                                                             \
             AB_DQ_PUT(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D, dqo_rank_ == 0u);                    \
           }                                                                                       \
-          if (c == (DQS_ && FQ == 1 ? AB_KV_NEXT_AT : 0)) AB_KV_NEXT();                           \
-          if (c == (DQS_ && FQ == 1 ? AB_KV_AT : 0)) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
+          if (c == (DQS_ && FQ <= 2 ? AB_KV_NEXT_AT : 0)) AB_KV_NEXT();                           \
+          if (c == (DQS_ && FQ <= 2 ? AB_KV_AT : 0)) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
                          * first chunk reads' latency; unconditional, see the loop's end */      \
             AB_KV_ISSUE(ih, iq);                                                                  \
           }                                                                                       \
