@@ -730,6 +730,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     int pq0 = 0, ph0 = 0;                                                                         \
     enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 && FQ != 3 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
     enum { DSV_ = AB_DS_IN_DV && AB_BQ == 32 }; /* dS under dV's MFMAs (AB_DS_IN_DV) */          \
+    enum { KVL_ = DQS_ && (FQ == 1 || FQ == 2) }; /* (AB_KV_AT, AB_LSE_LATE: dkdvq, kvdqp) */     \
     enum { DKL_ = DSV_ && FQ != 3 ? AB_DK_LATE : 0 }; /* dK^T's last chunks after the end-of-tile barrier */ \
     if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
                                       * together (committed after the K/V start-up tiles are read) */ \
@@ -793,7 +794,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
        * waits then cover these too; gfx950 d = 128: after chunk 1's reads, AB_LSE_LATE); delta   \
        * after them (not needed before dS: fewer reads before the first MFMA) */                  \
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
-      if (AB_KV_INTERLEAVE && !(DQS_ && AB_LSE_LATE)) AB_LSE_READ(lr, 0);                         \
+      if (AB_KV_INTERLEAVE && !(KVL_ && AB_LSE_LATE)) AB_LSE_READ(lr, 0);                         \
       NAME##_s_t s, dp;                                                                           \
       NAME##_tc_t tc[2 * NC]; /* dV^T's, dK^T's A operands (dO^T, Q^T chunks) */                  \
       NAME##_p_t pb, sb; /* P, dS as bf16 B operands */                                           \
@@ -818,7 +819,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           }                                                                                       \
           if (c + 1 < NC) AB_RD_ISSUE(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                      \
           else if (c + 1 < 2 * NC) AB_RD_ISSUE(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));        \
-          if (AB_KV_INTERLEAVE && DQS_ && AB_LSE_LATE && c == 0) AB_LSE_READ(lr, 0); /* (AB_LSE_LATE) */ \
+          if (AB_KV_INTERLEAVE && KVL_ && AB_LSE_LATE && c == 0) AB_LSE_READ(lr, 0); /* (AB_LSE_LATE) */ \
           if (FQ == 3 && c == 0 && t > 0) { /* in order, before the loads (attn_bwd_dqo.h) */    \
             AB_DQO_ACQUIRE(); /* (ph0, pq0) */                                                             \
             AB_DQ_PUT(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D, dqo_rank_ == 0u);                    \
@@ -826,8 +827,8 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           /* tile t+1's loads (the stage is free: tile t was committed), under the first chunk   \
            * reads' latency (gfx950 d = 128: under S's MFMAs, AB_KV_AT); unconditional, see the    \
            * loop's end */                                                                        \
-          if (c == (DQS_ && FQ <= 2 ? AB_KV_NEXT_AT : 0)) AB_KV_NEXT();                           \
-          if (c == (DQS_ && FQ <= 2 ? AB_KV_AT : 0)) AB_KV_ISSUE(ih, iq);                         \
+          if (c == (KVL_ ? AB_KV_NEXT_AT : 0)) AB_KV_NEXT();                                       \
+          if (c == (KVL_ ? AB_KV_AT : 0)) AB_KV_ISSUE(ih, iq);                                     \
           if (FQ == 1 && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
           if (FQ == 3 && c == NC) AB_DQO_PEEK(h0, q0); /* this tile's flag, read a tile early */  \
           if (FQ == 2 && c == NC) { /* the previous tile's block, then this tile's sums so far */ \
@@ -842,7 +843,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           /* (AB_DQ_IN_S, dkdvq) dsp[c+1]'s 4 reads, issued just before xp[c+1], stay in flight: RK_ \
            * alone waited for them (MI355X proxy 94.72 -> 94.68 us, modeled v10; session 44) */      \
           enum { DQW_ = DQS_ ? 8 : 0 };                                                           \
-          enum { LLW_ = DQS_ && AB_LSE_LATE ? 8 : 0 }; /* (AB_LSE_LATE: chunk 0's wait leaves them in flight) */ \
+          enum { LLW_ = KVL_ && AB_LSE_LATE ? 8 : 0 }; /* (AB_LSE_LATE: chunk 0's wait leaves them in flight) */ \
           if (LLW_ > 0 && c == 0 && FQ == 1 && t > 0) AB_RD_WAIT(xc[c], xp[c], RK_ + DQW_ + LLW_); \
           else if (LLW_ > 0 && c == 0) AB_RD_WAIT(xc[c], xp[c], RK_ + LLW_);                      \
           else if (FQ == 1 && DQS_ && t > 0 && c + 1 < NC) AB_RD_WAIT(xc[c], xp[c], RK_ + DQW_);  \
