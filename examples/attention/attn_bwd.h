@@ -48,8 +48,9 @@
  * gfx950 both by buffer loads, AB_LS_BUF; the row keeps -delta) are
  * issued right after tile t was committed (dq: before the barrier that
  * publishes it; dkdv: after it, between tile t's first chunk reads and their
- * wait, under their latency) and land under tile t's MFMAs; at
- * the end of tile t a barrier frees the buffer, the stage is written
+ * wait, under their latency; gfx950 d = 128 dkdvq, kvdqp: under S's MFMAs,
+ * AB_KV_AT) and land under tile t's MFMAs; at the end of tile t a barrier
+ * frees the buffer, the stage is written
  * (tk_load_commit / tk_load_commit_t, LSE/delta into a small LDS row) and a
  * second barrier publishes it.  The issue is unconditional (past the last
  * tile the last one again): a conditional issue makes the stage registers a
@@ -112,6 +113,23 @@
 #define AB_DQ_IN_S TK_HAS_DS_READ_TR
 #endif
 #define AB_ATOM_C (TK_HAS_DS_READ_TR && !AB_DQ_IN_S ? 0 : 1) /* (d = 64 on gfx950: 1 with AB_DQ_IN_S too) */
+/* gfx950 dkdvq and kvdqp, d = 128 (AB_DQ_IN_S): the next tile's advance (AB_KV_NEXT) in S chunk
+ * AB_KV_NEXT_AT and its loads (AB_KV_ISSUE) in chunk AB_KV_AT, between S's and dQ's MFMAs (the
+ * wave waits for the MFMA pipe there), not at the tile start, where they held S's first MFMA
+ * ~0.1 us after the second barrier; and the tile's LSE row read after chunk 1's reads
+ * (AB_LSE_LATE; chunk 0's wait leaves them in flight: the first MFMAs do not wait for them; P
+ * needs them only in dP).  MI355X proxy dkdvq 92.24 -> 87.32 us (tile 1.238 -> 1.161 us), kvdqp
+ * 104.07 -> 101.61 (modeled v10, session 46; all at chunk 3: 89.76, at chunk 0 with the late LSE:
+ * 92.12, advance at 2: same as 1, loads at 2 / 4: 92.16 / 89.80) */
+#ifndef AB_LSE_LATE
+#define AB_LSE_LATE 1
+#endif
+#ifndef AB_KV_NEXT_AT
+#define AB_KV_NEXT_AT 1
+#endif
+#ifndef AB_KV_AT
+#define AB_KV_AT 3
+#endif
 #define AB_DP_FG (TK_HAS_MFMA_F16_X2 ? 2 : 1) /* K fragments per dP MFMA slot */
 /* dkdv kernels, gfx950, d = 128 (AB_BQ 32): dS = P (dP - delta) in four shares, one under each dV
  * chunk's two MFMAs (pinned there by scheduling groups), as unpacked v_add_f32 / v_mul_f32: the
@@ -712,6 +730,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     int pq0 = 0, ph0 = 0;                                                                         \
     enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 && FQ != 3 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
     enum { DSV_ = AB_DS_IN_DV && AB_BQ == 32 }; /* dS under dV's MFMAs (AB_DS_IN_DV) */          \
+    enum { KVL_ = DQS_ && (FQ == 1 || FQ == 2) }; /* (AB_KV_AT, AB_LSE_LATE: dkdvq, kvdqp) */     \
     enum { DKL_ = DSV_ && FQ != 3 ? AB_DK_LATE : 0 }; /* dK^T's last chunks after the end-of-tile barrier */ \
     if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
                                       * together (committed after the K/V start-up tiles are read) */ \
@@ -772,10 +791,10 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
       const int q0 = cq, h0 = ch;                                                                 \
       const uint32_t z_ = 0u; /* chunk read addresses loop invariant (one workgroup per CU anyway) */ \
       /* per-row LSE (log2 units) of the rows this lane holds, read before the chunk reads (their \
-       * waits then cover these too); delta after them (not needed before dS: fewer reads before  \
-       * the first MFMA) */                                                                       \
+       * waits then cover these too; gfx950 d = 128: after chunk 1's reads, AB_LSE_LATE); delta   \
+       * after them (not needed before dS: fewer reads before the first MFMA) */                  \
       float lr[TK_RT_ROWV(NAME##_s_t)], dr[TK_RT_ROWV(NAME##_s_t)];                               \
-      if (AB_KV_INTERLEAVE) AB_LSE_READ(lr, 0);                                                   \
+      if (AB_KV_INTERLEAVE && !(KVL_ && AB_LSE_LATE)) AB_LSE_READ(lr, 0);                         \
       NAME##_s_t s, dp;                                                                           \
       NAME##_tc_t tc[2 * NC]; /* dV^T's, dK^T's A operands (dO^T, Q^T chunks) */                  \
       NAME##_p_t pb, sb; /* P, dS as bf16 B operands */                                           \
@@ -800,15 +819,16 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           }                                                                                       \
           if (c + 1 < NC) AB_RD_ISSUE(xp[c + 1], sm.it.q, z_, 32 * (c + 1));                      \
           else if (c + 1 < 2 * NC) AB_RD_ISSUE(xp[c + 1], sm.it.g, z_, 32 * (c + 1 - NC));        \
+          if (AB_KV_INTERLEAVE && KVL_ && AB_LSE_LATE && c == 0) AB_LSE_READ(lr, 0); /* (AB_LSE_LATE) */ \
           if (FQ == 3 && c == 0 && t > 0) { /* in order, before the loads (attn_bwd_dqo.h) */    \
             AB_DQO_ACQUIRE(); /* (ph0, pq0) */                                                             \
             AB_DQ_PUT(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D, dqo_rank_ == 0u);                    \
           }                                                                                       \
-          if (c == 0) { /* tile t+1's loads (the stage is free: tile t was committed), under the  \
-                         * first chunk reads' latency; unconditional, see the loop's end */      \
-            AB_KV_NEXT();                                                                         \
-            AB_KV_ISSUE(ih, iq);                                                                  \
-          }                                                                                       \
+          /* tile t+1's loads (the stage is free: tile t was committed), under the first chunk   \
+           * reads' latency (gfx950 d = 128: under S's MFMAs, AB_KV_AT); unconditional, see the    \
+           * loop's end */                                                                        \
+          if (c == (KVL_ ? AB_KV_NEXT_AT : 0)) AB_KV_NEXT();                                       \
+          if (c == (KVL_ ? AB_KV_AT : 0)) AB_KV_ISSUE(ih, iq);                                     \
           if (FQ == 1 && c == AB_ATOM_C * NC && t > 0) AB_DQ_ATOMIC(dqc, ph0, pq0 + 32 * rb_, 32 * cb_, D); \
           if (FQ == 3 && c == NC) AB_DQO_PEEK(h0, q0); /* this tile's flag, read a tile early */  \
           if (FQ == 2 && c == NC) { /* the previous tile's block, then this tile's sums so far */ \
@@ -823,7 +843,10 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
           /* (AB_DQ_IN_S, dkdvq) dsp[c+1]'s 4 reads, issued just before xp[c+1], stay in flight: RK_ \
            * alone waited for them (MI355X proxy 94.72 -> 94.68 us, modeled v10; session 44) */      \
           enum { DQW_ = DQS_ ? 8 : 0 };                                                           \
-          if (FQ == 1 && DQS_ && t > 0 && c + 1 < NC) AB_RD_WAIT(xc[c], xp[c], RK_ + DQW_);       \
+          enum { LLW_ = KVL_ && AB_LSE_LATE ? 8 : 0 }; /* (AB_LSE_LATE: chunk 0's wait leaves them in flight) */ \
+          if (LLW_ > 0 && c == 0 && FQ == 1 && t > 0) AB_RD_WAIT(xc[c], xp[c], RK_ + DQW_ + LLW_); \
+          else if (LLW_ > 0 && c == 0) AB_RD_WAIT(xc[c], xp[c], RK_ + LLW_);                      \
+          else if (FQ == 1 && DQS_ && t > 0 && c + 1 < NC) AB_RD_WAIT(xc[c], xp[c], RK_ + DQW_);  \
           else if (c + 1 < 2 * NC) AB_RD_WAIT(xc[c], xp[c], RK_);                                 \
           else AB_RD_WAIT(xc[c], xp[c], 0);                                                       \
           if (DSV_ && c == 2 * NC - 1) { /* dO^T's first two chunks under the last dP slots (after \
