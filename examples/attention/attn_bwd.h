@@ -113,14 +113,15 @@
 #define AB_DQ_IN_S TK_HAS_DS_READ_TR
 #endif
 #define AB_ATOM_C (TK_HAS_DS_READ_TR && !AB_DQ_IN_S ? 0 : 1) /* (d = 64 on gfx950: 1 with AB_DQ_IN_S too) */
-/* gfx950 dkdvq and kvdqp, d = 128 (AB_DQ_IN_S): the next tile's advance (AB_KV_NEXT) in S chunk
- * AB_KV_NEXT_AT and its loads (AB_KV_ISSUE) in chunk AB_KV_AT, between S's and dQ's MFMAs (the
+/* gfx950 dkdvq, kvdqp and kvdqo, d = 128 (AB_DQ_IN_S): the next tile's advance (AB_KV_NEXT) in S
+ * chunk AB_KV_NEXT_AT and its loads (AB_KV_ISSUE) in chunk AB_KV_AT, between S's and dQ's MFMAs (the
  * wave waits for the MFMA pipe there), not at the tile start, where they held S's first MFMA
  * ~0.1 us after the second barrier; and the tile's LSE row read after chunk 1's reads
  * (AB_LSE_LATE; chunk 0's wait leaves them in flight: the first MFMAs do not wait for them; P
  * needs them only in dP).  MI355X proxy dkdvq 92.24 -> 87.32 us (tile 1.238 -> 1.161 us), kvdqp
  * 104.07 -> 101.61 (modeled v10, session 46; all at chunk 3: 89.76, at chunk 0 with the late LSE:
- * 92.12, advance at 2: same as 1, loads at 2 / 4: 92.16 / 89.80) */
+ * 92.12, advance at 2: same as 1, loads at 2 / 4: 92.16 / 89.80); kvdqo (its acquire and dQ
+ * put stay at chunk 0, before the loads) 118.88 -> 112.75, b16 h16 s1024 486.7 -> 466.5 */
 #ifndef AB_LSE_LATE
 #define AB_LSE_LATE 1
 #endif
@@ -730,7 +731,7 @@ __global__ __launch_bounds__(256) void attn_bwd_dq_cvt(attn_bwd_args a)
     int pq0 = 0, ph0 = 0;                                                                         \
     enum { DQS_ = AB_DQ_IN_S && AB_BQ == 32 && FQ != 3 }; /* dQ in the next tile's S chunks (gfx950, d = 128) */ \
     enum { DSV_ = AB_DS_IN_DV && AB_BQ == 32 }; /* dS under dV's MFMAs (AB_DS_IN_DV) */          \
-    enum { KVL_ = DQS_ && (FQ == 1 || FQ == 2) }; /* (AB_KV_AT, AB_LSE_LATE: dkdvq, kvdqp) */     \
+    enum { KVL_ = AB_DQ_IN_S && AB_BQ == 32 && FQ != 0 }; /* (AB_KV_AT, AB_LSE_LATE: dkdvq, kvdqp, kvdqo) */ \
     enum { DKL_ = DSV_ && FQ != 3 ? AB_DK_LATE : 0 }; /* dK^T's last chunks after the end-of-tile barrier */ \
     if (nt > 0) AB_KV_ISSUE(ih, iq); /* the first query tile's loads, before K's and V's: all in flight \
                                       * together (committed after the K/V start-up tiles are read) */ \
