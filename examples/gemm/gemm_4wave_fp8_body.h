@@ -85,13 +85,17 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
    * s+1's (being read from LDS meanwhile): no copies between them */
   W4F_ID(w4f_op) fa[2][KP], fb[2][KP];
   /* this lane's fragment addresses in stage 0, per K part; stage j is
-   * j * STAGE bytes further (the reads' offset field) */
+   * j * STAGE bytes further (the reads' offset field).  Made after the
+   * prologue's loads (W4F_AT in each path): before them they delayed the
+   * first load by ~25 VALU */
   tk_prefetch_at pat_a[KP], pat_b[KP];
-#pragma unroll
-  for (int h = 0; h < KP; ++h) {
-    tk_prefetch_at_b128(pat_a[h], pa[h], sm.st[0].a, wm, h * (KS / KP));
-    tk_prefetch_at_b128(pat_b[h], pb[h], sm.st[0].b, wn, h * (KS / KP));
-  }
+#define W4F_AT()                                                                        \
+  do {                                                                                  \
+    _Pragma("unroll") for (int h = 0; h < KP; ++h) {                                    \
+      tk_prefetch_at_b128(pat_a[h], pa[h], sm.st[0].a, wm, h * (KS / KP));              \
+      tk_prefetch_at_b128(pat_b[h], pb[h], sm.st[0].b, wn, h * (KS / KP));              \
+    }                                                                                   \
+  } while (0)
 
 /* K part h of step s0+J's fragment reads (A and B) from stage J % NS */
 #define W4F_READ_PART(J, h)                                                             \
@@ -130,6 +134,7 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
 #define W4F_PROLOGUE()                                                                  \
   do {                                                                                  \
     _Pragma("unroll") for (int j = 0; j < NS; ++j) if (j < nsteps) W4F_LOAD(j, j);      \
+    W4F_AT();                                                                           \
     if (nsteps > 0) {                                                                   \
       W4F_WAIT_YOUNGER(nsteps - 1 < NS - 1 ? nsteps - 1 : NS - 1);                      \
       tk_barrier();                                                                     \
@@ -236,6 +241,7 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
       tk_rt_zero(acc[h]);
       tk_rt_pin(acc[h]);
     }
+    W4F_AT();
     TK_WAIT_VMCNT((NS - 1) * PER);
     tk_barrier();
     W4F_READ(0); /* waited for part by part in W4F_STEADY / W4F_LAST */
@@ -254,6 +260,7 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
   }
 #undef W4F_STEP
 #undef W4F_PROLOGUE
+#undef W4F_AT
 #undef W4F_STEADY
 #undef W4F_LAST
 #undef W4F_MMA_PART
