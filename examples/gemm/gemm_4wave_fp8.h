@@ -12,8 +12,10 @@
  * lds, no staging registers, so the depth costs no VGPRs).  Per step: one
  * vmcnt wait, one barrier, the refill of the stage read one step earlier,
  * ds_read_b128 fragments, MFMAs (tk_mma: v_mfma_f32_32x32x64_f8f6f4); where
- * K is whole groups of NS steps, each K part's MFMAs are followed by that
- * part's reads of the next step, so the reads go under the MFMAs.
+ * K is whole groups of NS steps (own path from the prologue on), the step's
+ * K part 0 MFMAs go before the wait and barrier, and each K part's MFMAs
+ * are followed by that part's reads of the next step, so the reads and the
+ * barrier go under the MFMAs.
  * Wave w owns the (T/2)x(T/2) quarter (w/2, w%2): T=64 one 32x32 fragment,
  * T=128 2x2.  Epilogue straight from the registers (tk_store_acc_epi, the
  * problem's fused epilogue).  Tile walk: gemm_tile_origin (XCD remap + L2

@@ -36,6 +36,7 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
   enum {
     T = W4F_T, NS = W4F_NS, KS = W4F_KS, KP = W4F_KP, KA = W4F_KA,
     PER = 2 * (T * KS / (256 * 16)), /* direct loads per thread and stage (A and Bt) */
+    RP = 2 * (T / 64) * (KS / KP / 32), /* ds_read_b128 per K part (A and Bt) */
     STAGE = sizeof(W4F_ID(w4f_stage)),
   };
   TK_LDS_ALLOC(W4F_ID(w4f_smem), sm);
@@ -43,7 +44,10 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
   int64_t m0, n0; /* the tile from the host-made map (no division by a variable here) */
   gemm_tile_at_l2(l2, T, T, gemm_tile_lid(p, blockIdx.x, gridDim.x), &m0, &n0);
   const int64_t z = blockIdx.z;
-  const uint8_t *az = a + z * tk_gemm_a_stride(&p), *bz = b + z * tk_gemm_b_stride(&p);
+  /* batch 0 without the two 64-bit products (~20 scalar instructions before
+   * the first load); B is N x K here (layout nt) */
+  const uint8_t *az = a, *bz = b;
+  if (z) az += z * tk_gemm_a_stride(&p), bz += z * (p.n * p.ldb);
   /* matrix-bounded descriptors (gemm_4wave_fp8_unsupported checked the
    * spans): rows past M or N read 0 in hardware, one add per load */
   const tk_rsrc rma = tk_mat_rsrc_unchecked(az, p.m, p.k, p.lda, 1), rmb = tk_mat_rsrc_unchecked(bz, p.n, p.k, p.ldb, 1);
@@ -79,24 +83,24 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
   } while (0)
 
   W4F_ID(w4f_acc) acc[KA];
-#pragma unroll
-  for (int h = 0; h < KA; ++h) tk_rt_zero(acc[h]);
   W4F_ID(w4f_pend) pa[KP], pb[KP];
   /* two fragment sets: step s's (set s % 2, read by its MFMAs) and step
    * s+1's (being read from LDS meanwhile): no copies between them */
   W4F_ID(w4f_op) fa[2][KP], fb[2][KP];
   /* this lane's fragment addresses in stage 0, per K part; stage j is
-   * j * STAGE bytes further (the reads' offset field) */
+   * j * STAGE bytes further (the reads' offset field).  Made after the
+   * prologue's loads (W4F_AT in each path): before them they delayed the
+   * first load by ~25 VALU */
   tk_prefetch_at pat_a[KP], pat_b[KP];
-#pragma unroll
-  for (int h = 0; h < KP; ++h) {
-    tk_prefetch_at_b128(pat_a[h], pa[h], sm.st[0].a, wm, h * (KS / KP));
-    tk_prefetch_at_b128(pat_b[h], pb[h], sm.st[0].b, wn, h * (KS / KP));
-  }
+#define W4F_AT()                                                                        \
+  do {                                                                                  \
+    _Pragma("unroll") for (int h = 0; h < KP; ++h) {                                    \
+      tk_prefetch_at_b128(pat_a[h], pa[h], sm.st[0].a, wm, h * (KS / KP));              \
+      tk_prefetch_at_b128(pat_b[h], pb[h], sm.st[0].b, wn, h * (KS / KP));              \
+    }                                                                                   \
+  } while (0)
 
-  /* step S's fragment reads from stage J (a constant: the stage offset is
-   * the reads' offset field), and their wait (lgkmcnt(0)) into fa, fb */
-/* K part h of step s0+J's fragment reads (A and B) */
+/* K part h of step s0+J's fragment reads (A and B) from stage J % NS */
 #define W4F_READ_PART(J, h)                                                             \
   do {                                                                                  \
     tk_prefetch_issue_b128_at(pa[h], sm.st[0].a, pat_a[h], ((J) % NS) * STAGE);         \
@@ -128,16 +132,19 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
   static_assert(NS <= 8 && NS % 2 == 0, "gemm_4wave_fp8: W4F_WAIT_YOUNGER and W4F_STEP are written out for up to 8 "
                 "stages, an even number (the fragment sets alternate)");
 
-  /* prologue: steps 0 .. NS-1 in flight (every stage), then step 0's fragments */
-#pragma unroll
-  for (int j = 0; j < NS; ++j)
-    if (j < nsteps) W4F_LOAD(j, j);
-  if (nsteps > 0) {
-    W4F_WAIT_YOUNGER(nsteps - 1 < NS - 1 ? nsteps - 1 : NS - 1);
-    tk_barrier();
-    W4F_READ(0);
-    W4F_FRAGS(0);
-  }
+  /* the general path's prologue: steps 0 .. NS-1 in flight (every stage),
+   * then step 0's fragments */
+#define W4F_PROLOGUE()                                                                  \
+  do {                                                                                  \
+    _Pragma("unroll") for (int j = 0; j < NS; ++j) if (j < nsteps) W4F_LOAD(j, j);      \
+    W4F_AT();                                                                           \
+    if (nsteps > 0) {                                                                   \
+      W4F_WAIT_YOUNGER(nsteps - 1 < NS - 1 ? nsteps - 1 : NS - 1);                      \
+      tk_barrier();                                                                     \
+      W4F_READ(0);                                                                      \
+      W4F_FRAGS(0);                                                                     \
+    }                                                                                   \
+  } while (0)
 
   /* step s (stage J = s % NS), its fragments in set J % 2: its MFMAs, then
    * wait for step s+1's loads (the younger ones stay in flight), barrier
@@ -165,61 +172,102 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
    * (NS-2)-deep waits, the last group's waits constants (NS-2-J younger
    * steps); ~25 scalar instructions per step less than W4F_STEP's tests
    * (at 1024^3 those were ~0.5 us of a tile's 3.6, modeled) */
-#define W4F_MMA(J)                                                                      \
+/* one K part of step s0+J: its fragments' wait (n younger reads may stay in
+ * flight), its MFMAs */
+#define W4F_FRAG_PART(J, h, n)                                                          \
   do {                                                                                  \
-    _Pragma("unroll") for (int h = 0; h < KP; ++h)                                      \
-      tk_mma_ABt(acc[h % KA], fa[(J) % 2][h], fb[(J) % 2][h], acc[h % KA]);             \
+    tk_prefetch_wait_b128(fa[(J) % 2][h], pa[h], n);                                    \
+    tk_prefetch_wait_b128(fb[(J) % 2][h], pb[h], n);                                    \
+  } while (0)
+#define W4F_MMA_PART(J, h)                                                              \
+  do {                                                                                  \
+    tk_mma_ABt(acc[(h) % KA], fa[(J) % 2][h], fb[(J) % 2][h], acc[(h) % KA]);           \
     TK_SCHED_BARRIER(0);                                                                \
   } while (0)
-/* step s0+J's MFMAs part by part, each followed by the reads of the same
- * part of step s0+J+1's fragments (the other set): those reads go while the
- * matrix unit works (issued after the barrier that makes step s0+J+1
- * visible, so step J's MFMAs wait for step J+1's loads too) */
-#define W4F_MMA_READ(J)                                                                 \
-  do {                                                                                  \
-    _Pragma("unroll") for (int h = 0; h < KP; ++h) {                                    \
-      tk_mma_ABt(acc[h % KA], fa[(J) % 2][h], fb[(J) % 2][h], acc[h % KA]);             \
-      TK_SCHED_BARRIER(0);                                                              \
-      W4F_READ_PART((J) + 1, h);                                                        \
-      TK_SCHED_BARRIER(0);                                                              \
-    }                                                                                   \
-  } while (0)
+/* step s = s0+J (stage J; its K part 0 read half a step ago, part 1 just
+ * before): part 0's MFMAs first, so that the matrix unit has work queued
+ * while the wave waits for step s+1's loads and the barrier; then part 1's
+ * fragments (all of stage J read before the barrier lets its refill go),
+ * step s+1's part 0 reads, the refill of stage J with step s+NS among part
+ * 1's MFMAs (no scheduling barrier between them: clang puts the loads' M0
+ * updates in the MFMAs' issue gaps), step s+1's part 1 reads.  Each part's
+ * reads land in the registers the same part's MFMAs of step s have just
+ * read.  (s45 put the wait and barrier first: step s's MFMAs then waited
+ * for step s+1's loads, and the wait for the part 1 reads sat between two
+ * steps' MFMAs: 0.40 us per step at 2048^3, now 0.39, modeled) */
 #define W4F_STEADY(J)                                                                   \
   if ((J) < NS) {                                                                       \
+    W4F_FRAG_PART(J, 0, RP);                                                            \
+    W4F_MMA_PART(J, 0);                                                                 \
+    W4F_FRAG_PART(J, 1, 0);                                                             \
     TK_WAIT_VMCNT((NS - 2) * PER);                                                      \
     tk_barrier();                                                                       \
+    W4F_READ_PART((J) + 1, 0);                                                          \
+    TK_SCHED_BARRIER(0);                                                                \
     tk_load_lds_direct_x4_rows(sm.st[J].a, 256, rma, la, (uint32_t)(s0 + (J) + NS) * KS, tid); \
     tk_load_lds_direct_x4_rows(sm.st[J].b, 256, rmb, lb, (uint32_t)(s0 + (J) + NS) * KS, tid); \
-    W4F_MMA_READ(J);                                                                    \
-    W4F_FRAGS(((J) + 1) % 2);                                                           \
+    tk_mma_ABt(acc[1 % KA], fa[(J) % 2][1], fb[(J) % 2][1], acc[1 % KA]);               \
+    TK_SCHED_BARRIER(0);                                                                \
+    W4F_READ_PART((J) + 1, 1);                                                          \
+    TK_SCHED_BARRIER(0);                                                                \
   }
+/* the last group: no refills, the waits' depth shrinking to 0 */
 #define W4F_LAST(J)                                                                     \
   if ((J) < NS) {                                                                       \
+    W4F_FRAG_PART(J, 0, RP);                                                            \
+    W4F_MMA_PART(J, 0);                                                                 \
+    W4F_FRAG_PART(J, 1, 0);                                                             \
     if ((J) + 1 < NS) {                                                                 \
       TK_WAIT_VMCNT((NS - 2 - (J) > 0 ? NS - 2 - (J) : 0) * PER);                       \
       tk_barrier();                                                                     \
-      W4F_MMA_READ(J);                                                                  \
-      W4F_FRAGS(((J) + 1) % 2);                                                         \
-    } else {                                                                            \
-      W4F_MMA(J);                                                                       \
+      W4F_READ_PART((J) + 1, 0);                                                        \
+      TK_SCHED_BARRIER(0);                                                              \
     }                                                                                   \
+    W4F_MMA_PART(J, 1);                                                                 \
+    if ((J) + 1 < NS) W4F_READ_PART((J) + 1, 1);                                        \
+    TK_SCHED_BARRIER(0);                                                                \
   }
-  if (nsteps % NS == 0 && !ktail) {
+  /* K whole groups of NS steps: its own path from the prologue on (one
+   * path shared with the general loop from there made clang zero the
+   * accumulators and copy step 0's fragments into the loop's registers
+   * twice, after the prologue's wait: ~200 VALU, 0.6 us before the first
+   * MFMA at 2048^3, modeled) */
+  if (nsteps > 0 && nsteps % NS == 0 && !ktail) {
+#pragma unroll
+    for (int j = 0; j < NS; ++j) {
+      tk_load_lds_direct_x4_rows(sm.st[j].a, 256, rma, la, (uint32_t)j * KS, tid);
+      tk_load_lds_direct_x4_rows(sm.st[j].b, 256, rmb, lb, (uint32_t)j * KS, tid);
+    }
+    /* zeroed under the loads' latency (pinned: else clang sinks it past the wait) */
+#pragma unroll
+    for (int h = 0; h < KA; ++h) {
+      tk_rt_zero(acc[h]);
+      tk_rt_pin(acc[h]);
+    }
+    W4F_AT();
+    TK_WAIT_VMCNT((NS - 1) * PER);
+    tk_barrier();
+    W4F_READ(0); /* waited for part by part in W4F_STEADY / W4F_LAST */
     int32_t s0 = 0;
     for (; s0 + NS < nsteps; s0 += NS) {
       W4F_STEADY(0) W4F_STEADY(1) W4F_STEADY(2) W4F_STEADY(3) W4F_STEADY(4) W4F_STEADY(5) W4F_STEADY(6) W4F_STEADY(7)
     }
     W4F_LAST(0) W4F_LAST(1) W4F_LAST(2) W4F_LAST(3) W4F_LAST(4) W4F_LAST(5) W4F_LAST(6) W4F_LAST(7)
   } else {
+#pragma unroll
+    for (int h = 0; h < KA; ++h) tk_rt_zero(acc[h]);
+    W4F_PROLOGUE();
     for (int32_t s0 = 0; s0 < nsteps; s0 += NS) {
       W4F_STEP(0) W4F_STEP(1) W4F_STEP(2) W4F_STEP(3) W4F_STEP(4) W4F_STEP(5) W4F_STEP(6) W4F_STEP(7)
     }
   }
 #undef W4F_STEP
+#undef W4F_PROLOGUE
+#undef W4F_AT
 #undef W4F_STEADY
 #undef W4F_LAST
-#undef W4F_MMA
-#undef W4F_MMA_READ
+#undef W4F_MMA_PART
+#undef W4F_FRAG_PART
 #undef W4F_READ
 #undef W4F_READ_PART
 #undef W4F_FRAGS
