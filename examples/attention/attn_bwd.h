@@ -48,8 +48,8 @@
  * gfx950 both by buffer loads, AB_LS_BUF; the row keeps -delta) are
  * issued right after tile t was committed (dq: before the barrier that
  * publishes it; dkdv: after it, between tile t's first chunk reads and their
- * wait, under their latency; gfx950 d = 128 dkdvq, kvdqp: under S's MFMAs,
- * AB_KV_AT) and land under tile t's MFMAs; at the end of tile t a barrier
+ * wait, under their latency; gfx950 d = 128 dkdvq, kvdqp, kvdqo: under S's
+ * MFMAs, AB_KV_AT) and land under tile t's MFMAs; at the end of tile t a barrier
  * frees the buffer, the stage is written
  * (tk_load_commit / tk_load_commit_t, LSE/delta into a small LDS row) and a
  * second barrier publishes it.  The issue is unconditional (past the last
@@ -131,6 +131,8 @@
 #ifndef AB_KV_AT
 #define AB_KV_AT 3
 #endif
+static_assert(AB_KV_NEXT_AT <= AB_KV_AT && AB_KV_AT < 8,
+              "attn_bwd.h: the next tile's loads (S chunk AB_KV_AT, 0..7) must come at or after its advance (AB_KV_NEXT_AT)");
 #define AB_DP_FG (TK_HAS_MFMA_F16_X2 ? 2 : 1) /* K fragments per dP MFMA slot */
 /* dkdv kernels, gfx950, d = 128 (AB_BQ 32): dS = P (dP - delta) in four shares, one under each dV
  * chunk's two MFMAs (pinned there by scheduling groups), as unpacked v_add_f32 / v_mul_f32: the
