@@ -260,11 +260,14 @@ static void choose_auto(const tk_gemm_problem *p, tk_gemm_config *cfg)
       const int64_t cus = gemm_device_cus(); /* unknown (0): 256x256 */
       const int gfx950 = gemm_on_gfx950();
       cfg->tile_m = cfg->tile_n = gemm_8wave_fp8_tile(p, gfx950, cus);
-      /* gfx950, fewer 256x256 tiles than CUs: the 4wave fp8 kernel's 64x64 or
-       * 128x128 tiles with their deep pipeline (gemm_4wave_fp8.h) */
-      if (cfg->tile_m == W8F_SMALL && gemm_4wave_fp8_unsupported(p, gfx950) == NULL) {
-        cfg->kernel = TK_GEMM_4WAVE;
-        cfg->tile_m = cfg->tile_n = gemm_4wave_fp8_tile(p, cus);
+      /* gfx950: the 4wave fp8 kernel (64x64 or 128x128, deep pipeline,
+       * gemm_4wave_fp8.h) while its 128x128 tiles need at most two rounds of
+       * the CUs, else 8wave 256x256 (s46, modeled v10: 3072^3's 576 tiles
+       * 4wave 1270.6, 8wave-256 1553.4; 4096x2048x2048's 512: 1599.3, 1258.5) */
+      if (gfx950 && gemm_4wave_fp8_unsupported(p, gfx950) == NULL) {
+        const int64_t t128 = ((p->n + W4F_BIG - 1) / W4F_BIG) * ((p->m + W4F_BIG - 1) / W4F_BIG) * p->batch;
+        if (t128 <= 2 * cus) cfg->kernel = TK_GEMM_4WAVE, cfg->tile_m = cfg->tile_n = gemm_4wave_fp8_tile(p, cus);
+        else cfg->tile_m = cfg->tile_n = W8F_TILE;
       }
     }
     return;
