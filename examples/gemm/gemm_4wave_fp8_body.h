@@ -206,8 +206,7 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
     TK_SCHED_BARRIER(0);                                                                \
     tk_load_lds_direct_x4_rows(sm.st[J].a, 256, rma, la, (uint32_t)(s0 + (J) + NS) * KS, tid); \
     tk_load_lds_direct_x4_rows(sm.st[J].b, 256, rmb, lb, (uint32_t)(s0 + (J) + NS) * KS, tid); \
-    tk_mma_ABt(acc[1 % KA], fa[(J) % 2][1], fb[(J) % 2][1], acc[1 % KA]);               \
-    TK_SCHED_BARRIER(0);                                                                \
+    W4F_MMA_PART(J, 1);                                                                 \
     W4F_READ_PART((J) + 1, 1);                                                          \
     TK_SCHED_BARRIER(0);                                                                \
   }
