@@ -376,6 +376,7 @@ static void init_wave(tks_ctx *c, tks_group *g, tks_wave *w, uint32_t id)
   w->scc = 0; w->pc = 0; w->state = TKS_WS_RUN; w->id = id; w->g = g; w->c = c;
   w->icount = 0; w->cache_lo = w->cache_hi = 0; w->gpr_idx_en = 0;
   w->sleep_pc = UINT32_MAX;
+  w->since_sleep = 0;
   w->vm_seq = w->vm_done = w->lds_seq = w->lds_done = w->sm_seq = w->sm_done = 0;
   memset(w->vtag_dom, 0, sizeof w->vtag_dom);
   memset(w->stag_dom, 0, sizeof w->stag_dom);
@@ -752,6 +753,52 @@ static void free_group(tks_ctx *c, tks_group *g)
   free(g->waves); free(g->lds); free(g);
 }
 
+/* The stall guard's clock (worker_main, ordered_domains, the cooperative loop): a worker calls
+ * stall_idle once per round (or pop) in which nothing progressed and resets rounds when something
+ * did; the clock is read every 256 idle rounds, so a busy worker never pays for it. Returns 1 once
+ * the idle rounds have lasted stall_seconds of wall time. */
+typedef struct stall_clock { uint64_t rounds; struct timespec since; } stall_clock;
+
+static int stall_idle(const tks_ctx *c, stall_clock *k)
+{
+  if (++k->rounds % 256) return 0;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (k->rounds == 256) { k->since = now; return 0; }
+  return now.tv_sec - k->since.tv_sec > (time_t)c->stall_seconds;
+}
+
+/* The stall guard's failure: the dispatch, how far it got, and the first resident groups' waves
+ * (where each polls or waits) */
+static void stall_fail(tks_ctx *c, tks_group **res, uint32_t nres, uint64_t dispatched, uint64_t total,
+                       uint64_t ended)
+{
+  char groups[640] = "";
+  size_t n = 0;
+  for (uint32_t i = 0, shown = 0; i < nres && shown < 3 && n < sizeof groups - 96; i++) {
+    const tks_group *g = res[i];
+    if (!g) continue; /* a slot ordered execution never needed */
+    uint32_t live = 0;
+    for (uint32_t j = 0; j < g->nwaves; j++) live += g->waves[j].state != TKS_WS_DONE;
+    if (!live) continue; /* an ended group whose slot took no successor (ordered execution) */
+    n += (size_t)snprintf(groups + n, sizeof groups - n, "%s group (%u,%u,%u):", shown++ ? ";" : "", g->id[0], g->id[1], g->id[2]);
+    for (uint32_t j = 0; j < g->nwaves && n < sizeof groups - 48; j++) {
+      const tks_wave *w = &g->waves[j];
+      const char *what = w->state == TKS_WS_RUN ? "polls near" : w->state == TKS_WS_BARRIER ? "at s_barrier" : NULL;
+      if (!what) continue;
+      const uint32_t at = w->state == TKS_WS_BARRIER && w->pc ? w->pc - 1 : w->pc;
+      n += (size_t)snprintf(groups + n, sizeof groups - n, " wave %u %s PC 0x%x", j, what,
+                            at < c->p->n ? c->p->inst[at].pc : 0u);
+    }
+  }
+  tks_fail(c, "kernel %s: no workgroup progressed for %u s: each resident one only polls (s_sleep spin-wait) "
+           "or waits at s_barrier, for a flag no running workgroup will set (its producer never dispatched, "
+           "or waits in a cycle; a kernel that waits for the host: tksim --stall=SECONDS); %llu of %llu "
+           "workgroups dispatched, %llu ended;%s",
+           c->k->name, c->stall_seconds, (unsigned long long)dispatched, (unsigned long long)total,
+           (unsigned long long)ended, groups);
+}
+
 /* ------------------------------------------------------- ordered execution */
 /* hooks.h "Ordered execution": a binary heap of the domain's runnable waves
  * keyed by modeled time, then age (group start order, wave number). */
@@ -829,6 +876,11 @@ static void ordered_domains(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h
     if (sc->max_groups && ngr[d] > sc->max_groups) ngr[d] = sc->max_groups;
   }
   uint32_t base = dom0 * sc->slots;
+  uint64_t ended = 0;
+  /* the stall guard, as worker_main's: a pop progresses when a group starts or ends, a barrier
+   * opens, or its wave ran half a quantum between two s_sleeps or slept at a new PC */
+  stall_clock idle = {0, {0, 0}};
+  int progressed = 1;
   h->n = 0;
   /* fill the slots in order: slot j's first group is its domain's j-th
    * (domains interleaved, in dispatch order) */
@@ -850,6 +902,13 @@ static void ordered_domains(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h
     }
   while (h->n) {
     if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) goto out;
+    if (progressed) { progressed = 0; idle.rounds = 0; }
+    else if (stall_idle(c, &idle)) {
+      uint64_t dispatched = 0, total = 0;
+      for (uint32_t d = 0; d < ndom; d++) { dispatched += next[d]; total += ngr[d]; }
+      stall_fail(c, gs, ndom * sc->slots, dispatched, total, ended);
+      goto out;
+    }
     oent e = opop(h);
     uint32_t li = e.slot - base, d = li / sc->slots;
     tks_group *g = gs[li];
@@ -860,10 +919,16 @@ static void ordered_domains(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h
     }
     double lim = h->n ? h->e[0].t + sc->window : 1e300;
     uint64_t ran = 0;
+    g->busy = 0;
     while (w->state == TKS_WS_RUN && ran < 1024 && !w->blocked) {
-      ran += run_wave(w, 1, st);
+      const uint64_t r = run_wave(w, 1, st);
+      ran += r;
+      /* a wave's instructions between two s_sleeps, over pops: a window may cut a poll loop */
+      if (g->slept) g->slept = 0, w->since_sleep = 0;
+      else if ((w->since_sleep += (uint32_t)r) >= TKS_QUANTUM / 2) progressed = 1, w->since_sleep = TKS_QUANTUM;
       if (sc->wave_time(sc->user, e.slot, e.wave) > lim) break;
     }
+    progressed |= g->busy; /* slept at a new PC */
     g->slept = 0;
     /* blocked (ds_gws_sema_p): the others go first, as for the grid barrier */
     if (w->blocked) {
@@ -891,12 +956,14 @@ static void ordered_domains(tks_ctx *c, tks_group **gs, uint64_t *gage, oheap *h
       opush(h, e);
       continue;
     }
-    if (w->state == TKS_WS_BARRIER) { ordered_barrier(c, g, e.slot, gage[li], h); continue; }
+    if (w->state == TKS_WS_BARRIER) { progressed |= ordered_barrier(c, g, e.slot, gage[li], h); continue; }
     /* the wave ended: the group ends with its last wave, or its barrier may
      * now be complete without it */
     uint32_t alive = 0;
     for (uint32_t i = 0; i < g->nwaves; i++) alive += g->waves[i].state != TKS_WS_DONE;
-    if (alive) { ordered_barrier(c, g, e.slot, gage[li], h); continue; }
+    if (alive) { progressed |= ordered_barrier(c, g, e.slot, gage[li], h); continue; }
+    ended++;
+    progressed = 1;
     if (c->hooks)
       for (int k = 0; k < tks_hook_n; k++)
         if (tks_hook_table[k].group_end) tks_hook_table[k].group_end(tks_hook_table[k].user, g->worker, g->linear);
@@ -953,34 +1020,6 @@ static int sched_merged(const tks_program *p)
   return 0;
 }
 
-/* The stall guard's failure: the dispatch, how far it got, and the first resident groups' waves
- * (where each polls or waits) */
-static void stall_fail(tks_ctx *c, tks_group **res, uint32_t nres)
-{
-  char groups[640] = "";
-  size_t n = 0;
-  for (uint32_t i = 0; i < nres && i < 3 && n < sizeof groups - 96; i++) {
-    const tks_group *g = res[i];
-    n += (size_t)snprintf(groups + n, sizeof groups - n, "%s group (%u,%u,%u):", i ? ";" : "", g->id[0], g->id[1], g->id[2]);
-    for (uint32_t j = 0; j < g->nwaves && n < sizeof groups - 48; j++) {
-      const tks_wave *w = &g->waves[j];
-      const char *what = w->state == TKS_WS_RUN ? "polls near" : w->state == TKS_WS_BARRIER ? "at s_barrier" : NULL;
-      if (!what) continue;
-      const uint32_t at = w->state == TKS_WS_BARRIER && w->pc ? w->pc - 1 : w->pc;
-      n += (size_t)snprintf(groups + n, sizeof groups - n, " wave %u %s PC 0x%x", j, what,
-                            at < c->p->n ? c->p->inst[at].pc : 0u);
-    }
-  }
-  const uint64_t next = __atomic_load_n(&c->next_group, __ATOMIC_RELAXED);
-  tks_fail(c, "kernel %s: no workgroup progressed for %u s: each resident one only polls (s_sleep spin-wait) "
-           "or waits at s_barrier, for a flag no running workgroup will set (its producer never dispatched, "
-           "or waits in a cycle; a kernel that waits for the host: tksim --stall=SECONDS); %llu of %llu "
-           "workgroups dispatched, %llu ended;%s",
-           c->k->name, c->stall_seconds, (unsigned long long)(next < c->total_groups ? next : c->total_groups),
-           (unsigned long long)c->total_groups,
-           (unsigned long long)__atomic_load_n(&c->groups_ended, __ATOMIC_RELAXED), groups);
-}
-
 static void *worker_main(void *arg)
 {
   worker_ctx *wc = arg;
@@ -1002,8 +1041,8 @@ static void *worker_main(void *arg)
     tks_group **res = calloc(hard, sizeof *res), **pool = calloc(hard, sizeof *pool);
     uint32_t nres = 0, npool = 0, cap = c->max_resident, nalloc = 0;
     int exhausted = 0, want_more = 1, stuck = 0, admitted = 0;
-    uint64_t seen_progress = UINT64_MAX, idle_rounds = 0;
-    struct timespec idle_since = {0, 0};
+    uint64_t seen_progress = UINT64_MAX;
+    stall_clock idle = {0, {0, 0}};
     if (!res || !pool) { tks_fail(c, "tksim: out of memory for the resident workgroups"); free(res); free(pool); return NULL; }
     for (;;) {
       if (__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) break;
@@ -1057,15 +1096,12 @@ static void *worker_main(void *arg)
       const uint64_t pr = __atomic_load_n(&c->progress, __ATOMIC_RELAXED);
       if (pr != seen_progress) {
         seen_progress = pr;
-        idle_rounds = 0;
-        clock_gettime(CLOCK_MONOTONIC, &idle_since);
-      } else if (nres && ++idle_rounds % 256 == 0) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (now.tv_sec - idle_since.tv_sec > (time_t)c->stall_seconds) {
-          stall_fail(c, res, nres);
-          break;
-        }
+        idle.rounds = 0;
+      } else if (nres && stall_idle(c, &idle)) {
+        const uint64_t next = __atomic_load_n(&c->next_group, __ATOMIC_RELAXED);
+        stall_fail(c, res, nres, next < c->total_groups ? next : c->total_groups, c->total_groups,
+                   __atomic_load_n(&c->groups_ended, __ATOMIC_RELAXED));
+        break;
       }
     }
     for (uint32_t i = 0; i < nres; i++) free_group(c, res[i]);
@@ -1086,12 +1122,27 @@ static void *worker_main(void *arg)
     wc->st->waves += gs[i]->nwaves;
   }
   uint64_t left = mine;
-  uint64_t seen = ~0ull;
+  uint64_t seen = ~0ull, seen_progress = ~0ull;
   struct timespec stall_since = {0, 0};
+  stall_clock idle = {0, {0, 0}};
   while (left && !__atomic_load_n(&c->failed, __ATOMIC_RELAXED)) {
+    int busy = 0;
     for (i = 0; i < mine; i++) {
       if (!gs[i] || gs[i]->done) continue;
-      if (group_slice(c, gs[i], 4096, wc->st) == 1) { gs[i]->done = 1; left--; }
+      if (group_slice(c, gs[i], 4096, wc->st) == 1) {
+        gs[i]->done = 1; left--; busy = 1;
+        __atomic_add_fetch(&c->groups_ended, 1, __ATOMIC_RELAXED);
+      }
+      else busy |= gs[i]->busy;
+    }
+    /* the stall guard, as worker_main's: every group of every worker only polls */
+    if (busy) __atomic_add_fetch(&c->progress, 1, __ATOMIC_RELAXED);
+    const uint64_t pr = __atomic_load_n(&c->progress, __ATOMIC_RELAXED);
+    if (pr != seen_progress) { seen_progress = pr; idle.rounds = 0; }
+    else if (left && stall_idle(c, &idle)) {
+      stall_fail(c, gs, (uint32_t)mine, c->total_groups, c->total_groups,
+                 __atomic_load_n(&c->groups_ended, __ATOMIC_RELAXED));
+      break;
     }
     /* no instruction anywhere for 2 s: every wave waits at a barrier that
      * can no longer be satisfied */

@@ -56,6 +56,8 @@ typedef struct tks_wave {
   uint64_t gws_wait_gen;        /* ds_gws_barrier: generation waited for */
   uint32_t sleep_pc;            /* instruction index of its last s_sleep (the stall guard: a poll
                                  * sleeps at one PC, work that sleeps moves on) */
+  uint32_t since_sleep;         /* instructions since its last s_sleep (ordered execution's stall
+                                 * guard: a poll runs a few between two) */
   uint32_t sema_gen;            /* ds_gws_sema_p: release generation when it began to wait */
   uint8_t sema_waiting;         /* ds_gws_sema_p is waiting (retried) */
   uint8_t retry;                /* the instruction runs again later (a blocked ds_gws_sema_p) */
@@ -125,7 +127,7 @@ typedef struct tks_ctx {
   tks_sched sched;              /* ordered execution (sched.slots > 0), hooks.h */
   int sched_merged;             /* its domains in one order on one worker (exec.c sched_merged) */
   uint64_t progress;            /* atomic: groups admitted, ended or busy (the stall guard, exec.c) */
-  uint64_t groups_ended;        /* atomic (non-cooperative, unordered) */
+  uint64_t groups_ended;        /* atomic (unordered and cooperative execution) */
   uint32_t stall_seconds;       /* tks_options.stall_seconds or its default */
 } tks_ctx;
 

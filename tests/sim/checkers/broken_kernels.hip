@@ -258,11 +258,17 @@ int main(int argc, char **argv)
       auto h = out.get();
       for (int t = 0; t < 64; t++) vt_check_u32("loop exits at once", t, (uint32_t)h[t], 1);
     }
-  } else if (!strcmp(c, "stall")) {
+  } else if (!strcmp(c, "stall") || !strcmp(c, "stallmodel") || !strcmp(c, "stallcoop")) {
+    /* stallmodel: run under tksim --model (ordered execution); stallcoop: a cooperative launch */
     vt_buf<uint32_t> flag(std::vector<uint32_t>(1, 0u));
     vt_buf<int> out(64);
-    k_stall<<<2, 64>>>(flag.d, out.d, bad);
-    e = hipDeviceSynchronize();
+    if (!strcmp(c, "stallcoop")) {
+      void *args[] = {&flag.d, &out.d, &bad};
+      e = hipLaunchCooperativeKernel(reinterpret_cast<const void *>(k_stall), dim3(2), dim3(64), args, 0, 0);
+    } else {
+      k_stall<<<2, 64>>>(flag.d, out.d, bad);
+    }
+    if (e == hipSuccess) e = hipDeviceSynchronize();
     if (e == hipSuccess) {
       auto h = out.get();
       for (int t = 0; t < 64; t++) vt_check_u32("flag released by workgroup 1", t, (uint32_t)h[t], 1);
