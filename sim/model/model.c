@@ -1063,11 +1063,26 @@ static void h_lds(void *u, const tks_wave_view *wv, const tks_inst_view *in, con
   double data = __builtin_popcountll(exec) * (double)bytes / p->lds_bytes_per_clk;
   double cyc = dmax(c.cycles, data);
   if (cyc < 1) cyc = 1;
+  if (w->cur_q == 1) {
+    /* LDS write of a VMEM load (buffer_load ... lds, global_load_lds_*): it
+     * counts on vmcnt, not lgkmcnt, until the data is in LDS (LLVM D124626
+     * and PR 75245, SIInsertWaitcnts: "LDS DMA" is a VMEM load and DS store
+     * and needs a vmcnt wait before the LDS it wrote is read). So it is done
+     * when the load's data has arrived (h_global ran first and set the vm
+     * entry) and the LDS took the write; no latency of its own beyond the
+     * load's (ASSUMPTION). */
+    double *vm = q_last(&w->vm);
+    double st = cal_book(&g_m.cus[s->cu].lds, vm ? *vm : w->issue, cyc), ret = st + cyc;
+    if (vm) { if (ret > *vm) *vm = ret; }
+    else q_push(&w->vm, ret);
+    if (tl_on(s)) tl(s, 200 + wv->wave_in_group, parse(s, in)->mnem, "LDS", st, ret);
+    return;
+  }
   double st = cal_book(&g_m.cus[s->cu].lds, w->issue, cyc);
   double ret = st + cyc + p->lds_latency;
   double *last = w->cur_q == 2 ? q_last(&w->lgkm) : NULL;
   if (last) { if (ret > *last) *last = ret; }
-  else q_push(&w->lgkm, ret); /* LDS write of a VMEM load (counted on vmcnt there) */
+  else q_push(&w->lgkm, ret);
   if (tl_on(s)) tl(s, 200 + wv->wave_in_group, parse(s, in)->mnem, "LDS", st, ret);
 }
 
