@@ -45,7 +45,9 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
   gemm_tile_at_l2(l2, T, T, gemm_tile_lid(p, blockIdx.x, gridDim.x), &m0, &n0);
   const int64_t z = blockIdx.z;
   /* batch 0 without the two 64-bit products (~20 scalar instructions before
-   * the first load); B is N x K here (layout nt) */
+   * the first load); B is N x K here (layout nt): tk_gemm_b_stride's layout
+   * test added a kernel-argument load, its wait and a select to this path
+   * (gfx950 disassembly compared, s47) */
   const uint8_t *az = a, *bz = b;
   if (z) az += z * tk_gemm_a_stride(&p), bz += z * (p.n * p.ldb);
   /* matrix-bounded descriptors (gemm_4wave_fp8_unsupported checked the
@@ -232,11 +234,9 @@ __global__ __launch_bounds__(256) void W4F_KERNEL(const uint8_t *__restrict__ a,
    * twice, after the prologue's wait: ~200 VALU, 0.6 us before the first
    * MFMA at 2048^3, modeled) */
   if (nsteps > 0 && nsteps % NS == 0 && !ktail) {
+    /* (!ktail here: W4F_LOAD's range-checked branch folds away) */
 #pragma unroll
-    for (int j = 0; j < NS; ++j) {
-      tk_load_lds_direct_x4_rows(sm.st[j].a, 256, rma, la, (uint32_t)j * KS, tid);
-      tk_load_lds_direct_x4_rows(sm.st[j].b, 256, rmb, lb, (uint32_t)j * KS, tid);
-    }
+    for (int j = 0; j < NS; ++j) W4F_LOAD(j, j);
     /* zeroed under the loads' latency (pinned: else clang sinks it past the wait) */
 #pragma unroll
     for (int h = 0; h < KA; ++h) {
