@@ -23,29 +23,18 @@
 #include "model_common.h"
 
 #include <stdint.h>
+#include <tk/global.h>
 
-typedef int i32x4 __attribute__((ext_vector_type(4)));
 #define K 32
 #define DOC_L2_HIT_CYCLES 288.0 /* params.c: mt4g's MI300X L2 hit latency */
 #define DOC_LDS_LATENCY_CYCLES 64.0
-
-__device__ static i32x4 rsrc_of(const float *p)
-{
-  uint64_t a = (uint64_t)(uintptr_t)p;
-  i32x4 r;
-  r.x = (int)(uint32_t)a;
-  r.y = (int)(uint32_t)(a >> 32); /* stride 0 */
-  r.z = 64 * 4;                   /* NUM_RECORDS: bytes */
-  r.w = 0x00020000;               /* DATA_FORMAT 32 (tk/target.h TK_BUFFER_RSRC_DWORD3) */
-  return r;
-}
 
 __global__ void lgkm_kernel(const float *src, float *out)
 {
   __shared__ float dst[64], other[64];
   other[threadIdx.x] = 1.0f;
   __syncthreads();
-  i32x4 r = rsrc_of(src);
+  tk_rsrc r = tk_rsrc_make(src, 64 * 4);
   uint32_t voff = threadIdx.x * 4, m0 = (uint32_t)(uintptr_t)dst, a = (uint32_t)(uintptr_t)&other[threadIdx.x];
   float x = 0;
   asm volatile(".rept 64\n buffer_load_dword %1, %3, 0 offen lds\n ds_read_b32 %0, %4\n"
@@ -59,7 +48,7 @@ __global__ void vmcnt_kernel(const float *src, float *out)
   __shared__ float dst[64], busy[64 * 32];
   busy[threadIdx.x * 32] = 2.0f;
   __syncthreads();
-  i32x4 r = rsrc_of(src);
+  tk_rsrc r = tk_rsrc_make(src, 64 * 4);
   uint32_t voff = threadIdx.x * 4, m0 = (uint32_t)(uintptr_t)dst, a = (uint32_t)(uintptr_t)&busy[threadIdx.x * 32];
   float x = 0;
   for (int i = 0; i < K; i++)
